@@ -1,0 +1,31 @@
+import type { ReplyMode } from "./ops.js";
+import type { JobRow } from "./rows.js";
+
+/** Kinds of item on a job's one queue: user replies (no kind) and agent items. */
+export type DeliverKind = "message" | "report" | "notice" | "digest";
+
+/** A reply (or agent item) for the agent: `{"event": "deliver", ...}`. */
+export interface DeliverEvent {
+  event: "deliver";
+  id: string;
+  seq: number;
+  text: string;
+  mode?: ReplyMode;
+  kind?: DeliverKind;
+  from?: string;
+  relation?: string;
+}
+
+/** A row changed (to subscribers). */
+export interface RowEvent {
+  event: "row";
+  row: JobRow;
+}
+
+/** A row was removed (to subscribers). */
+export interface RowRemovedEvent {
+  event: "row-removed";
+  id: string;
+}
+
+export type DaemonEvent = DeliverEvent | RowEvent | RowRemovedEvent;

@@ -1,0 +1,34 @@
+/** The spec's limits, in one place. Each is enforced where it applies and tested at its edge. */
+export const LIMITS = {
+  /** A request line longer than this ends the connection. */
+  maxLineBytes: 4 * 1024 * 1024,
+  maxConnections: 1024,
+  /** Requests in flight on one connection; past it the connection is not read. */
+  maxInFlight: 256,
+  /** Answers and events left unread by a client; past it the client is dropped. */
+  maxUnreadBytes: 16 * 1024 * 1024,
+  /** User replies waiting on one job. */
+  maxPendingReplies: 50,
+  /** Agent items (messages, reports, notices) waiting on one job. */
+  maxPendingAgentItems: 20,
+  /** Reply request ids remembered per job. */
+  replyRequestIdsKept: 100,
+  summary: 500,
+  question: 2000,
+  choices: 20,
+  choice: 200,
+  tool: 100,
+  error: 1000,
+  name: 200,
+  model: 200,
+  thinking: 100,
+  /** A reply's text. */
+  replyText: 100_000,
+  /** An agent message's text. */
+  message: 8000,
+  handbackResult: 6000,
+  eventsKept: 1000,
+} as const;
+
+/** `requestId`: 1–64 of `A-Z a-z 0-9 _ . : -`. */
+export const REQUEST_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;

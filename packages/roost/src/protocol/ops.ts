@@ -1,0 +1,89 @@
+import type { ReportInput } from "./report.js";
+import type { JobRow } from "./rows.js";
+
+/** How a reply joins the agent's work: `steer` joins the run under way, `followUp` comes after it. */
+export type ReplyMode = "steer" | "followUp";
+
+export interface AgentInfo {
+  name: string;
+  version: string;
+}
+
+export interface HelloArgs {
+  protocol: number;
+  agent: AgentInfo;
+  capabilities?: string[];
+  /** The job this connection speaks for; with `token`, hello binds the connection to it. */
+  id?: string;
+  token?: string;
+}
+
+export interface HelloResult {
+  protocol: number;
+  daemon: { name: string; version: string };
+  capabilities: string[];
+}
+
+/** Authenticates a request about a job. */
+export interface JobAuth {
+  id: string;
+  token: string;
+}
+
+export interface DispatchArgs {
+  profile: string;
+  task?: string;
+  cwd?: string;
+  name?: string;
+  requestId?: string;
+}
+
+export interface ReplyArgs {
+  /** A job id or a unique name. */
+  id: string;
+  text: string;
+  mode?: ReplyMode;
+  requestId?: string;
+}
+
+export type ReplyResult = { seq: number; saved: true } | { duplicate: true; saved: true; seq?: number };
+
+/** Every op, its arguments and its result: the one declaration both sides use. */
+export interface OpMap {
+  hello: { args: HelloArgs; result: HelloResult };
+  report: { args: JobAuth & { report: ReportInput }; result: Record<string, never> };
+  ack: { args: JobAuth & { seq: number; exact?: boolean }; result: Record<string, never> };
+  dispatch: { args: DispatchArgs; result: { id: string; name: string } };
+  reply: { args: ReplyArgs; result: ReplyResult };
+  list: { args: Record<string, never>; result: { rows: JobRow[] } };
+  subscribe: { args: Record<string, never>; result: { rows: JobRow[] } };
+  stop: { args: { id: string }; result: { id: string } };
+  rm: { args: { id: string }; result: { id: string } };
+  respawn: { args: { id: string }; result: { id: string } };
+  pin: { args: { id: string; pinned: boolean }; result: { id: string } };
+  rename: { args: { id: string; name: string }; result: { id: string; name: string } };
+  reorder: { args: { ids: string[] }; result: Record<string, never> };
+  shutdown: { args: Record<string, never>; result: Record<string, never> };
+}
+
+export type OpName = keyof OpMap;
+export type OpArgs<Op extends OpName> = OpMap[Op]["args"];
+export type OpResult<Op extends OpName> = OpMap[Op]["result"];
+
+/** Ops a job's own connection uses. */
+export const AGENT_OPS = ["hello", "report", "ack"] as const satisfies readonly OpName[];
+
+/** Ops for the user's side (the hub, the CLI, scripts); refused on a session's connection. */
+export const HUB_OPS = [
+  "dispatch",
+  "reply",
+  "list",
+  "subscribe",
+  "stop",
+  "rm",
+  "respawn",
+  "pin",
+  "rename",
+  "reorder",
+  "shutdown",
+] as const satisfies readonly OpName[];

@@ -1,0 +1,45 @@
+import type { ContextUsage, ReportState, ReportStatus, WaitingFor } from "./report.js";
+
+/** Where a job is in its life. `reaped`: its process ended and it can be started again by a reply. */
+export const LIFECYCLES = ["starting", "running", "reaped", "done", "stopped", "failed"] as const;
+export type Lifecycle = (typeof LIFECYCLES)[number];
+
+/** A protocol agent speaks the agent protocol; a terminal agent is read from its screen. */
+export type JobKind = "protocol" | "terminal";
+
+/** One row per session, as the hub and the CLI show it. */
+export interface JobRow {
+  id: string;
+  name: string;
+  profile: string;
+  kind: JobKind;
+  cwd: string;
+  task: string | null;
+  state: ReportState;
+  status: ReportStatus | null;
+  waitingFor: WaitingFor | null;
+  summary: string | null;
+  question: string | null;
+  choices: string[];
+  tool: string | null;
+  error: string | null;
+  model: string | null;
+  thinking: string | null;
+  context: ContextUsage | null;
+  lifecycle: Lifecycle;
+  /** Whether the row comes from the agent's reports (true) or from its terminal (false). */
+  reported: boolean;
+  /** Whether an agent connection holds the job now. */
+  connected: boolean;
+  pid: number | null;
+  exitCode: number | null;
+  pinned: boolean;
+  order: number;
+  /** Replies waiting for the agent's ack. */
+  pending: number;
+  capabilities: string[];
+  agent: { name: string; version: string } | null;
+  restarts: number;
+  createdAt: string;
+  updatedAt: string;
+}
