@@ -1,0 +1,74 @@
+/**
+ * The process host, as the daemon sees it. A separate, small, long-lived process owns every job's
+ * pseudo-terminal and screen model, so agents and their terminals outlive the daemon: the daemon
+ * can die, start again, connect to the host and find every job where it was.
+ */
+
+export interface HostSpawnSpec {
+  /** The job id; the host keys everything by it. */
+  id: string;
+  /** argv: the program and its arguments. */
+  command: string[];
+  cwd: string;
+  /** The whole environment of the process. */
+  env: Record<string, string>;
+  cols: number;
+  rows: number;
+  /** The job's folder: the host keeps the terminal's output log there, capped and rotated. */
+  dir: string;
+}
+
+/** What the screen shows now, enough for the daemon to read a row from it. */
+export interface ScreenSnapshot {
+  /** The visible lines, top to bottom, right-trimmed. */
+  lines: string[];
+  cursor: { x: number; y: number };
+  cols: number;
+  rows: number;
+  /** The window title the program set, or "". */
+  title: string;
+  /** Whether the program switched to the alternate screen (a full-screen program). */
+  alternate: boolean;
+  /** Whether the program enabled bracketed paste (replies are then pasted). */
+  bracketedPaste: boolean;
+  /** Wall-clock ms of the last output. */
+  lastOutputAt: number;
+}
+
+export interface HostJobInfo {
+  id: string;
+  pid: number;
+  running: boolean;
+  exitCode: number | null;
+  signal: number | null;
+  startedAt: number;
+}
+
+export interface ProcessHostEvents {
+  /** The job's process ended. */
+  exit: (id: string, exitCode: number | null, signal: number | null) => void;
+  /** The screen changed (debounced by the host). */
+  screen: (id: string, screen: ScreenSnapshot) => void;
+  /** The host went away (it died, or the connection to it broke). */
+  lost: () => void;
+}
+
+export interface ProcessHost {
+  spawn(spec: HostSpawnSpec): Promise<HostJobInfo>;
+  /** Types raw bytes into the job's terminal. */
+  write(id: string, data: string): Promise<void>;
+  resize(id: string, cols: number, rows: number): Promise<void>;
+  /** Signals the job's process group (default SIGTERM). */
+  kill(id: string, signal?: NodeJS.Signals): Promise<void>;
+  /** Every job the host knows, running or ended and not yet forgotten. */
+  list(): Promise<HostJobInfo[]>;
+  screen(id: string): Promise<ScreenSnapshot>;
+  /** Drops an ended job from the host. */
+  forget(id: string): Promise<void>;
+  on<E extends keyof ProcessHostEvents>(event: E, listener: ProcessHostEvents[E]): void;
+  off<E extends keyof ProcessHostEvents>(event: E, listener: ProcessHostEvents[E]): void;
+  /** Closes the daemon's connection; the host and its jobs go on. */
+  close(): Promise<void>;
+  /** Ends every job and the host itself. */
+  shutdown(): Promise<void>;
+}
