@@ -1,0 +1,103 @@
+import { type JobIdentity, jobIdentityFromEnv } from "../protocol/environment.js";
+import type { RoostError } from "../protocol/errors.js";
+import type { OpArgs, OpName, OpResult } from "../protocol/ops.js";
+import type { ReportInput } from "../protocol/report.js";
+import type { BackoffOptions } from "./backoff.js";
+import { FinishedLedger } from "./finished-replies.js";
+import { type ReplyHandler, ReplyQueue } from "./reply-queue.js";
+import { Reporter } from "./reporter.js";
+
+export { RoostError } from "../protocol/errors.js";
+export type { DeliverEvent as AgentReply } from "../protocol/events.js";
+export type { Report, ReportInput } from "../protocol/report.js";
+export type { ReplyHandler } from "./reply-queue.js";
+export { Reporter, type ReporterOptions } from "./reporter.js";
+
+export interface RoostAgentOptions {
+  name: string;
+  version: string;
+  /** What the agent does, said in `hello` (default: report, and replies when it takes them). */
+  capabilities?: string[];
+  /** Takes each reply once, in order, one at a time; the reply is acked when it returns. */
+  onReply?: ReplyHandler;
+  /** A handler threw (the reply counts as handled), or the daemon refused the job's token. */
+  onError?(error: unknown): void;
+  /** Where the job's identity is read (default: process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** A change to the row's running text alone is sent at most this often (default 3 s). */
+  summaryIntervalMs?: number;
+  backoff?: BackoffOptions;
+}
+
+/**
+ * An agent that roost runs: reports its state and takes the user's replies. Made from the job's
+ * environment; outside a job there is none.
+ */
+export class RoostAgent {
+  private readonly reporter: Reporter;
+  private readonly replies: ReplyQueue | undefined;
+
+  private constructor(
+    readonly identity: JobIdentity,
+    options: RoostAgentOptions,
+  ) {
+    const onReply = options.onReply;
+    this.reporter = new Reporter({
+      identity,
+      agent: { name: options.name, version: options.version },
+      capabilities: options.capabilities ?? (onReply ? ["report", "replies"] : ["report"]),
+      summaryIntervalMs: options.summaryIntervalMs,
+      backoff: options.backoff,
+      onDeliver: (reply) => this.replies?.offer(reply),
+      onUnauthorized: (error: RoostError) => {
+        this.replies?.stop();
+        options.onError?.(error);
+      },
+    });
+    this.replies = onReply
+      ? new ReplyQueue({
+          handler: onReply,
+          ledger: new FinishedLedger(identity.dir),
+          ack: (seq, exact) => this.reporter.ack(seq, exact),
+          onHandlerError: (error) => options.onError?.(error),
+        })
+      : undefined;
+  }
+
+  /** The agent for the job this process runs as, or undefined outside a job. */
+  static fromEnv(options: RoostAgentOptions): RoostAgent | undefined {
+    const identity = jobIdentityFromEnv(options.env ?? process.env);
+    return identity ? new RoostAgent(identity, options) : undefined;
+  }
+
+  /** Whether the job's connection is up now. */
+  get connected(): boolean {
+    return this.reporter.connected;
+  }
+
+  /**
+   * Sets the row: a full snapshot, what is left out null. A change of state goes at once, the
+   * running text at most every few seconds. The first report connects; replies start after it.
+   */
+  report(input: ReportInput): void {
+    this.reporter.report(input);
+  }
+
+  /** Any other op on the job's connection, after the first report. A refusal is a RoostError. */
+  call<Op extends OpName>(op: Op, args: OpArgs<Op>): Promise<OpResult<Op>>;
+  call(op: string, args?: unknown): Promise<unknown>;
+  call(op: string, args?: unknown): Promise<unknown> {
+    return this.reporter.call(op, args);
+  }
+
+  /**
+   * Sends the latest report and ends the connection. A reply whose handler is still running is
+   * acked only if it finishes before the daemon has answered that report; otherwise it comes again
+   * on the next start.
+   */
+  async close(): Promise<void> {
+    this.replies?.hold();
+    await this.reporter.close(() => this.replies?.stop());
+    this.replies?.stop();
+  }
+}
