@@ -46,7 +46,31 @@ export interface ReplyArgs {
   requestId?: string;
 }
 
-export type ReplyResult = { seq: number; saved: true } | { duplicate: true; saved: true; seq?: number };
+/**
+ * A saved reply, a resend of one (`duplicate`), or `/stop`, which is never delivered: the daemon
+ * stops the job instead.
+ */
+export type ReplyResult =
+  | { seq: number; saved: true }
+  | { duplicate: true; saved: true; seq?: number }
+  | { stopped: true; saved: false };
+
+export interface ShutdownArgs {
+  /** End every job and the process host too; without it the jobs keep running in the host. */
+  all?: boolean;
+}
+
+/** How the daemon stands: for the CLI, scripts and the bench. */
+export interface StatsResult {
+  pid: number;
+  version: string;
+  connections: number;
+  jobs: number;
+  /** Resident memory of the daemon process, in bytes. */
+  rss: number;
+  /** The most requests this connection had in flight at once. */
+  inFlightPeak: number;
+}
 
 /** Every op, its arguments and its result: the one declaration both sides use. */
 export interface OpMap {
@@ -63,7 +87,8 @@ export interface OpMap {
   pin: { args: { id: string; pinned: boolean }; result: { id: string } };
   rename: { args: { id: string; name: string }; result: { id: string; name: string } };
   reorder: { args: { ids: string[] }; result: Record<string, never> };
-  shutdown: { args: Record<string, never>; result: Record<string, never> };
+  shutdown: { args: ShutdownArgs; result: Record<string, never> };
+  stats: { args: Record<string, never>; result: StatsResult };
 }
 
 export type OpName = keyof OpMap;
@@ -86,4 +111,5 @@ export const HUB_OPS = [
   "rename",
   "reorder",
   "shutdown",
+  "stats",
 ] as const satisfies readonly OpName[];

@@ -1,0 +1,83 @@
+import { readFileSync } from "node:fs";
+import { RoostError } from "../protocol/index.js";
+
+/** One way of running an agent, from `roost.json`'s `agentProfiles`. */
+export interface AgentProfile {
+  /** argv, or a string run by `/bin/sh -c`. */
+  command: string[] | string;
+  /** `type`: the task is the agent's first reply; `argv`: it is appended to the command. */
+  task: "type" | "argv";
+  /** Whether the agent speaks the roost agent protocol (else it is read from its terminal). */
+  protocol: boolean;
+  cwd?: string;
+  env?: Record<string, string>;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function checkProfile(file: string, name: string, raw: unknown): AgentProfile {
+  const key = `agentProfiles.${name}`;
+  const bad = (field: string, want: string): never => {
+    throw new RoostError("bad_request", `${file}: ${key}${field ? `.${field}` : ""} must be ${want}`);
+  };
+  if (!isObject(raw)) bad("", "an object");
+  const p = raw as Record<string, unknown>;
+  const command = p.command;
+  const argvOk = Array.isArray(command) && command.length > 0 && command.every((c) => typeof c === "string");
+  const stringOk = typeof command === "string" && command.trim() !== "";
+  if (!argvOk && !stringOk) bad("command", "a non-empty array of strings or a non-empty string");
+  const task = p.task ?? "argv";
+  if (task !== "type" && task !== "argv") bad("task", '"type" or "argv"');
+  const protocol = p.protocol ?? false;
+  if (typeof protocol !== "boolean") bad("protocol", "true or false");
+  if (p.cwd !== undefined && (typeof p.cwd !== "string" || p.cwd === "")) bad("cwd", "a folder path");
+  if (p.env !== undefined && (!isObject(p.env) || Object.values(p.env).some((v) => typeof v !== "string")))
+    bad("env", "an object of strings");
+  return {
+    command: command as string[] | string,
+    task: task as "type" | "argv",
+    protocol: protocol as boolean,
+    ...(p.cwd !== undefined ? { cwd: p.cwd as string } : {}),
+    ...(p.env !== undefined ? { env: p.env as Record<string, string> } : {}),
+  };
+}
+
+/**
+ * Reads the profiles from `roost.json`, checked whole: a bad file is a `bad_request` naming the
+ * file and the key. A missing file is no profiles. Read on every use, so an edit applies at once.
+ */
+export function loadProfiles(file: string): Map<string, AgentProfile> {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return new Map();
+    throw new RoostError("bad_request", `${file}: cannot be read (${(err as Error).message})`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new RoostError("bad_request", `${file}: not valid JSON (${(err as Error).message})`);
+  }
+  if (!isObject(parsed)) throw new RoostError("bad_request", `${file}: must hold a JSON object`);
+  const profiles = parsed.agentProfiles ?? {};
+  if (!isObject(profiles)) throw new RoostError("bad_request", `${file}: agentProfiles must be an object`);
+  const out = new Map<string, AgentProfile>();
+  for (const [name, raw] of Object.entries(profiles)) out.set(name, checkProfile(file, name, raw));
+  return out;
+}
+
+/** The argv a profile runs, with the task appended when the profile takes it on the command line. */
+export function profileArgv(profile: AgentProfile, task: string | null): string[] {
+  const withTask = profile.task === "argv" && task !== null && task !== "";
+  if (typeof profile.command === "string") {
+    // `"$@"` hands the task to the shell command as one argument, never as shell text.
+    return withTask
+      ? ["/bin/sh", "-c", `${profile.command} "$@"`, "roost-job", task]
+      : ["/bin/sh", "-c", profile.command];
+  }
+  return withTask ? [...profile.command, task] : [...profile.command];
+}

@@ -1,0 +1,121 @@
+import {
+  DAEMON_CAPABILITIES,
+  DAEMON_NAME,
+  DAEMON_VERSION,
+  foldName,
+  type HelloResult,
+  normalizeReport,
+  PROTOCOL_VERSION,
+  RoostError,
+} from "../../protocol/index.js";
+import type { Caller, HelloInfo } from "../caller.js";
+import { deliverEvent, type Job } from "../job.js";
+import type { DaemonState } from "../state.js";
+import type { OpHandler } from "./context.js";
+
+const MAX_CAPABILITIES = 32;
+const MAX_CAPABILITY_LENGTH = 64;
+
+function readHello(args: Record<string, unknown>): HelloInfo {
+  const protocol = args.protocol;
+  if (typeof protocol !== "number" || !Number.isInteger(protocol) || protocol < 1)
+    throw new RoostError("bad_request", "protocol must be a positive integer");
+  const agent = args.agent ?? {};
+  if (typeof agent !== "object" || agent === null || Array.isArray(agent))
+    throw new RoostError("bad_request", "agent must be {name, version}");
+  const { name, version } = agent as Record<string, unknown>;
+  if (
+    (name !== undefined && typeof name !== "string") ||
+    (version !== undefined && typeof version !== "string")
+  )
+    throw new RoostError("bad_request", "agent.name and agent.version must be strings");
+  const capabilities = args.capabilities ?? [];
+  if (!Array.isArray(capabilities) || capabilities.some((c) => typeof c !== "string"))
+    throw new RoostError("bad_request", "capabilities must be an array of strings");
+  return {
+    protocol,
+    agent: { name: foldName(name ?? "") || "agent", version: foldName(version ?? "", 100) },
+    capabilities: [
+      ...new Set((capabilities as string[]).map((c) => foldName(c, MAX_CAPABILITY_LENGTH)).filter(Boolean)),
+    ].slice(0, MAX_CAPABILITIES),
+  };
+}
+
+function keepHello(job: Job, hello: HelloInfo): void {
+  job.capabilities = hello.capabilities;
+  job.agent = hello.agent;
+}
+
+/** The job's pending replies go (again) to its connection. */
+function resendPending(job: Job, caller: Caller): void {
+  if (job.connection !== caller) return;
+  for (const reply of job.pending) caller.send(deliverEvent(job, reply));
+}
+
+export const hello: OpHandler = ({ state }, caller, args): HelloResult => {
+  const info = readHello(args);
+  if (args.id !== undefined || args.token !== undefined) {
+    const job = state.authorize(args);
+    keepHello(job, info);
+    state.save(job);
+  }
+  caller.role = "session";
+  caller.hello = info;
+  if (caller.jobId !== null) {
+    const job = state.jobs.get(caller.jobId);
+    if (job) {
+      keepHello(job, info);
+      state.save(job);
+    }
+  }
+  return {
+    protocol: Math.min(PROTOCOL_VERSION, info.protocol),
+    daemon: { name: DAEMON_NAME, version: DAEMON_VERSION },
+    capabilities: [...DAEMON_CAPABILITIES],
+  };
+};
+
+export const report: OpHandler = ({ state }, caller, args) => {
+  const job = state.authorize(args);
+  const snapshot = normalizeReport(args.report);
+  caller.role = "session";
+  if (caller.hello) keepHello(job, caller.hello);
+  job.report = snapshot;
+  if (snapshot.name !== null && snapshot.name !== job.reportedName) {
+    job.name = snapshot.name;
+    job.reportedName = snapshot.name;
+  }
+  if (job.connection !== caller) {
+    // The connection a report comes through becomes the job's: every pending reply goes there.
+    job.connection = caller;
+    caller.jobId = job.id;
+    caller.later(() => resendPending(job, caller));
+  }
+  state.save(job);
+  return {};
+};
+
+export const ack: OpHandler = ({ state }, caller, args) => {
+  const job = state.authorize(args);
+  const seq = args.seq;
+  if (typeof seq !== "number" || !Number.isInteger(seq) || seq < 1)
+    throw new RoostError("bad_request", "seq must be a positive integer");
+  const exact = args.exact ?? false;
+  if (typeof exact !== "boolean") throw new RoostError("bad_request", "exact must be true or false");
+  caller.role = "session";
+  state.store.ack(job.id, seq, exact);
+  const before = job.pending.length;
+  job.pending = job.pending.filter((r) => (exact ? r.seq !== seq : r.seq > seq));
+  if (job.pending.length !== before) state.changed(job);
+  return {};
+};
+
+/** A connection went away: the job it held is no longer connected. */
+export function releaseCaller(state: DaemonState, caller: Caller): void {
+  if (caller.jobId === null) return;
+  const job = state.jobs.get(caller.jobId);
+  if (job && job.connection === caller) {
+    job.connection = null;
+    state.changed(job);
+  }
+}

@@ -1,0 +1,79 @@
+import { LIMITS, type ReplyMode, type ReplyResult, RoostError } from "../../protocol/index.js";
+import { deliverEvent, isEnded, type Job, jobRecord } from "../job.js";
+import type { Supervisor } from "../supervisor.js";
+import { optionalRequestId, optionalString } from "./args.js";
+import type { OpContext, OpHandler } from "./context.js";
+
+function readMode(args: Record<string, unknown>): ReplyMode | null {
+  const mode = optionalString(args, "mode");
+  if (mode === undefined) return null;
+  if (mode !== "steer" && mode !== "followUp")
+    throw new RoostError("bad_request", 'mode must be "steer" or "followUp"');
+  return mode;
+}
+
+/**
+ * A reply to an ended job (reaped, done, failed) starts it again. A stopped job stays stopped:
+ * the user stopped it, so its reply waits for a respawn instead of undoing the stop.
+ */
+function startIfEnded(supervisor: Supervisor, job: Job): void {
+  if (isEnded(job)) {
+    job.crashStreak = 0;
+    job.error = null;
+    void supervisor.start(job);
+  }
+}
+
+/** A terminal agent's reply is typed into its terminal; its request id is kept just after. */
+async function typeReply({ state }: OpContext, job: Job, text: string, requestId: string | undefined) {
+  if (job.lifecycle !== "running")
+    throw new RoostError("busy", `job ${job.id} is not running; try again shortly`);
+  await state.requireHost().write(job.id, `${text}\r`);
+  const seq = job.nextSeq++;
+  state.store.addTypedReply(jobRecord(job), seq, requestId);
+  return { seq, saved: true as const };
+}
+
+export const reply: OpHandler = async (ctx, _caller, args): Promise<ReplyResult> => {
+  const { state, supervisor } = ctx;
+  const job = state.resolve(args.id);
+  const text = args.text;
+  if (typeof text !== "string" || text === "")
+    throw new RoostError("bad_request", "text must be a non-empty string");
+  if (text.length > LIMITS.replyText)
+    throw new RoostError("bad_request", `text is longer than ${LIMITS.replyText} characters`);
+  const mode = readMode(args);
+  const requestId = optionalRequestId(args);
+
+  if (requestId !== undefined) {
+    const seq = state.store.findReplyRequest(job.id, requestId);
+    if (seq !== undefined) {
+      startIfEnded(supervisor, job);
+      return { duplicate: true, saved: true, seq };
+    }
+  }
+  if (text.trim() === "/stop") {
+    // Never delivered: the daemon stops the job itself.
+    await supervisor.stop(job);
+    return { stopped: true, saved: false };
+  }
+  if (text.startsWith("/") && job.connection === null)
+    throw new RoostError(
+      "unsupported",
+      `a command reply (${text.split(/\s/)[0]}) is taken only while the agent is connected; job ${job.id} is not`,
+    );
+  if (job.kind === "terminal") return typeReply(ctx, job, text, requestId);
+  if (job.pending.length >= LIMITS.maxPendingReplies)
+    throw new RoostError("full", `job ${job.id} has ${LIMITS.maxPendingReplies} replies waiting already`);
+
+  const saved = { jobId: job.id, seq: job.nextSeq, text, mode };
+  job.nextSeq++;
+  job.updatedAt = state.now();
+  // Committed (reply, seq and request id in one transaction) before anything is answered.
+  state.store.addReply(jobRecord(job), saved, requestId, job.updatedAt);
+  job.pending.push(saved);
+  state.changed(job);
+  job.connection?.send(deliverEvent(job, saved));
+  startIfEnded(supervisor, job);
+  return { seq: saved.seq, saved: true };
+};

@@ -1,0 +1,99 @@
+import { RoostError } from "../protocol/index.js";
+import type { Caller } from "./caller.js";
+import type { ProcessHost } from "./host/api.js";
+import { type Job, jobRecord, toRow } from "./job.js";
+import type { StatePaths } from "./paths.js";
+import type { Store } from "./store.js";
+
+/** How long row changes gather before subscribers hear of them. */
+const ROW_EVENT_DEBOUNCE_MS = 25;
+
+/** Everything the ops work on: the jobs, the store, the process host and who listens. */
+export class DaemonState {
+  readonly jobs = new Map<string, Job>();
+  readonly callers = new Set<Caller>();
+  host: ProcessHost | null = null;
+  /** Asks the daemon to exit (after the current answer); `all` ends the jobs and the host too. */
+  requestShutdown: (all: boolean) => void = () => {};
+  private readonly dirty = new Set<string>();
+  private flushTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    readonly paths: StatePaths,
+    readonly store: Store,
+  ) {}
+
+  now(): string {
+    return new Date().toISOString();
+  }
+
+  /** Writes the job through to the store and tells subscribers its row changed. */
+  save(job: Job): void {
+    job.updatedAt = this.now();
+    this.store.saveJob(jobRecord(job));
+    this.changed(job);
+  }
+
+  /** Tells subscribers the row changed (what changed lives in memory only, like `connected`). */
+  changed(job: Job): void {
+    this.dirty.add(job.id);
+    if (this.flushTimer === null) this.flushTimer = setTimeout(() => this.flush(), ROW_EVENT_DEBOUNCE_MS);
+  }
+
+  removed(id: string): void {
+    this.dirty.delete(id);
+    for (const c of this.callers) if (c.subscribed) c.send({ event: "row-removed", id });
+  }
+
+  private flush(): void {
+    this.flushTimer = null;
+    const rows = [...this.dirty].flatMap((id) => {
+      const job = this.jobs.get(id);
+      return job ? [toRow(job)] : [];
+    });
+    this.dirty.clear();
+    for (const c of this.callers) {
+      if (!c.subscribed) continue;
+      for (const row of rows) c.send({ event: "row", row });
+    }
+  }
+
+  requireHost(): ProcessHost {
+    if (!this.host) throw new RoostError("busy", "the process host is not connected yet; try again shortly");
+    return this.host;
+  }
+
+  /** A job by id, or by a name only one job has. */
+  resolve(idOrName: unknown): Job {
+    if (typeof idOrName !== "string" || idOrName === "")
+      throw new RoostError("bad_request", "id must be a job id or name");
+    const byId = this.jobs.get(idOrName);
+    if (byId) return byId;
+    const named = [...this.jobs.values()].filter((j) => j.name === idOrName);
+    if (named.length === 1) return named[0]!;
+    if (named.length > 1)
+      throw new RoostError(
+        "bad_request",
+        `${named.length} jobs are named ${JSON.stringify(idOrName)} (${named.map((j) => j.id).join(", ")}); use an id`,
+      );
+    throw new RoostError("not_found", `no job ${JSON.stringify(idOrName)}`);
+  }
+
+  /** The job a request speaks for, checked against its token. */
+  authorize(args: Record<string, unknown>): Job {
+    const { id, token } = args;
+    if (typeof id !== "string" || typeof token !== "string")
+      throw new RoostError("bad_request", "id and token must be strings");
+    const job = this.jobs.get(id);
+    if (!job) throw new RoostError("not_found", `no job ${JSON.stringify(id)}`);
+    if (job.token !== token) throw new RoostError("unauthorized", `wrong token for job ${id}`);
+    return job;
+  }
+
+  /** Rows in the order the user keeps: pinned first, then by `order`. */
+  rows() {
+    return [...this.jobs.values()]
+      .sort((a, b) => Number(b.pinned) - Number(a.pinned) || a.order - b.order)
+      .map(toRow);
+  }
+}

@@ -1,0 +1,276 @@
+import type { Lifecycle } from "../protocol/index.js";
+import type { HostJobInfo, ProcessHost, ScreenSnapshot } from "./host/api.js";
+import { isLive, type Job } from "./job.js";
+import type { DaemonState } from "./state.js";
+
+/** Crashes in a row before a job is given up (`failed`). */
+export const MAX_CRASHES_IN_A_ROW = 3;
+/** The first restart waits this long; each next one twice as long. */
+const RESTART_BACKOFF_MS = 250;
+/** A run this long clears the crash count: the job was working. */
+const STABLE_RUN_MS = 30_000;
+/** SIGTERM first; SIGKILL if the process is still there after this. */
+const STOP_GRACE_MS = 5000;
+const TERMINAL_SIZE = { cols: 120, rows: 40 };
+
+function describeExit(code: number | null, signal: number | null): string {
+  return signal !== null && signal !== 0 ? `signal ${signal}` : `exit code ${code}`;
+}
+
+/** The last non-empty line of the screen: the row's text until the agent reports. */
+export function screenSummary(screen: ScreenSnapshot): string | null {
+  for (let i = screen.lines.length - 1; i >= 0; i--) {
+    const line = screen.lines[i]!.trim();
+    if (line !== "") return line.slice(0, 500);
+  }
+  return null;
+}
+
+/**
+ * Runs jobs' processes through the process host: starts them, records their exits, restarts a
+ * crashed one with backoff and gives up after a few crashes in a row, and re-adopts what the host
+ * still runs when the daemon starts again.
+ */
+export class Supervisor {
+  private closing = false;
+
+  constructor(
+    private readonly state: DaemonState,
+    private readonly connect: () => Promise<ProcessHost>,
+  ) {}
+
+  private readonly onExit = (id: string, exitCode: number | null, signal: number | null) => {
+    const job = this.state.jobs.get(id);
+    void this.state.host?.forget(id).catch(() => {});
+    if (job) this.recordExit(job, exitCode, signal);
+  };
+
+  private readonly onScreen = (id: string, screen: ScreenSnapshot) => {
+    const job = this.state.jobs.get(id);
+    if (!job || job.report !== null) return;
+    const summary = screenSummary(screen);
+    if (summary === job.screenSummary) return;
+    job.screenSummary = summary;
+    // The screen changes often: it is kept in memory and written with the job's next save.
+    this.state.changed(job);
+  };
+
+  private readonly onLost = () => {
+    if (this.closing) return;
+    this.detach();
+    void this.attach().catch((err) => console.error(`roost: process host lost: ${(err as Error).message}`));
+  };
+
+  /** Connects to the host (starting it if need be) and takes up every job where it stands. */
+  async attach(): Promise<void> {
+    let host: ProcessHost | undefined;
+    for (let attempt = 0; !host; attempt++) {
+      try {
+        host = await this.connect();
+      } catch (err) {
+        if (this.closing || attempt >= 20) throw err;
+        await new Promise((r) => setTimeout(r, Math.min(2000, 100 * 2 ** attempt)));
+      }
+    }
+    host.on("exit", this.onExit);
+    host.on("screen", this.onScreen);
+    host.on("lost", this.onLost);
+    this.state.host = host;
+    await this.adopt(host);
+  }
+
+  private detach(): void {
+    const host = this.state.host;
+    if (!host) return;
+    host.off("exit", this.onExit);
+    host.off("screen", this.onScreen);
+    host.off("lost", this.onLost);
+    this.state.host = null;
+  }
+
+  private async adopt(host: ProcessHost): Promise<void> {
+    const known = new Map<string, HostJobInfo>((await host.list()).map((h) => [h.id, h]));
+    for (const [id, info] of known) {
+      if (this.state.jobs.has(id)) continue;
+      // Removed while the daemon was away.
+      if (info.running) await host.kill(id, "SIGKILL").catch(() => {});
+      else await host.forget(id).catch(() => {});
+    }
+    for (const job of this.state.jobs.values()) {
+      if (!isLive(job) || job.restartTimer !== null) continue;
+      const info = known.get(job.id);
+      if (info?.running) {
+        job.pid = info.pid;
+        job.startedAt = info.startedAt;
+        if (job.lifecycle !== "running") {
+          job.lifecycle = "running";
+          this.state.save(job);
+        }
+        void host
+          .screen(job.id)
+          .then((s) => this.onScreen(job.id, s))
+          .catch(() => {});
+      } else if (info) {
+        this.onExit(job.id, info.exitCode, info.signal);
+      } else if (job.lifecycle === "starting") {
+        // A restart was due when the daemon went away.
+        await this.start(job);
+      } else {
+        // Gone without a trace (the host itself ended): its exit is unknown.
+        job.lifecycle = "reaped";
+        job.pid = null;
+        this.state.save(job);
+      }
+    }
+  }
+
+  /** Starts the job's process (again): `starting`, then `running` once the host runs it. */
+  async start(job: Job): Promise<void> {
+    this.clearTimers(job);
+    job.lifecycle = "starting";
+    job.exitCode = null;
+    job.stopping = false;
+    job.respawning = false;
+    this.state.save(job);
+    try {
+      const info = await this.state.requireHost().spawn({
+        id: job.id,
+        command: job.command,
+        cwd: job.cwd,
+        env: job.env,
+        dir: job.dir,
+        ...TERMINAL_SIZE,
+      });
+      if (!this.state.jobs.has(job.id)) return;
+      job.pid = info.pid;
+      if ((job.lifecycle as Lifecycle) === "stopped") {
+        // Stopped while it was being started: end what just started.
+        job.lifecycle = "running";
+        job.stopping = true;
+        await this.terminate(job);
+        return;
+      }
+      job.startedAt = info.startedAt;
+      if (job.lifecycle === "starting") job.lifecycle = "running";
+      if (!info.running) {
+        this.state.save(job);
+        this.recordExit(job, info.exitCode, info.signal);
+        return;
+      }
+    } catch (err) {
+      job.lifecycle = "failed";
+      job.error = `could not start: ${(err as Error).message}`;
+      job.pid = null;
+    }
+    this.state.save(job);
+  }
+
+  /** A job's process ended: done, failed, stopped, started again, or restarted after a crash. */
+  recordExit(job: Job, exitCode: number | null, signal: number | null): void {
+    if (!isLive(job) && !job.stopping) return;
+    this.clearTimers(job);
+    const ranMs = job.startedAt === null ? 0 : Date.now() - job.startedAt;
+    job.exitCode = exitCode;
+    job.pid = null;
+    job.startedAt = null;
+    if (job.stopping) {
+      job.stopping = false;
+      job.lifecycle = "stopped";
+    } else if (job.respawning) {
+      void this.start(job);
+      return;
+    } else if (job.report?.state === "done") {
+      job.lifecycle = "done";
+    } else if (job.report?.state === "failed") {
+      job.lifecycle = "failed";
+    } else if (exitCode === 0 && (signal === null || signal === 0)) {
+      job.lifecycle = "done";
+    } else {
+      job.crashStreak = ranMs >= STABLE_RUN_MS ? 1 : job.crashStreak + 1;
+      if (job.crashStreak >= MAX_CRASHES_IN_A_ROW) {
+        job.lifecycle = "failed";
+        job.error = `crashed ${job.crashStreak} times in a row (last: ${describeExit(exitCode, signal)}); gave up`;
+      } else {
+        job.lifecycle = "starting";
+        job.restarts++;
+        const delay = RESTART_BACKOFF_MS * 2 ** (job.crashStreak - 1);
+        job.restartTimer = setTimeout(() => {
+          job.restartTimer = null;
+          if (this.state.jobs.has(job.id) && job.lifecycle === "starting") void this.start(job);
+        }, delay);
+      }
+    }
+    this.state.save(job);
+  }
+
+  /** Stops the job: SIGTERM, then SIGKILL if it lingers. An ended job is marked stopped at once. */
+  async stop(job: Job): Promise<void> {
+    if (job.lifecycle !== "running") {
+      this.clearTimers(job);
+      job.lifecycle = "stopped";
+      job.crashStreak = 0;
+      this.state.save(job);
+      return;
+    }
+    job.stopping = true;
+    job.respawning = false;
+    await this.terminate(job);
+  }
+
+  /** Ends the running process and starts the job again; an ended job starts at once. */
+  async respawn(job: Job): Promise<void> {
+    job.crashStreak = 0;
+    job.error = null;
+    if (job.lifecycle !== "running") {
+      await this.start(job);
+      return;
+    }
+    job.respawning = true;
+    job.stopping = false;
+    await this.terminate(job);
+  }
+
+  /** Kills the process for good (rm). */
+  async kill(job: Job): Promise<void> {
+    this.clearTimers(job);
+    if (job.lifecycle === "running") await this.state.host?.kill(job.id, "SIGKILL").catch(() => {});
+  }
+
+  private async terminate(job: Job): Promise<void> {
+    const host = this.state.requireHost();
+    await host.kill(job.id, "SIGTERM");
+    if (job.killTimer) clearTimeout(job.killTimer);
+    job.killTimer = setTimeout(() => {
+      job.killTimer = null;
+      if (job.lifecycle === "running") void host.kill(job.id, "SIGKILL").catch(() => {});
+    }, STOP_GRACE_MS);
+  }
+
+  private clearTimers(job: Job): void {
+    if (job.restartTimer) clearTimeout(job.restartTimer);
+    if (job.killTimer) clearTimeout(job.killTimer);
+    job.restartTimer = null;
+    job.killTimer = null;
+  }
+
+  /** Lets go of the host; `all` ends every job and the host as well. */
+  async close(all: boolean): Promise<void> {
+    this.closing = true;
+    for (const job of this.state.jobs.values()) this.clearTimers(job);
+    const host = this.state.host;
+    this.detach();
+    if (!host) return;
+    if (all) {
+      for (const job of this.state.jobs.values()) {
+        if (isLive(job)) {
+          job.lifecycle = "stopped";
+          job.pid = null;
+          this.state.save(job);
+        }
+      }
+      await host.shutdown();
+    } else {
+      await host.close();
+    }
+  }
+}
