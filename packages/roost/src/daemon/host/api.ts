@@ -16,6 +16,8 @@ export interface HostSpawnSpec {
   rows: number;
   /** The job's folder: the host keeps the terminal's output log there, capped and rotated. */
   dir: string;
+  /** Cap of `terminal.log` in bytes before it is rotated to `terminal.log.1` (default 1 MiB). */
+  logMaxBytes?: number;
 }
 
 /** What the screen shows now, enough for the daemon to read a row from it. */
@@ -49,11 +51,15 @@ export interface ProcessHostEvents {
   exit: (id: string, exitCode: number | null, signal: number | null) => void;
   /** The screen changed (debounced by the host). */
   screen: (id: string, screen: ScreenSnapshot) => void;
+  /** Raw terminal output, only for jobs this connection watches (see `watch`). */
+  output: (id: string, data: string) => void;
   /** The host went away (it died, or the connection to it broke). */
   lost: () => void;
 }
 
 export interface ProcessHost {
+  /** The host process's pid (to measure it, or to tell hosts apart). */
+  readonly hostPid: number;
   spawn(spec: HostSpawnSpec): Promise<HostJobInfo>;
   /** Types raw bytes into the job's terminal. */
   write(id: string, data: string): Promise<void>;
@@ -63,6 +69,14 @@ export interface ProcessHost {
   /** Every job the host knows, running or ended and not yet forgotten. */
   list(): Promise<HostJobInfo[]>;
   screen(id: string): Promise<ScreenSnapshot>;
+  /** The screen (and recent scrollback) as escape sequences that redraw it in a terminal. */
+  serialize(id: string): Promise<string>;
+  /**
+   * Starts `output` events for the job on this connection. Resolves with the serialized screen as it
+   * was just before the first of those events: replay it, then apply the events (no gap, no repeat).
+   */
+  watch(id: string): Promise<string>;
+  unwatch(id: string): Promise<void>;
   /** Drops an ended job from the host. */
   forget(id: string): Promise<void>;
   on<E extends keyof ProcessHostEvents>(event: E, listener: ProcessHostEvents[E]): void;

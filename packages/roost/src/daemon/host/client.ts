@@ -1,0 +1,194 @@
+/**
+ * The daemon's side of the host socket: a ProcessHost that sends requests, matches answers to
+ * them, passes events on, and says `lost` when the connection breaks without having been closed.
+ */
+import { EventEmitter } from "node:events";
+import { createConnection, type Socket } from "node:net";
+import { RoostError } from "../../protocol/errors.js";
+import { encodeLine, LineDecoder, LineTooLongError } from "../../protocol/framing.js";
+import type { HostJobInfo, HostSpawnSpec, ProcessHost, ProcessHostEvents, ScreenSnapshot } from "./api.js";
+import {
+  HOST_MAX_LINE_BYTES,
+  HOST_PROTOCOL_VERSION,
+  type HostEvent,
+  type HostOpName,
+  type HostOps,
+  type HostResponse,
+} from "./protocol.js";
+
+interface Pending {
+  resolve: (result: unknown) => void;
+  reject: (err: Error) => void;
+}
+
+export class HostClient implements ProcessHost {
+  hostPid = 0;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private readonly events = new EventEmitter();
+  private readonly decoder = new LineDecoder(HOST_MAX_LINE_BYTES);
+  /** Set once the connection was closed on purpose: no `lost` then. */
+  private closing = false;
+  private gone = false;
+  private readonly closed: Promise<void>;
+
+  private constructor(private readonly socket: Socket) {
+    this.events.setMaxListeners(0);
+    socket.on("data", (chunk) => this.received(chunk));
+    socket.on("error", () => {});
+    this.closed = new Promise((resolve) => socket.once("close", resolve)).then(() => this.disconnected());
+  }
+
+  /** Connects to a host's socket and checks it speaks this protocol. */
+  static async connect(socketPath: string): Promise<HostClient> {
+    const socket = await new Promise<Socket>((resolve, reject) => {
+      const socket = createConnection(socketPath);
+      socket.once("connect", () => {
+        socket.off("error", reject);
+        resolve(socket);
+      });
+      socket.once("error", reject);
+    });
+    const client = new HostClient(socket);
+    try {
+      const hello = await client.request("hello", {});
+      if (hello.protocol !== HOST_PROTOCOL_VERSION) {
+        throw new RoostError(
+          "unsupported",
+          `the process host speaks protocol ${hello.protocol}, this daemon ${HOST_PROTOCOL_VERSION}`,
+        );
+      }
+      client.hostPid = hello.pid;
+      return client;
+    } catch (err) {
+      client.closing = true;
+      socket.destroy();
+      throw err;
+    }
+  }
+
+  spawn(spec: HostSpawnSpec): Promise<HostJobInfo> {
+    return this.request("spawn", spec);
+  }
+
+  async write(id: string, data: string): Promise<void> {
+    await this.request("write", { id, data });
+  }
+
+  async resize(id: string, cols: number, rows: number): Promise<void> {
+    await this.request("resize", { id, cols, rows });
+  }
+
+  async kill(id: string, signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
+    await this.request("kill", { id, signal });
+  }
+
+  list(): Promise<HostJobInfo[]> {
+    return this.request("list", {});
+  }
+
+  screen(id: string): Promise<ScreenSnapshot> {
+    return this.request("screen", { id });
+  }
+
+  serialize(id: string): Promise<string> {
+    return this.request("serialize", { id });
+  }
+
+  watch(id: string): Promise<string> {
+    return this.request("watch", { id });
+  }
+
+  async unwatch(id: string): Promise<void> {
+    await this.request("unwatch", { id });
+  }
+
+  async forget(id: string): Promise<void> {
+    await this.request("forget", { id });
+  }
+
+  on<E extends keyof ProcessHostEvents>(event: E, listener: ProcessHostEvents[E]): void {
+    this.events.on(event, listener);
+  }
+
+  off<E extends keyof ProcessHostEvents>(event: E, listener: ProcessHostEvents[E]): void {
+    this.events.off(event, listener);
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    this.socket.end();
+    await this.closed;
+  }
+
+  async shutdown(): Promise<void> {
+    this.closing = true;
+    try {
+      await this.request("shutdown", {});
+    } catch (err) {
+      this.closing = false;
+      throw err;
+    }
+    await this.closed;
+  }
+
+  request<K extends HostOpName>(op: K, args: HostOps[K]["args"]): Promise<HostOps[K]["result"]> {
+    if (this.gone) return Promise.reject(lostError());
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (result: unknown) => void, reject });
+      this.socket.write(encodeLine({ id, op, args }));
+    });
+  }
+
+  private received(chunk: Buffer): void {
+    let lines: string[];
+    try {
+      lines = this.decoder.push(chunk);
+    } catch (err) {
+      if (!(err instanceof LineTooLongError)) throw err;
+      this.socket.destroy();
+      return;
+    }
+    for (const line of lines) {
+      let message: HostResponse | HostEvent;
+      try {
+        message = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      if ("event" in message) this.dispatch(message);
+      else this.answered(message);
+    }
+  }
+
+  private answered(response: HostResponse): void {
+    const pending = response.id === null ? undefined : this.pending.get(response.id);
+    if (!pending) return;
+    this.pending.delete(response.id!);
+    if (response.ok) pending.resolve(response.result);
+    else pending.reject(new RoostError(response.code, response.error));
+  }
+
+  private dispatch(event: HostEvent): void {
+    try {
+      if (event.event === "exit") this.events.emit("exit", event.id, event.exitCode, event.signal);
+      else if (event.event === "screen") this.events.emit("screen", event.id, event.screen);
+      else if (event.event === "output") this.events.emit("output", event.id, event.data);
+    } catch (err) {
+      // A listener's failure is the listener's: the connection and its other answers go on.
+      console.error("process host event listener failed:", err);
+    }
+  }
+
+  private disconnected(): void {
+    this.gone = true;
+    for (const pending of this.pending.values()) pending.reject(lostError());
+    this.pending.clear();
+    if (!this.closing) this.events.emit("lost");
+  }
+}
+
+function lostError(): RoostError {
+  return new RoostError("disconnected", "the connection to the process host is gone");
+}

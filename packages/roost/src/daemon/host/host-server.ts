@@ -1,0 +1,234 @@
+/**
+ * The host's state and ops: the job table, the connections, and when to go away. It serves any
+ * number of connections; events go to all of them, a job's raw output only to those watching it.
+ */
+import { statSync } from "node:fs";
+import type { Server, Socket } from "node:net";
+import { RoostError } from "../../protocol/errors.js";
+import { encodeLine } from "../../protocol/framing.js";
+import type { HostJobInfo, ScreenSnapshot } from "./api.js";
+import { HostConnection } from "./host-connection.js";
+import { HostJob, type JobListener } from "./job.js";
+import { HOST_PROTOCOL_VERSION, type HostEvent, type HostOpName, type HostOps } from "./protocol.js";
+import { isHostOp, parseHostArgs } from "./requests.js";
+
+/** After SIGTERM, how long jobs get to end before SIGKILL, at shutdown. */
+const SHUTDOWN_GRACE_MS = 2000;
+
+type Handlers = {
+  [K in HostOpName]: (
+    args: HostOps[K]["args"],
+    connection: HostConnection,
+  ) => HostOps[K]["result"] | Promise<HostOps[K]["result"]>;
+};
+
+export interface HostServerOptions {
+  /** With no running job, no connection and no exit left unreported for this long, the host ends. */
+  idleMs: number;
+  /** Called once when the host should end (idle, or after shutdown answered). */
+  onEnd: () => void;
+}
+
+export class HostServer implements JobListener {
+  private readonly jobs = new Map<string, HostJob>();
+  private readonly connections = new Set<HostConnection>();
+  /** Ended jobs whose exit no connection has heard of yet: the host waits for someone to tell. */
+  private readonly unreportedExits = new Set<string>();
+  private idleTimer: NodeJS.Timeout | null = null;
+  private ending = false;
+
+  constructor(private readonly options: HostServerOptions) {
+    this.checkIdle();
+  }
+
+  serve(server: Server): void {
+    server.on("connection", (socket: Socket) => {
+      if (this.ending) {
+        socket.destroy();
+        return;
+      }
+      this.connections.add(
+        new HostConnection(
+          socket,
+          (connection, line) => this.request(connection, line),
+          (connection) => this.closed(connection),
+        ),
+      );
+      this.checkIdle();
+    });
+  }
+
+  /** Ends every job (SIGTERM, then SIGKILL for those that stay) and resolves once all have ended. */
+  async endJobs(): Promise<void> {
+    const running = [...this.jobs.values()].filter((job) => job.running);
+    for (const job of running) job.kill("SIGTERM");
+    const exited = (job: HostJob) =>
+      new Promise<void>((resolve) => {
+        const check = () => (job.running ? setTimeout(check, 20) : resolve());
+        check();
+      });
+    const grace = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());
+    await Promise.race([Promise.all(running.map(exited)), grace]);
+    for (const job of running) job.kill("SIGKILL");
+    await Promise.all(running.map(exited));
+  }
+
+  screen(job: HostJob, screen: ScreenSnapshot): void {
+    this.broadcast({ event: "screen", id: job.id, screen });
+  }
+
+  exit(job: HostJob): void {
+    if (this.connections.size === 0) this.unreportedExits.add(job.id);
+    this.broadcast({ event: "exit", id: job.id, exitCode: job.exitCode, signal: job.signal });
+    this.checkIdle();
+  }
+
+  private broadcast(event: HostEvent): void {
+    const line = encodeLine(event);
+    for (const connection of this.connections) connection.sendLine(line);
+  }
+
+  private closed(connection: HostConnection): void {
+    this.connections.delete(connection);
+    for (const job of this.jobs.values()) job.unwatch(connection);
+    this.checkIdle();
+  }
+
+  private request(connection: HostConnection, line: string): void {
+    let id: number | null = null;
+    const fail = (err: unknown) => {
+      const known = err instanceof RoostError;
+      if (!known) console.error("host: request failed:", err);
+      connection.respond({
+        id,
+        ok: false,
+        error: err instanceof Error ? err.message : String(err),
+        code: known ? err.code : "internal",
+      });
+    };
+    try {
+      let message: unknown;
+      try {
+        message = JSON.parse(line);
+      } catch {
+        throw new RoostError("bad_request", "not a JSON line");
+      }
+      if (typeof message !== "object" || message === null)
+        throw new RoostError("bad_request", "not an object");
+      const request = message as { id?: unknown; op?: unknown; args?: unknown };
+      if (typeof request.id === "number") id = request.id;
+      else throw new RoostError("bad_request", "id must be a number");
+      if (!isHostOp(request.op)) throw new RoostError("bad_request", `unknown op ${String(request.op)}`);
+      const op = request.op;
+      const args = parseHostArgs(op, request.args);
+      const handler = this.handlers[op] as (args: unknown, connection: HostConnection) => unknown;
+      Promise.resolve(handler(args, connection)).then((result) => {
+        connection.respond({ id, ok: true, result: result ?? null });
+        // A watcher gets the output held for it only after the screen it replays.
+        if (op === "watch") this.job((args as HostOps["watch"]["args"]).id).release(connection);
+        if (op === "shutdown") this.end();
+      }, fail);
+    } catch (err) {
+      fail(err);
+    }
+  }
+
+  private job(id: string): HostJob {
+    const job = this.jobs.get(id);
+    if (!job) throw new RoostError("not_found", `no job ${id}`);
+    return job;
+  }
+
+  private readonly handlers: Handlers = {
+    hello: () => ({ pid: process.pid, protocol: HOST_PROTOCOL_VERSION }),
+    spawn: (spec) => {
+      const existing = this.jobs.get(spec.id);
+      if (existing?.running) throw new RoostError("conflict", `job ${spec.id} is running`);
+      if (!statSync(spec.cwd, { throwIfNoEntry: false })?.isDirectory()) {
+        throw new RoostError("bad_request", `cwd ${spec.cwd} is not a directory`);
+      }
+      // A job spawned again under its id (a respawn) replaces its ended self.
+      if (existing) this.drop(existing);
+      const job = new HostJob(spec, this);
+      this.jobs.set(spec.id, job);
+      this.checkIdle();
+      return job.info();
+    },
+    write: ({ id, data }) => {
+      this.job(id).write(data);
+      return null;
+    },
+    resize: ({ id, cols, rows }) => {
+      this.job(id).resize(cols, rows);
+      return null;
+    },
+    kill: ({ id, signal }) => {
+      this.job(id).kill(signal as NodeJS.Signals);
+      return null;
+    },
+    list: (): HostJobInfo[] => {
+      const infos = [...this.jobs.values()].map((job) => job.info());
+      for (const info of infos) this.unreportedExits.delete(info.id);
+      this.checkIdle();
+      return infos;
+    },
+    screen: ({ id }) => this.job(id).screen(),
+    serialize: ({ id }) => this.job(id).serialize(),
+    watch: ({ id }, connection) => this.job(id).watch(connection),
+    unwatch: ({ id }, connection) => {
+      this.job(id).unwatch(connection);
+      return null;
+    },
+    forget: ({ id }) => {
+      const job = this.job(id);
+      if (job.running) throw new RoostError("conflict", `job ${id} is running; kill it first`);
+      this.drop(job);
+      return null;
+    },
+    shutdown: async () => {
+      this.ending = true;
+      await this.endJobs();
+      return null;
+    },
+  };
+
+  private drop(job: HostJob): void {
+    job.dispose();
+    this.jobs.delete(job.id);
+    this.unreportedExits.delete(job.id);
+    this.checkIdle();
+  }
+
+  private isIdle(): boolean {
+    return (
+      this.connections.size === 0 &&
+      this.unreportedExits.size === 0 &&
+      ![...this.jobs.values()].some((job) => job.running)
+    );
+  }
+
+  private checkIdle(): void {
+    if (this.ending) return;
+    if (!this.isIdle()) {
+      if (this.idleTimer) clearTimeout(this.idleTimer);
+      this.idleTimer = null;
+      return;
+    }
+    this.idleTimer ??= setTimeout(() => {
+      this.idleTimer = null;
+      if (this.isIdle()) this.end();
+    }, this.options.idleMs);
+  }
+
+  private end(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.ending = true;
+    const ended = Promise.all([...this.connections].map((connection) => connection.end()));
+    // A client that never closes its side does not keep the host alive.
+    const patience = new Promise((resolve) => setTimeout(resolve, 1000).unref());
+    Promise.race([ended, patience]).finally(() => {
+      for (const job of this.jobs.values()) job.dispose();
+      this.options.onEnd();
+    });
+  }
+}

@@ -1,0 +1,207 @@
+/**
+ * One job in the host: its pseudo-terminal, its screen model fed by the output as it arrives, its
+ * output log, and who watches its raw output. An ended job keeps its last screen until forgotten.
+ */
+import { type IPty, spawn } from "@lydell/node-pty";
+import serializeModule from "@xterm/addon-serialize";
+import xtermHeadless from "@xterm/headless";
+import { RoostError } from "../../protocol/errors.js";
+import type { HostJobInfo, HostSpawnSpec, ScreenSnapshot } from "./api.js";
+import { terminalLogPath } from "./files.js";
+import { DEFAULT_LOG_MAX_BYTES, OutputLog } from "./output-log.js";
+import { sameScreen, snapshotOf } from "./screen.js";
+
+const { Terminal } = xtermHeadless;
+const { SerializeAddon } = serializeModule;
+
+/** Screen events go out at most this often per job while output flows. */
+const SCREEN_EVENT_INTERVAL_MS = 50;
+/** Lines kept above the screen, for replay on attach. */
+const SCROLLBACK_LINES = 500;
+
+/** Where a job's events go (the host, which sends them to its connections). */
+export interface JobListener {
+  screen(job: HostJob, screen: ScreenSnapshot): void;
+  exit(job: HostJob): void;
+}
+
+/** A connection that watches a job's raw output. */
+export interface OutputWatcher {
+  output(id: string, data: string): void;
+}
+
+export class HostJob {
+  readonly id: string;
+  readonly pid: number;
+  readonly startedAt = Date.now();
+  running = true;
+  exitCode: number | null = null;
+  signal: number | null = null;
+
+  private readonly pty: IPty;
+  private readonly terminal: InstanceType<typeof Terminal>;
+  private readonly serializer = new SerializeAddon();
+  private readonly log: OutputLog;
+  private title = "";
+  private lastOutputAt: number;
+  private lastScreen: ScreenSnapshot | null = null;
+  private screenTimer: NodeJS.Timeout | null = null;
+  /** Each watcher, with the output it is owed while its replay is on the way (null once live). */
+  private readonly watchers = new Map<OutputWatcher, string[] | null>();
+
+  constructor(
+    spec: HostSpawnSpec,
+    private readonly listener: JobListener,
+  ) {
+    this.id = spec.id;
+    this.lastOutputAt = this.startedAt;
+    this.terminal = new Terminal({
+      cols: spec.cols,
+      rows: spec.rows,
+      scrollback: SCROLLBACK_LINES,
+      allowProposedApi: true,
+    });
+    this.terminal.loadAddon(this.serializer);
+    this.terminal.onTitleChange((title) => {
+      this.title = title;
+    });
+    this.log = new OutputLog(terminalLogPath(spec.dir), spec.logMaxBytes ?? DEFAULT_LOG_MAX_BYTES);
+    const [file, ...args] = spec.command;
+    // forkpty makes the child a session leader: its pid is its process group, which kill() signals.
+    this.pty = spawn(file!, args, {
+      name: spec.env.TERM ?? "xterm-256color",
+      cols: spec.cols,
+      rows: spec.rows,
+      cwd: spec.cwd,
+      env: spec.env,
+    });
+    this.pid = this.pty.pid;
+    this.pty.onData((data) => this.received(data));
+    this.pty.onExit(({ exitCode, signal }) => this.ended(exitCode, signal ?? 0));
+  }
+
+  info(): HostJobInfo {
+    return {
+      id: this.id,
+      pid: this.pid,
+      running: this.running,
+      exitCode: this.exitCode,
+      signal: this.signal,
+      startedAt: this.startedAt,
+    };
+  }
+
+  write(data: string): void {
+    this.mustRun();
+    this.pty.write(data);
+  }
+
+  resize(cols: number, rows: number): void {
+    this.mustRun();
+    this.pty.resize(cols, rows);
+    this.terminal.resize(cols, rows);
+    this.scheduleScreen();
+  }
+
+  /** Signals the job's process group; an ended job is left alone. */
+  kill(signal: NodeJS.Signals): void {
+    if (!this.running) return;
+    try {
+      process.kill(-this.pid, signal);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ESRCH") throw err;
+    }
+  }
+
+  async screen(): Promise<ScreenSnapshot> {
+    await this.parsed();
+    return this.snapshot();
+  }
+
+  async serialize(): Promise<string> {
+    await this.parsed();
+    return this.serializer.serialize();
+  }
+
+  /**
+   * Starts sending the job's output to `watcher`, held back until `release(watcher)`; answers the
+   * screen as it is just before the first output the watcher gets.
+   */
+  async watch(watcher: OutputWatcher): Promise<string> {
+    if (!this.watchers.has(watcher)) this.watchers.set(watcher, []);
+    // Everything received so far is ahead of this marker; what comes later is held for the watcher.
+    return this.serialize();
+  }
+
+  /** Sends a new watcher what was held for it since its replay, then the output as it comes. */
+  release(watcher: OutputWatcher): void {
+    const held = this.watchers.get(watcher);
+    if (!held) return;
+    this.watchers.set(watcher, null);
+    if (held.length > 0) watcher.output(this.id, held.join(""));
+  }
+
+  unwatch(watcher: OutputWatcher): void {
+    this.watchers.delete(watcher);
+  }
+
+  /** Lets go of everything the job holds; its process must have ended. */
+  dispose(): void {
+    if (this.screenTimer) clearTimeout(this.screenTimer);
+    this.watchers.clear();
+    this.log.close();
+    this.terminal.dispose();
+  }
+
+  private received(data: string): void {
+    this.lastOutputAt = Date.now();
+    this.terminal.write(data);
+    this.log.append(data);
+    for (const [watcher, held] of this.watchers) {
+      if (held) held.push(data);
+      else watcher.output(this.id, data);
+    }
+    this.scheduleScreen();
+  }
+
+  private ended(exitCode: number, signal: number): void {
+    this.running = false;
+    this.exitCode = signal ? null : exitCode;
+    this.signal = signal || null;
+    this.log.flush();
+    if (this.screenTimer) clearTimeout(this.screenTimer);
+    this.screenTimer = null;
+    // The last screen goes out before the exit, so whoever hears of the exit has what it showed.
+    this.terminal.write("", () => {
+      this.emitScreen();
+      this.listener.exit(this);
+    });
+  }
+
+  private scheduleScreen(): void {
+    this.screenTimer ??= setTimeout(() => {
+      this.screenTimer = null;
+      this.terminal.write("", () => this.emitScreen());
+    }, SCREEN_EVENT_INTERVAL_MS);
+  }
+
+  private emitScreen(): void {
+    const screen = this.snapshot();
+    if (this.lastScreen && sameScreen(this.lastScreen, screen)) return;
+    this.lastScreen = screen;
+    this.listener.screen(this, screen);
+  }
+
+  private snapshot(): ScreenSnapshot {
+    return snapshotOf(this.terminal, this.title, this.lastOutputAt);
+  }
+
+  /** Resolves once the screen model has taken in every output received so far. */
+  private parsed(): Promise<void> {
+    return new Promise((resolve) => this.terminal.write("", resolve));
+  }
+
+  private mustRun(): void {
+    if (!this.running) throw new RoostError("conflict", `job ${this.id} has ended`);
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * The process host's wire: JSON lines over `<stateDir>/host.sock`, shaped like the daemon's own
+ * (request `{id, op, args}`, response `{id, ok, result}` or `{id, ok: false, error, code}`, unasked
+ * events `{event, ...}`). Every host message is declared here, once, for the host and its client.
+ */
+import type { HostJobInfo, HostSpawnSpec, ScreenSnapshot } from "./api.js";
+
+/** Bumped when a message changes shape; a client refuses a host that speaks another version. */
+export const HOST_PROTOCOL_VERSION = 1;
+
+/** Exit status of a host that found another host already serving its state folder. */
+export const ANOTHER_HOST_EXIT_CODE = 3;
+
+/** One op: what it takes and what it answers. */
+interface Op<Args, Result> {
+  args: Args;
+  result: Result;
+}
+
+export interface HostOps {
+  /** First request of every connection: who the host is. */
+  hello: Op<Record<string, never>, { pid: number; protocol: number }>;
+  spawn: Op<HostSpawnSpec, HostJobInfo>;
+  write: Op<{ id: string; data: string }, null>;
+  resize: Op<{ id: string; cols: number; rows: number }, null>;
+  kill: Op<{ id: string; signal: string }, null>;
+  list: Op<Record<string, never>, HostJobInfo[]>;
+  screen: Op<{ id: string }, ScreenSnapshot>;
+  serialize: Op<{ id: string }, string>;
+  /** Output events for the job start on this connection; answers the screen just before them. */
+  watch: Op<{ id: string }, string>;
+  unwatch: Op<{ id: string }, null>;
+  forget: Op<{ id: string }, null>;
+  /** Kills every job's process group, answers, then the host exits. */
+  shutdown: Op<Record<string, never>, null>;
+}
+
+export type HostOpName = keyof HostOps;
+
+export interface HostRequest<K extends HostOpName = HostOpName> {
+  id: number;
+  op: K;
+  args: HostOps[K]["args"];
+}
+
+export type HostResponse =
+  | { id: number | null; ok: true; result: unknown }
+  | { id: number | null; ok: false; error: string; code: string };
+
+export type HostEvent =
+  | { event: "exit"; id: string; exitCode: number | null; signal: number | null }
+  | { event: "screen"; id: string; screen: ScreenSnapshot }
+  | { event: "output"; id: string; data: string };
+
+/** A line longer than this ends the connection (a write of a long reply fits many times over). */
+export const HOST_MAX_LINE_BYTES = 16 * 1024 * 1024;
+/** A connection that leaves this much unread (a stalled watcher) is dropped. */
+export const HOST_MAX_UNREAD_BYTES = 32 * 1024 * 1024;

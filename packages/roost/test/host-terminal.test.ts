@@ -1,0 +1,166 @@
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import type { ProcessHost } from "../src/daemon/host/api.js";
+import { connectHost } from "../src/daemon/host/index.js";
+import {
+  bashJob,
+  type HostTestDir,
+  hostTestDir,
+  isAlive,
+  screenShows,
+  waitFor,
+} from "./fixtures/host-harness.js";
+
+let dir: HostTestDir;
+let host: ProcessHost;
+const exits = new Map<string, { exitCode: number | null; signal: number | null }>();
+
+before(async () => {
+  dir = hostTestDir();
+  host = await connectHost({ stateDir: dir.stateDir });
+  host.on("exit", (id, exitCode, signal) => exits.set(id, { exitCode, signal }));
+});
+
+after(() => dir.cleanup([host]));
+
+test("a program's output shows on its screen, and input typed reaches it", async () => {
+  const info = await host.spawn(bashJob(dir.stateDir, "echo", "echo ready; read x; echo got:$x; sleep 30"));
+  assert.ok(info.pid > 0);
+  assert.equal(info.running, true);
+  await screenShows(host, "echo", (line) => line === "ready");
+  await host.write("echo", "hello there\r");
+  const screen = await screenShows(host, "echo", (line) => line === "got:hello there");
+  assert.deepEqual(screen.lines.slice(0, 3), ["ready", "hello there", "got:hello there"]);
+  assert.equal(screen.cols, 60);
+  assert.equal(screen.rows, 10);
+  assert.deepEqual(screen.cursor, { x: 0, y: 3 });
+  assert.ok(screen.lastOutputAt >= info.startedAt);
+});
+
+test("the title a program sets, the alternate screen and bracketed paste show in the snapshot", async () => {
+  await host.spawn(bashJob(dir.stateDir, "plain", "echo plain; sleep 30"));
+  const plain = await screenShows(host, "plain", (line) => line === "plain");
+  assert.equal(plain.title, "");
+  assert.equal(plain.alternate, false);
+  assert.equal(plain.bracketedPaste, false);
+
+  await host.spawn(
+    bashJob(
+      dir.stateDir,
+      "modes",
+      "printf '\\e]0;Deploying v2\\a\\e[?2004h'; echo modes; read x; printf '\\e[?1049hfull'; sleep 30",
+    ),
+  );
+  const before = await screenShows(host, "modes", (line) => line === "modes");
+  assert.equal(before.title, "Deploying v2");
+  assert.equal(before.bracketedPaste, true);
+  assert.equal(before.alternate, false);
+  await host.write("modes", "\r");
+  const full = await screenShows(host, "modes", (line) => line === "full");
+  assert.equal(full.alternate, true);
+  assert.equal(full.title, "Deploying v2");
+});
+
+test("screen events come as the output changes the screen", async () => {
+  const seen: string[][] = [];
+  const listener = (id: string, screen: { lines: string[] }) => {
+    if (id === "ticker") seen.push(screen.lines);
+  };
+  host.on("screen", listener);
+  await host.spawn(bashJob(dir.stateDir, "ticker", "echo one; read x; echo two; sleep 30"));
+  await waitFor("the first screen event", () => seen.some((lines) => lines[0] === "one"));
+  await host.write("ticker", "\r");
+  await waitFor("the second screen event", () => seen.some((lines) => lines[2] === "two"));
+  host.off("screen", listener);
+});
+
+test("a resize reaches the program", async () => {
+  await host.spawn(bashJob(dir.stateDir, "size", "stty size; read x; stty size; sleep 30"));
+  await screenShows(host, "size", (line) => line === "10 60");
+  await host.resize("size", 100, 30);
+  await host.write("size", "\r");
+  const screen = await screenShows(host, "size", (line) => line === "30 100");
+  assert.equal(screen.cols, 100);
+  assert.equal(screen.rows, 30);
+});
+
+test("exit codes and signals are reported, and the last screen stays until forgotten", async () => {
+  await host.spawn(bashJob(dir.stateDir, "fails", "echo bye; exit 7"));
+  await waitFor("exit 7", () => exits.get("fails"));
+  assert.deepEqual(exits.get("fails"), { exitCode: 7, signal: null });
+  const last = await host.screen("fails");
+  assert.equal(last.lines[0], "bye");
+  const listed = (await host.list()).find((job) => job.id === "fails");
+  assert.equal(listed?.running, false);
+  assert.equal(listed?.exitCode, 7);
+
+  await host.spawn(bashJob(dir.stateDir, "killed", "echo up; sleep 30"));
+  await screenShows(host, "killed", (line) => line === "up");
+  await host.kill("killed");
+  await waitFor("the SIGTERM exit", () => exits.get("killed"));
+  assert.deepEqual(exits.get("killed"), { exitCode: null, signal: 15 });
+
+  await host.forget("fails");
+  assert.equal(
+    (await host.list()).some((job) => job.id === "fails"),
+    false,
+  );
+  await assert.rejects(host.screen("fails"), { code: "not_found" });
+});
+
+test("kill signals the whole process group, and SIGKILL ends a program that ignores SIGTERM", async () => {
+  const info = await host.spawn(
+    bashJob(dir.stateDir, "stubborn", "sleep 30 & echo child:$!; trap '' TERM; wait; sleep 30"),
+  );
+  const screen = await screenShows(host, "stubborn", (line) => line.startsWith("child:"));
+  const childPid = Number(screen.lines.find((line) => line.startsWith("child:"))!.slice(6));
+  await host.kill("stubborn", "SIGTERM");
+  // The background child got the group's SIGTERM; the shell ignores it and goes on.
+  await waitFor("the child to end", () => !isAlive(childPid));
+  assert.equal((await host.list()).find((job) => job.id === "stubborn")?.running, true);
+  await host.kill("stubborn", "SIGKILL");
+  await waitFor("the SIGKILL exit", () => exits.get("stubborn"));
+  assert.deepEqual(exits.get("stubborn"), { exitCode: null, signal: 9 });
+  assert.equal(isAlive(info.pid), false);
+  // Killing an ended job changes nothing.
+  await host.kill("stubborn", "SIGKILL");
+});
+
+test("serialize replays the screen, and a watcher gets the output that follows it", async () => {
+  await host.spawn(
+    bashJob(dir.stateDir, "watched", "printf '\\e[?2004h'; echo first; read x; echo second:$x; sleep 30"),
+  );
+  await screenShows(host, "watched", (line) => line === "first");
+  const serialized = await host.serialize("watched");
+  assert.match(serialized, /first/);
+  assert.match(serialized, /\x1b\[\?2004h/);
+
+  const output: string[] = [];
+  host.on("output", (id, data) => {
+    if (id === "watched") output.push(data);
+  });
+  const replay = await host.watch("watched");
+  assert.match(replay, /first/);
+  assert.doesNotMatch(replay, /second/);
+  await host.write("watched", "x\r");
+  await waitFor("the watched output", () => output.join("").includes("second:x"));
+  await host.unwatch("watched");
+});
+
+test("bad requests get a clear error with its code", async () => {
+  const spec = bashJob(dir.stateDir, "bad", "true");
+  await assert.rejects(host.spawn({ ...spec, command: [] }), { code: "bad_request", message: /command/ });
+  await assert.rejects(host.spawn({ ...spec, cols: 0 }), { code: "bad_request", message: /cols/ });
+  await assert.rejects(host.spawn({ ...spec, rows: 501 }), { code: "bad_request", message: /rows/ });
+  await assert.rejects(host.spawn({ ...spec, cwd: `${dir.stateDir}/missing` }), {
+    code: "bad_request",
+    message: /cwd/,
+  });
+  await assert.rejects(host.write("nobody", "x"), { code: "not_found" });
+  await assert.rejects(host.kill("echo", "SIGNOPE" as NodeJS.Signals), { code: "bad_request" });
+  await assert.rejects(host.spawn(bashJob(dir.stateDir, "echo", "true")), { code: "conflict" });
+  await assert.rejects(host.forget("echo"), { code: "conflict" });
+  await assert.rejects(host.write("killed", "x"), { code: "conflict" });
+  // The host goes on answering.
+  assert.ok((await host.list()).length > 0);
+});
