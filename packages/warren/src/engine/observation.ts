@@ -1,0 +1,132 @@
+import { cellName } from "./grid.js";
+import type { ScenarioDefinition } from "./scenario.js";
+import type { Offer, ToolContext, ToolDefinition } from "./tool.js";
+import type { Observation, PlaceView, SeenAgent, SeenItem, ToolReadiness, WakeReason } from "./types.js";
+import type { AgentState, World } from "./world.js";
+
+/**
+ * The structured observation of one wake: what the agent is, holds, sees and may do. Sight covers
+ * the agent's own cell and cells within sight_radius; at most max_sight agents and items are
+ * listed, nearest first.
+ */
+export function buildObservation(
+  ctx: ToolContext,
+  scenario: ScenarioDefinition,
+  agent: AgentState,
+  reason: WakeReason,
+  tools: readonly ToolDefinition[],
+): { observation: Observation; offers: Map<string, Offer | string> } {
+  const world = ctx.world;
+  const budget = { left: world.budgets.max_sight };
+  const place = world.placeAt(agent.cell);
+  const hereAgents = seenAgents(world, world.agentsAt(agent.cell), agent.id, budget);
+  const hereItems = seenItems(world, world.itemsAt(agent.cell), budget);
+  const placeView: PlaceView = {
+    id: place?.id ?? null,
+    name: place?.name ?? "open ground",
+    cell: cellName(agent.cell),
+    description: place?.description ?? "",
+    items: hereItems,
+    agents: hereAgents,
+    features: place && scenario.placeFeatures ? scenario.placeFeatures(world, place) : {},
+  };
+  const nearby = lookAround(world, agent, budget);
+  const offers = new Map<string, Offer | string>();
+  const readiness: ToolReadiness[] = [];
+  for (const tool of tools) {
+    const busy = agent.lanes.get(tool.spec.lane);
+    const offer: Offer | string = busy
+      ? `your ${tool.spec.lane} lane is busy with ${busy.action} until t=${busy.until_ms / 1000}s`
+      : tool.offer(ctx, agent);
+    offers.set(tool.spec.name, offer);
+    readiness.push({
+      action: tool.spec.name,
+      lane: tool.spec.lane,
+      durative: tool.spec.durative,
+      ready: typeof offer !== "string",
+      why_not: typeof offer === "string" ? offer : "",
+    });
+  }
+  const observation: Observation = {
+    agent: agent.id,
+    time: ctx.now,
+    reason,
+    busy: [...agent.lanes.values()].map(({ token: _token, ...lane }) => lane),
+    you: {
+      id: agent.id,
+      name: agent.name,
+      role: agent.role,
+      cell: cellName(agent.cell),
+      place: place?.id ?? null,
+      inventory: agent.inventory.map((id) => itemView(world, id)),
+      budgets_left: {
+        messages: world.budgets.max_messages - agent.messagesSent,
+        inventory: world.budgets.max_inventory - agent.inventory.length,
+      },
+    },
+    place: placeView,
+    nearby,
+    messages: agent.inbox.slice(),
+    outcomes: agent.outcomes.slice(),
+    objectives: world.objectiveViews(),
+    tools: readiness,
+  };
+  return { observation, offers };
+}
+
+function itemView(world: World, id: string): SeenItem {
+  const item = world.items.get(id)!;
+  const where = item.location;
+  const cell =
+    where.at === "cell"
+      ? cellName(where.cell)
+      : where.at === "agent"
+        ? cellName(world.agents.get(where.agent)!.cell)
+        : "";
+  return { id: item.id, name: item.name, kind: item.kind, cell };
+}
+
+function seenAgents(world: World, ids: string[], self: string, budget: { left: number }): SeenAgent[] {
+  const out: SeenAgent[] = [];
+  for (const id of ids) {
+    if (id === self) continue;
+    if (budget.left <= 0) break;
+    budget.left--;
+    const a = world.agents.get(id)!;
+    out.push({ id: a.id, name: a.name, role: a.role, cell: cellName(a.cell) });
+  }
+  return out;
+}
+
+function seenItems(world: World, ids: string[], budget: { left: number }): SeenItem[] {
+  const out: SeenItem[] = [];
+  for (const id of ids) {
+    if (budget.left <= 0) break;
+    budget.left--;
+    out.push(itemView(world, id));
+  }
+  return out;
+}
+
+/** Cells around the agent within sight_radius (Chebyshev), nearest rings first. */
+function lookAround(world: World, agent: AgentState, budget: { left: number }): Observation["nearby"] {
+  const nearby: Observation["nearby"] = { agents: [], items: [], places: [] };
+  const radius = world.sightRadius;
+  const space = world.spaces.get(agent.cell.space)!;
+  for (let ring = 1; ring <= radius; ring++) {
+    for (let dy = -ring; dy <= ring; dy++) {
+      for (let dx = -ring; dx <= ring; dx++) {
+        if (Math.max(Math.abs(dx), Math.abs(dy)) !== ring) continue;
+        const x = agent.cell.x + dx;
+        const y = agent.cell.y + dy;
+        if (!space.contains(x, y)) continue;
+        const cell = { space: space.id, x, y };
+        const place = world.placeAt(cell);
+        if (place) nearby.places.push({ id: place.id, name: place.name, cell: cellName(cell) });
+        nearby.agents.push(...seenAgents(world, world.agentsAt(cell), agent.id, budget));
+        nearby.items.push(...seenItems(world, world.itemsAt(cell), budget));
+      }
+    }
+  }
+  return nearby;
+}

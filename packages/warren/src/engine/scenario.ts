@@ -1,0 +1,55 @@
+import type { SeededRandom } from "./random.js";
+import type { Happening, ToolContext, ToolDefinition } from "./tool.js";
+import type { Budgets, Decision, Observation } from "./types.js";
+import type { Place, World } from "./world.js";
+
+/** A scripted player for one agent: sees what the agent sees, answers each wake. */
+export interface SolutionRunner {
+  decide(observation: Observation): Decision;
+}
+
+export interface ScenarioAgent {
+  id: string;
+  name: string;
+  role: string;
+  /** The place it starts at. */
+  start: string;
+}
+
+export interface ScenarioObjective {
+  id: string;
+  description: string;
+  target: number;
+  deadlineMs: number | null;
+}
+
+/** Everything one scenario folder provides: its map and data, its rules and its solution. */
+export interface ScenarioDefinition {
+  name: string;
+  title: string;
+  premise: string;
+  summary: string;
+  /** The briefing's notes for every agent. */
+  notes: string;
+  agents: readonly ScenarioAgent[];
+  objectives: readonly ScenarioObjective[];
+  /** The run fails when sim time reaches this with objectives unmet. */
+  timeLimitMs: number;
+  msPerCell: number;
+  sightRadius: number;
+  budgets: Budgets;
+  /** Tools beyond move_to, take, drop and message. */
+  tools: readonly ToolDefinition[];
+  /** Lays out spaces, places, items and flags; agents and objectives are added from the lists above. */
+  build(world: World, rng: SeededRandom): void;
+  /** Rules that follow from what agents did (a medkit dropped at the clinic counts). */
+  react?(ctx: ToolContext, happening: Happening): void;
+  /** Facts shown about a place to whoever stands there. */
+  placeFeatures?(world: World, place: Place): Record<string, unknown>;
+  solution(agentId: string): SolutionRunner;
+  /**
+   * Whether the scenario is finished when exactly these agents are on their solution runners and
+   * every other agent does nothing. Declares which roles are needed.
+   */
+  solvableWith(solutionAgents: ReadonlySet<string>): boolean;
+}

@@ -1,0 +1,433 @@
+import { CORE_TOOLS } from "./core-tools.js";
+import { EventQueue } from "./event-queue.js";
+import { cellName } from "./grid.js";
+import { buildObservation } from "./observation.js";
+import { SeededRandom } from "./random.js";
+import type { ScenarioDefinition } from "./scenario.js";
+import { type Offer, type ToolContext, type ToolDefinition, toolsFor } from "./tool.js";
+import type { Decision, Observation, OwnOutcome, WakeReason } from "./types.js";
+import { type AgentState, World } from "./world.js";
+
+/**
+ * The deterministic core. It knows sim milliseconds only: no wall clock, no I/O. The same
+ * scenario, seed and decisions give the same run, event for event.
+ *
+ * Cycle: `step()` processes every event of the next sim millisecond and wakes the agents those
+ * events concern; the woken agents form a batch. The core does not move on until every wake of
+ * the batch is answered (`answer`). `resolve()` then applies the batch's decisions in a seeded
+ * order: the batch's agent ids, sorted, shuffled by the run's generator.
+ */
+
+export type SimEmit = (simTimeMs: number, kind: string, data: Record<string, unknown>) => void;
+
+type AgendaItem =
+  | { type: "timer"; agent: string; token: number; reason: WakeReason }
+  | {
+      type: "finish";
+      agent: string;
+      lane: string;
+      token: number;
+      finish?: () => string | null;
+      reason: WakeReason;
+    }
+  | { type: "deadline"; objective: string }
+  | { type: "time_limit" };
+
+export interface PendingWake {
+  agentId: string;
+  observationId: string;
+  seq: number;
+  reason: WakeReason;
+  observation: Observation;
+  offers: Map<string, Offer | string>;
+  decision?: Decision;
+  /** The decision was recorded because the wake's deadline passed. */
+  expired?: boolean;
+}
+
+export interface Resolution {
+  agentId: string;
+  observationId: string;
+  outcome: "accepted" | "rejected";
+  reason: string;
+}
+
+export type SimStatus = "running" | "completed" | "failed";
+
+/** Which reason names a wake when several fall in the same millisecond: the most specific wins. */
+const REASON_RANK: Record<WakeReason, number> = {
+  start: 0,
+  arrived: 1,
+  failed: 2,
+  done: 3,
+  refused: 4,
+  message: 5,
+  timer: 6,
+  idle: 7,
+};
+
+/** How long a noop leaves an agent alone when nothing else wakes it. */
+export const IDLE_WAKE_MS = 60_000;
+
+export class Simulation {
+  readonly world: World;
+  readonly rng: SeededRandom;
+  now = 0;
+  status: SimStatus = "running";
+  statusReason = "";
+  readonly toolsByAgent = new Map<string, Map<string, ToolDefinition>>();
+  private readonly agenda = new EventQueue<AgendaItem>();
+  private readonly wakeRequests = new Map<string, WakeReason>();
+  private batch = new Map<string, PendingWake>();
+  private readonly ctx: ToolContext;
+  private events = 0;
+
+  constructor(
+    readonly scenario: ScenarioDefinition,
+    readonly seed: number,
+    private readonly emitSink: SimEmit,
+  ) {
+    this.rng = new SeededRandom(seed);
+    this.world = new World(scenario.sightRadius, scenario.budgets);
+    scenario.build(this.world, this.rng);
+    const allTools = [...CORE_TOOLS, ...scenario.tools];
+    for (const a of scenario.agents) {
+      const place = this.world.places.get(a.start);
+      if (!place)
+        throw new Error(`scenario ${scenario.name}: agent ${a.id} starts at unknown place ${a.start}`);
+      this.world.addAgent(a.id, a.name, a.role, place.cell);
+      this.toolsByAgent.set(a.id, new Map(toolsFor(allTools, a.role).map((t) => [t.spec.name, t])));
+    }
+    for (const o of scenario.objectives) this.world.addObjective(o.id, o.description, o.target, o.deadlineMs);
+    const sim = this;
+    this.ctx = {
+      world: this.world,
+      get now() {
+        return sim.now;
+      },
+      msPerCell: scenario.msPerCell,
+      rng: this.rng,
+      emit: (kind, data) => this.emit(kind, data),
+      progress: (id, delta) => this.progress(id, delta),
+      deliver: (from, to, text) => {
+        to.inbox.push({ from: from.id, from_name: from.name, text, sent_ms: this.now });
+        this.emit("message", { from: from.id, to: to.id, text });
+        this.requestWake(to.id, "message");
+      },
+      react: (happening) => scenario.react?.(this.ctx, happening),
+    };
+  }
+
+  /** Simulation events emitted so far. */
+  get eventCount(): number {
+    return this.events;
+  }
+
+  get ended(): boolean {
+    return this.status !== "running";
+  }
+
+  start(): void {
+    this.emit("run_started", { scenario: this.scenario.name, seed: this.seed });
+    for (const id of this.world.agents.keys()) this.requestWake(id, "start");
+    for (const o of this.world.objectives.values()) {
+      if (o.deadlineMs !== null) this.agenda.push(o.deadlineMs, { type: "deadline", objective: o.id }, 1);
+    }
+    this.agenda.push(this.scenario.timeLimitMs, { type: "time_limit" }, 2);
+  }
+
+  /** The outstanding wakes of the current batch. */
+  currentBatch(): PendingWake[] {
+    return [...this.batch.values()];
+  }
+
+  pending(agentId: string): PendingWake | undefined {
+    return this.batch.get(agentId);
+  }
+
+  /** Agents of the current batch that have not answered yet. */
+  unanswered(): string[] {
+    return [...this.batch.values()].filter((w) => !w.decision).map((w) => w.agentId);
+  }
+
+  /** The sim time the next step will reach, or undefined when nothing is left to happen. */
+  nextTime(): number | undefined {
+    if (this.wakeRequests.size > 0) return this.now;
+    return this.agenda.peek()?.time;
+  }
+
+  /**
+   * Processes everything at the next sim millisecond and returns the batch of wakes it forms
+   * (possibly empty). Only valid with no batch outstanding.
+   */
+  step(): PendingWake[] {
+    if (this.batch.size > 0) throw new Error("step() with a batch outstanding");
+    if (this.ended) return [];
+    if (this.wakeRequests.size === 0) {
+      const next = this.agenda.peek();
+      if (!next) {
+        this.end("failed", "nothing is left to happen and the objectives are unmet");
+        return [];
+      }
+      this.now = next.time;
+      while (!this.ended && this.agenda.peek()?.time === this.now) this.process(this.agenda.pop()!.payload);
+      if (this.ended) return [];
+    }
+    return this.formBatch();
+  }
+
+  /** Records an agent's answer to its outstanding wake. */
+  answer(agentId: string, decision: Decision, expired = false): void {
+    const wake = this.batch.get(agentId);
+    if (!wake) throw new Error(`${agentId} has no outstanding wake`);
+    if (wake.decision) throw new Error(`${agentId} already answered ${wake.observationId}`);
+    wake.decision = decision;
+    if (expired) wake.expired = true;
+  }
+
+  /** Applies every decision of a fully answered batch, in the seeded order. */
+  resolve(): Resolution[] {
+    const missing = this.unanswered();
+    if (missing.length > 0) throw new Error(`resolve() with unanswered wakes: ${missing.join(", ")}`);
+    const order = this.rng.shuffled([...this.batch.keys()]);
+    const wakes = this.batch;
+    this.batch = new Map();
+    const results: Resolution[] = [];
+    for (const agentId of order) {
+      const wake = wakes.get(agentId)!;
+      results.push(this.apply(wake));
+    }
+    this.checkEnd();
+    return results;
+  }
+
+  /** Ends the run from outside the rules (the driver's crash path uses this too). */
+  end(status: "completed" | "failed", reason: string): void {
+    if (this.ended) return;
+    this.status = status;
+    this.statusReason = reason;
+    this.wakeRequests.clear();
+    this.emit("run_ended", { status, reason, objectives: this.world.objectiveViews() });
+  }
+
+  private emit(kind: string, data: Record<string, unknown>): void {
+    this.events++;
+    this.emitSink(this.now, kind, data);
+  }
+
+  private requestWake(agentId: string, reason: WakeReason): void {
+    const current = this.wakeRequests.get(agentId);
+    if (current === undefined || REASON_RANK[reason] < REASON_RANK[current])
+      this.wakeRequests.set(agentId, reason);
+  }
+
+  private formBatch(): PendingWake[] {
+    const ids = [...this.wakeRequests.keys()].sort();
+    const formed: PendingWake[] = [];
+    for (const id of ids) {
+      const reason = this.wakeRequests.get(id)!;
+      const agent = this.world.agents.get(id)!;
+      agent.wakeToken++;
+      const seq = agent.seq++;
+      const observationId = `${id}#${seq}`;
+      const tools = [...this.toolsByAgent.get(id)!.values()];
+      const { observation, offers } = buildObservation(this.ctx, this.scenario, agent, reason, tools);
+      agent.inbox = [];
+      agent.outcomes = [];
+      const wake: PendingWake = { agentId: id, observationId, seq, reason, observation, offers };
+      this.batch.set(id, wake);
+      formed.push(wake);
+      this.emit("wake", { agent: id, observation_id: observationId, reason });
+    }
+    this.wakeRequests.clear();
+    return formed;
+  }
+
+  private process(item: AgendaItem): void {
+    switch (item.type) {
+      case "timer": {
+        const agent = this.world.agents.get(item.agent)!;
+        if (agent.wakeToken === item.token) this.requestWake(item.agent, item.reason);
+        return;
+      }
+      case "finish": {
+        const agent = this.world.agents.get(item.agent)!;
+        const lane = agent.lanes.get(item.lane);
+        if (!lane || lane.token !== item.token) return;
+        agent.lanes.delete(item.lane);
+        const failure = item.finish?.() ?? null;
+        const observationId = `${agent.id}#${lane.token}`;
+        this.note(agent, {
+          observation_id: observationId,
+          action: lane.action,
+          result: failure ? "failed" : "done",
+          reason: failure ?? "",
+        });
+        this.emit("action_ended", {
+          agent: agent.id,
+          action: lane.action,
+          result: failure ? "failed" : "done",
+        });
+        this.requestWake(agent.id, failure ? "failed" : item.reason);
+        this.checkEnd();
+        return;
+      }
+      case "deadline": {
+        const o = this.world.objectives.get(item.objective)!;
+        if (o.status === "pending") {
+          o.status = "failed";
+          this.emit("objective", { id: o.id, status: o.status, current: o.current, target: o.target });
+        }
+        this.checkEnd();
+        return;
+      }
+      case "time_limit": {
+        const unmet = [...this.world.objectives.values()]
+          .filter((o) => o.status !== "completed")
+          .map((o) => o.id);
+        this.end(
+          "failed",
+          `the time limit of ${this.scenario.timeLimitMs / 1000} s passed with ${unmet.join(", ")} unmet`,
+        );
+        return;
+      }
+    }
+  }
+
+  private apply(wake: PendingWake): Resolution {
+    const agent = this.world.agents.get(wake.agentId)!;
+    const decision = wake.decision!;
+    // Logged here, in the seeded order, not when answered: answers arrive in wall-clock order.
+    this.emit("decision", {
+      agent: agent.id,
+      observation_id: wake.observationId,
+      ...decisionFields(decision),
+      ...(wake.expired ? { expired: true } : {}),
+    });
+    const accepted = (reason = ""): Resolution => ({
+      agentId: agent.id,
+      observationId: wake.observationId,
+      outcome: "accepted",
+      reason,
+    });
+    if (this.ended) {
+      return {
+        agentId: agent.id,
+        observationId: wake.observationId,
+        outcome: "rejected",
+        reason: "the run ended",
+      };
+    }
+    if (decision.kind === "noop") {
+      this.agenda.push(this.now + IDLE_WAKE_MS, {
+        type: "timer",
+        agent: agent.id,
+        token: agent.wakeToken,
+        reason: "idle",
+      });
+      return accepted();
+    }
+    if (decision.kind === "sleep") {
+      this.agenda.push(this.now + decision.sleep_ms, {
+        type: "timer",
+        agent: agent.id,
+        token: agent.wakeToken,
+        reason: "timer",
+      });
+      return accepted();
+    }
+    const tool = this.toolsByAgent.get(agent.id)!.get(decision.action);
+    const refuse = (sentence: string): Resolution => {
+      this.note(agent, {
+        observation_id: wake.observationId,
+        action: decision.action,
+        result: "refused",
+        reason: sentence,
+      });
+      this.emit("refused", { agent: agent.id, action: decision.action, reason: sentence });
+      this.requestWake(agent.id, "refused");
+      return { agentId: agent.id, observationId: wake.observationId, outcome: "rejected", reason: sentence };
+    };
+    if (!tool) return refuse(`You have no tool called ${decision.action}.`);
+    const busy = agent.lanes.get(tool.spec.lane);
+    if (busy) {
+      return refuse(
+        `Your ${tool.spec.lane} lane is busy with ${busy.action} until t=${busy.until_ms / 1000}s; you will wake when it is done, or act on another lane meanwhile.`,
+      );
+    }
+    const begun = tool.begin(this.ctx, agent, decision.args);
+    if ("refused" in begun) return refuse(begun.refused);
+    this.emit("action_started", {
+      agent: agent.id,
+      action: decision.action,
+      args: decision.args,
+      until_ms: this.now + begun.durationMs,
+      cell: cellName(agent.cell),
+    });
+    if (tool.spec.durative) {
+      agent.lanes.set(tool.spec.lane, {
+        lane: tool.spec.lane,
+        action: decision.action,
+        args: decision.args,
+        since_ms: this.now,
+        until_ms: this.now + begun.durationMs,
+        token: wake.seq,
+      });
+      this.agenda.push(this.now + begun.durationMs, {
+        type: "finish",
+        agent: agent.id,
+        lane: tool.spec.lane,
+        token: wake.seq,
+        finish: begun.finish,
+        reason: begun.doneReason ?? "done",
+      });
+    } else {
+      this.note(agent, {
+        observation_id: wake.observationId,
+        action: decision.action,
+        result: "done",
+        reason: "",
+      });
+      this.agenda.push(this.now + begun.durationMs, {
+        type: "timer",
+        agent: agent.id,
+        token: agent.wakeToken,
+        reason: begun.doneReason ?? "done",
+      });
+    }
+    return accepted();
+  }
+
+  private note(agent: AgentState, outcome: OwnOutcome): void {
+    agent.outcomes.push(outcome);
+  }
+
+  private progress(objectiveId: string, delta: number): void {
+    const o = this.world.objectives.get(objectiveId);
+    if (o?.status !== "pending") return;
+    o.current = Math.max(0, Math.min(o.target, o.current + delta));
+    if (o.current >= o.target) o.status = "completed";
+    this.emit("objective", { id: o.id, status: o.status, current: o.current, target: o.target });
+  }
+
+  private checkEnd(): void {
+    if (this.ended) return;
+    const objectives = [...this.world.objectives.values()];
+    const failed = objectives.find((o) => o.status === "failed");
+    if (failed) {
+      this.end(
+        "failed",
+        `objective ${failed.id} missed its deadline at t=${(failed.deadlineMs ?? 0) / 1000}s`,
+      );
+      return;
+    }
+    if (objectives.every((o) => o.status === "completed")) this.end("completed", "every objective is met");
+  }
+}
+
+/** A decision as the command fields that express it. */
+export function decisionFields(decision: Decision): Record<string, unknown> {
+  if (decision.kind === "action") return { action: decision.action, args: decision.args };
+  if (decision.kind === "sleep") return { sleep_ms: decision.sleep_ms };
+  return { noop: true };
+}

@@ -1,0 +1,53 @@
+import type { SeededRandom } from "./random.js";
+import type { ToolSpec, WakeReason } from "./types.js";
+import type { AgentState, Item, World } from "./world.js";
+
+/** What a tool may see and do while it runs: the world and a few effects the core owns. */
+export interface ToolContext {
+  readonly world: World;
+  readonly now: number;
+  readonly msPerCell: number;
+  readonly rng: SeededRandom;
+  /** Records a simulation event in the run's log. */
+  emit(kind: string, data: Record<string, unknown>): void;
+  /** Moves an objective's progress; completing or failing the run follows from it. */
+  progress(objectiveId: string, delta: number): void;
+  /** Puts a message in an agent's inbox and wakes it. */
+  deliver(from: AgentState, to: AgentState, text: string): void;
+  /** Lets the scenario's rules react to something an action did. */
+  react(happening: Happening): void;
+}
+
+export type Happening =
+  | { kind: "took"; agent: AgentState; item: Item }
+  | { kind: "dropped"; agent: AgentState; item: Item }
+  | { kind: "arrived"; agent: AgentState };
+
+/** A tool either refuses, in a sentence the agent can learn from, or starts. */
+export type Begin =
+  | { refused: string }
+  | {
+      durationMs: number;
+      /** Durative tools apply their effect here; a returned sentence means the action failed. */
+      finish?: () => string | null;
+      /** The wake reason when the action is over (default "done"). */
+      doneReason?: WakeReason;
+    };
+
+export interface Offer {
+  params: Record<string, { choices: (string | number)[] }>;
+  suggestions: Record<string, unknown>[];
+}
+
+export interface ToolDefinition {
+  spec: ToolSpec;
+  /** Roles that have this tool; every role when absent. */
+  roles?: readonly string[];
+  /** The valid choices right now, or a sentence saying why the tool cannot be used now. */
+  offer(ctx: ToolContext, agent: AgentState): Offer | string;
+  begin(ctx: ToolContext, agent: AgentState, args: Record<string, unknown>): Begin;
+}
+
+export function toolsFor(tools: readonly ToolDefinition[], role: string): ToolDefinition[] {
+  return tools.filter((t) => !t.roles || t.roles.includes(role));
+}

@@ -1,0 +1,229 @@
+/**
+ * The shapes the engine hands out: briefings, observation envelopes, receipts, run summaries and
+ * events. They are the content of warren-agent/0's JSON bodies, declared once here; the server
+ * serialises them as they are.
+ */
+
+export const PROTOCOL_VERSION = "warren-agent/0";
+
+export type JsonSchema = Record<string, unknown>;
+
+/** A tool as agents see it in their briefing's catalog. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  lane: string;
+  durative: boolean;
+  input_schema: JsonSchema;
+}
+
+export type ObjectiveStatus = "pending" | "completed" | "failed";
+
+export interface ObjectiveView {
+  id: string;
+  description: string;
+  status: ObjectiveStatus;
+  deadline_ms: number | null;
+  progress: { current: number; target: number };
+}
+
+export interface Budgets {
+  max_sight: number;
+  max_messages: number;
+  max_inventory: number;
+}
+
+export interface Briefing {
+  briefing_id: string;
+  revision: number;
+  content_hash: string;
+  agent_id: string;
+  role: string;
+  name: string;
+  scenario: string;
+  premise: string;
+  objectives: ObjectiveView[];
+  tool_catalog: ToolSpec[];
+  conventions: {
+    grid_naming: string;
+    sight_radius: number;
+    budgets: Budgets;
+    decision: string;
+  };
+  notes: string;
+}
+
+/** Why an agent woke. */
+export type WakeReason = "start" | "arrived" | "done" | "failed" | "refused" | "message" | "timer" | "idle";
+
+export interface BusyLane {
+  lane: string;
+  action: string;
+  args: Record<string, unknown>;
+  since_ms: number;
+  until_ms: number;
+}
+
+export interface SeenItem {
+  id: string;
+  name: string;
+  kind: string;
+  cell: string;
+}
+
+export interface SeenAgent {
+  id: string;
+  name: string;
+  role: string;
+  cell: string;
+}
+
+export interface PlaceView {
+  id: string | null;
+  name: string;
+  cell: string;
+  description: string;
+  items: SeenItem[];
+  agents: SeenAgent[];
+  /** Scenario facts about this place (a broken bridge, a posted note, a crate count). */
+  features: Record<string, unknown>;
+}
+
+export interface ReceivedMessage {
+  from: string;
+  from_name: string;
+  text: string;
+  sent_ms: number;
+}
+
+/** What became of the agent's own actions since its previous observation. */
+export interface OwnOutcome {
+  observation_id: string;
+  action: string;
+  result: "done" | "failed" | "refused";
+  reason: string;
+}
+
+export interface ToolReadiness {
+  action: string;
+  lane: string;
+  durative: boolean;
+  ready: boolean;
+  why_not: string;
+}
+
+/** The structured observation: the wire truth of an envelope. */
+export interface Observation {
+  agent: string;
+  time: number;
+  reason: WakeReason;
+  busy: BusyLane[];
+  you: {
+    id: string;
+    name: string;
+    role: string;
+    cell: string;
+    place: string | null;
+    inventory: SeenItem[];
+    budgets_left: { messages: number; inventory: number };
+  };
+  place: PlaceView;
+  nearby: { agents: SeenAgent[]; items: SeenItem[]; places: { id: string; name: string; cell: string }[] };
+  messages: ReceivedMessage[];
+  outcomes: OwnOutcome[];
+  objectives: ObjectiveView[];
+  tools: ToolReadiness[];
+}
+
+export interface Affordance {
+  action: string;
+  params: Record<string, { choices: (string | number)[] }>;
+  suggestions: Record<string, unknown>[];
+}
+
+/** One observation as delivered to a remote agent. */
+export interface Envelope {
+  run_id: string;
+  agent_id: string;
+  observation_id: string;
+  seq: number;
+  sim_time_ms: number;
+  reason: WakeReason;
+  deadline_unix: number;
+  briefing_revision: number;
+  observation: Observation;
+  text: string;
+  affordances: Affordance[];
+}
+
+/** A decision after its payload was validated. */
+export type Decision =
+  | { kind: "action"; action: string; args: Record<string, unknown> }
+  | { kind: "sleep"; sleep_ms: number }
+  | { kind: "noop" };
+
+export type Verdict = "accepted" | "duplicate" | "rejected" | "stale" | "expired";
+
+/** The engine's adjudication of an accepted command. */
+export type Outcome = "none" | "pending" | "accepted" | "rejected" | "cancelled";
+
+export interface Receipt {
+  command_id: string;
+  observation_id: string;
+  status: Verdict;
+  detail: string;
+  outcome: Outcome;
+  outcome_reason: string;
+}
+
+export type RunStatus = "created" | "running" | "completed" | "failed" | "crashed";
+
+export type NpcPolicy = "solution" | "none";
+
+export type Controller = "remote" | "solution" | "none";
+
+export interface AgentSummary {
+  agent_id: string;
+  name: string;
+  role: string;
+  controller: Controller;
+}
+
+export interface RunSummary {
+  run_id: string;
+  scenario: string;
+  seed: number;
+  status: RunStatus;
+  status_reason: string;
+  pace: number | null;
+  sim_time_ms: number;
+  objectives: ObjectiveView[];
+  agents: AgentSummary[];
+  /** Cursor of the latest event; a spectator resumes with since=<cursor>. */
+  event_cursor: number;
+  /** sha256 of the simulation's event log so far. */
+  log_hash: string;
+}
+
+/**
+ * One entry of a run's event log. `cursor` counts from 1. Entries with `sim: true` are the
+ * simulation's own history (deterministic, hashed); the rest (verdicts, status changes seen by a
+ * spectator) depend on remote timing and are not hashed.
+ */
+export interface RunEvent {
+  cursor: number;
+  sim: boolean;
+  sim_time_ms: number;
+  kind: string;
+  data: Record<string, unknown>;
+}
+
+export interface ScenarioInfo {
+  name: string;
+  title: string;
+  premise: string;
+  summary: string;
+  agents: { agent_id: string; name: string; role: string }[];
+  objectives: { id: string; description: string; deadline_ms: number | null; target: number }[];
+  time_limit_ms: number;
+}

@@ -1,0 +1,169 @@
+import { type Cell, cellName, Space } from "./grid.js";
+import type {
+  Budgets,
+  BusyLane,
+  ObjectiveStatus,
+  ObjectiveView,
+  OwnOutcome,
+  ReceivedMessage,
+} from "./types.js";
+
+export interface Place {
+  id: string;
+  name: string;
+  description: string;
+  cell: Cell;
+}
+
+export type ItemLocation = { at: "cell"; cell: Cell } | { at: "agent"; agent: string } | { at: "gone" };
+
+export interface Item {
+  id: string;
+  name: string;
+  kind: string;
+  /** Scenario facts: a heavy plank, a note's text. */
+  props: Record<string, unknown>;
+  location: ItemLocation;
+}
+
+export interface AgentState {
+  id: string;
+  name: string;
+  role: string;
+  cell: Cell;
+  inventory: string[];
+  messagesSent: number;
+  lanes: Map<string, BusyLane & { token: number }>;
+  inbox: ReceivedMessage[];
+  outcomes: OwnOutcome[];
+  /** Bumped on every wake; timers carrying an older token are stale. */
+  wakeToken: number;
+  /** Observations issued so far; the next one is `<id>#<seq>`. */
+  seq: number;
+}
+
+export interface ObjectiveState {
+  id: string;
+  description: string;
+  deadlineMs: number | null;
+  target: number;
+  current: number;
+  status: ObjectiveStatus;
+}
+
+/** The mutable state of one run's world. Iteration orders are the insertion orders of setup. */
+export class World {
+  readonly spaces = new Map<string, Space>();
+  readonly places = new Map<string, Place>();
+  readonly items = new Map<string, Item>();
+  readonly agents = new Map<string, AgentState>();
+  readonly objectives = new Map<string, ObjectiveState>();
+  /** Scenario state beyond the map: whether the bridge stands, the gate's code. */
+  readonly flags = new Map<string, string | number | boolean>();
+  private readonly placesByCell = new Map<string, Place>();
+  private readonly agentsByCell = new Map<string, Set<string>>();
+  private readonly itemsByCell = new Map<string, Set<string>>();
+
+  constructor(
+    readonly sightRadius: number,
+    readonly budgets: Budgets,
+  ) {}
+
+  addSpace(id: string, width: number, height: number): Space {
+    const space = new Space(id, width, height);
+    this.spaces.set(id, space);
+    return space;
+  }
+
+  addPlace(place: Place): void {
+    this.places.set(place.id, place);
+    this.placesByCell.set(cellName(place.cell), place);
+  }
+
+  addItem(item: Omit<Item, "location">, location: ItemLocation): Item {
+    const full: Item = { ...item, location: { at: "gone" } };
+    this.items.set(full.id, full);
+    this.moveItem(full, location);
+    return full;
+  }
+
+  addAgent(id: string, name: string, role: string, cell: Cell): AgentState {
+    const agent: AgentState = {
+      id,
+      name,
+      role,
+      cell,
+      inventory: [],
+      messagesSent: 0,
+      lanes: new Map(),
+      inbox: [],
+      outcomes: [],
+      wakeToken: 0,
+      seq: 0,
+    };
+    this.agents.set(id, agent);
+    indexAdd(this.agentsByCell, cellName(cell), id);
+    return agent;
+  }
+
+  addObjective(id: string, description: string, target: number, deadlineMs: number | null): void {
+    this.objectives.set(id, { id, description, deadlineMs, target, current: 0, status: "pending" });
+  }
+
+  moveAgent(agent: AgentState, cell: Cell): void {
+    indexRemove(this.agentsByCell, cellName(agent.cell), agent.id);
+    agent.cell = cell;
+    indexAdd(this.agentsByCell, cellName(cell), agent.id);
+  }
+
+  moveItem(item: Item, location: ItemLocation): void {
+    const old = item.location;
+    if (old.at === "cell") indexRemove(this.itemsByCell, cellName(old.cell), item.id);
+    if (old.at === "agent") {
+      const holder = this.agents.get(old.agent);
+      if (holder) holder.inventory = holder.inventory.filter((id) => id !== item.id);
+    }
+    item.location = location;
+    if (location.at === "cell") indexAdd(this.itemsByCell, cellName(location.cell), item.id);
+    if (location.at === "agent") this.agents.get(location.agent)?.inventory.push(item.id);
+  }
+
+  agentsAt(cell: Cell): string[] {
+    return [...(this.agentsByCell.get(cellName(cell)) ?? [])].sort();
+  }
+
+  itemsAt(cell: Cell): string[] {
+    return [...(this.itemsByCell.get(cellName(cell)) ?? [])].sort();
+  }
+
+  placeAt(cell: Cell): Place | undefined {
+    return this.placesByCell.get(cellName(cell));
+  }
+
+  objectiveViews(): ObjectiveView[] {
+    return [...this.objectives.values()].map((o) => ({
+      id: o.id,
+      description: o.description,
+      status: o.status,
+      deadline_ms: o.deadlineMs,
+      progress: { current: o.current, target: o.target },
+    }));
+  }
+}
+
+export function sameCell(a: Cell, b: Cell): boolean {
+  return a.space === b.space && a.x === b.x && a.y === b.y;
+}
+
+function indexAdd(index: Map<string, Set<string>>, key: string, id: string): void {
+  let set = index.get(key);
+  if (!set) index.set(key, (set = new Set()));
+  set.add(id);
+}
+
+function indexRemove(index: Map<string, Set<string>>, key: string, id: string): void {
+  const set = index.get(key);
+  if (!set) return;
+  set.delete(id);
+  if (set.size === 0) index.delete(key);
+}
