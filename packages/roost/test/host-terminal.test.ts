@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { createConnection } from "node:net";
+import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { ProcessHost } from "../src/daemon/host/api.js";
-import { connectHost } from "../src/daemon/host/index.js";
 import {
   bashJob,
   type HostTestDir,
@@ -17,11 +19,11 @@ const exits = new Map<string, { exitCode: number | null; signal: number | null }
 
 before(async () => {
   dir = hostTestDir();
-  host = await connectHost({ stateDir: dir.stateDir });
+  host = await dir.connect();
   host.on("exit", (id, exitCode, signal) => exits.set(id, { exitCode, signal }));
 });
 
-after(() => dir.cleanup([host]));
+after(() => dir.cleanup());
 
 test("a program's output shows on its screen, and input typed reaches it", async () => {
   const info = await host.spawn(bashJob(dir.stateDir, "echo", "echo ready; read x; echo got:$x; sleep 30"));
@@ -163,4 +165,55 @@ test("bad requests get a clear error with its code", async () => {
   await assert.rejects(host.write("killed", "x"), { code: "conflict" });
   // The host goes on answering.
   assert.ok((await host.list()).length > 0);
+});
+
+test("the terminal log keeps the raw output, capped and rotated", async () => {
+  const spec = bashJob(
+    dir.stateDir,
+    "chatty",
+    "head -c 2500 /dev/zero | tr '\\0' a; echo; echo end; sleep 30",
+    {
+      logMaxBytes: 1000,
+    },
+  );
+  await host.spawn(spec);
+  const log = join(spec.dir, "terminal.log");
+  const older = `${log}.1`;
+  await screenShows(host, "chatty", (line) => line === "end");
+  await waitFor(
+    "the log to be written",
+    () => existsSync(log) && readFileSync(log, "utf8").endsWith("end\r\n"),
+  );
+  // 2500 a's, then "\r\nend\r\n": two rotations of 1000 bytes each; the oldest 1000 are gone.
+  assert.equal(readFileSync(older, "utf8"), "a".repeat(1000));
+  assert.equal(readFileSync(log, "utf8"), `${"a".repeat(500)}\r\nend\r\n`);
+  assert.equal(existsSync(`${log}.2`), false);
+});
+
+test("a malformed or unknown request on the raw socket gets bad_request and the connection goes on", async () => {
+  const socket = createConnection(join(dir.stateDir, "host.sock"));
+  const lines: string[] = [];
+  let buffer = "";
+  socket.on("data", (chunk) => {
+    buffer += chunk;
+    const parts = buffer.split("\n");
+    buffer = parts.pop()!;
+    lines.push(...parts);
+  });
+  socket.write(
+    'not json\n{"id":1,"op":"fly"}\n{"id":2,"op":"screen","args":{"id":7}}\n{"id":3,"op":"list"}\n',
+  );
+  await waitFor("four answers", () => lines.length >= 4);
+  const answers = lines.map((line) => JSON.parse(line));
+  assert.deepEqual(
+    answers.map((a) => [a.id, a.ok, a.code]),
+    [
+      [null, false, "bad_request"],
+      [1, false, "bad_request"],
+      [2, false, "bad_request"],
+      [3, true, undefined],
+    ],
+  );
+  assert.match(answers[1].error, /unknown op fly/);
+  socket.destroy();
 });

@@ -13,6 +13,7 @@ import {
   type HostEvent,
   type HostOpName,
   type HostOps,
+  type HostRequest,
   type HostResponse,
 } from "./protocol.js";
 
@@ -137,7 +138,8 @@ export class HostClient implements ProcessHost {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (result: unknown) => void, reject });
-      this.socket.write(encodeLine({ id, op, args }));
+      const request: HostRequest<K> = { id, op, args };
+      this.socket.write(encodeLine(request));
     });
   }
 

@@ -68,7 +68,7 @@ export class OutputLog {
 
   private open(): number {
     if (this.fd === null) {
-      mkdirSync(dirname(this.path), { recursive: true });
+      mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
       this.fd = openSync(this.path, "a", 0o600);
       this.size = fstatSync(this.fd).size;
     }
