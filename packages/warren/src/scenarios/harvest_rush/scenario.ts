@@ -3,14 +3,14 @@ import { buildFarm, CRATES } from "./map.js";
 import { harvestRushSolution } from "./solution.js";
 
 export const FIRST_CRATE_DEADLINE_MS = 30_000;
-export const HARVEST_DEADLINE_MS = 75_000;
+export const HARVEST_DEADLINE_MS = 44_000;
 
 export const harvestRush: ScenarioDefinition = {
   name: "harvest_rush",
   title: "Harvest rush",
   premise: "Bring the harvest to market before the buyers leave.",
   summary:
-    "Six crates lie scattered over four fields; each farmer carries two at a time. The first crate and the whole harvest have deadlines: one farmer cannot make them, two can.",
+    "Six crates lie in two of four fields; each farmer carries two at a time. The first crate and the whole harvest have deadlines: one farmer cannot make them, two can.",
   notes: "Crates put down at the market are sold at once. Buyers leave at the harvest deadline.",
   agents: [
     { id: "farmer-1", name: "Ana the farmer", role: "farmer", start: "market" },
@@ -33,7 +33,7 @@ export const harvestRush: ScenarioDefinition = {
   ],
   timeLimitMs: 5 * 60_000,
   msPerCell: 1000,
-  sightRadius: 2,
+  sightRadius: 6,
   budgets: { max_sight: 40, max_messages: 12, max_inventory: 2 },
   tools: [],
   build: buildFarm,

@@ -1,0 +1,22 @@
+import { parseArgs } from "node:util";
+import { UsageError } from "./command.js";
+
+type OptionSpec = Record<string, { type: "string" | "boolean" }>;
+
+/** Parses a command's flags strictly; unknown flags and missing values are usage errors. */
+export function parseOptions<T extends OptionSpec>(args: string[], options: T) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** A --seed value: an integer from 0 to 2^32-1. */
+export function parseSeed(text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  if (!/^\d+$/.test(text) || Number(text) > 0xffffffff) {
+    throw new UsageError(`--seed must be an integer from 0 to 4294967295 (got "${text}")`);
+  }
+  return Number(text);
+}

@@ -1,0 +1,32 @@
+import type { NpcPolicy, RunEvent, RunStatus } from "../engine/index.js";
+
+/** The file `warren run --log` writes and `warren replay` reads. */
+export const RUN_LOG_FORMAT = "warren-log/1";
+
+export interface RunLogFile {
+  format: typeof RUN_LOG_FORMAT;
+  scenario: string;
+  seed: number;
+  controlled_agents: string[];
+  npc_policy: NpcPolicy;
+  status: RunStatus;
+  status_reason: string;
+  sim_time_ms: number;
+  log_hash: string;
+  /** The simulation's events; the "decision" ones are what a replay feeds back. */
+  events: RunEvent[];
+}
+
+/** Checks a parsed log file's shape; returns a sentence saying what is wrong, or "". */
+export function runLogProblem(value: unknown): string {
+  if (value === null || typeof value !== "object") return "the file is not a JSON object";
+  const log = value as Record<string, unknown>;
+  if (log.format !== RUN_LOG_FORMAT)
+    return `format must be "${RUN_LOG_FORMAT}" (got ${JSON.stringify(log.format)})`;
+  if (typeof log.scenario !== "string") return "scenario must be a string";
+  if (typeof log.seed !== "number") return "seed must be a number";
+  if (typeof log.log_hash !== "string") return "log_hash must be a string";
+  if (typeof log.status !== "string") return "status must be a string";
+  if (!Array.isArray(log.events)) return "events must be an array";
+  return "";
+}
