@@ -3,10 +3,16 @@ import { UsageError } from "./command.js";
 
 type OptionSpec = Record<string, { type: "string" | "boolean" }>;
 
+export interface ParsedOptions {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+}
+
 /** Parses a command's flags strictly; unknown flags and missing values are usage errors. */
-export function parseOptions<T extends OptionSpec>(args: string[], options: T) {
+export function parseOptions(args: string[], options: OptionSpec): ParsedOptions {
   try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
+    const parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
+    return { values: parsed.values as ParsedOptions["values"], positionals: parsed.positionals };
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

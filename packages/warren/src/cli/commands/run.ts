@@ -17,7 +17,7 @@ export const runCommand: CliCommand = {
     });
     if (positionals.length !== 1) throw new UsageError("name exactly one scenario");
     const scenario = positionals[0]!;
-    const seed = parseSeed(values.seed, 1);
+    const seed = parseSeed(values.seed as string | undefined, 1);
     const run = createRun({
       runId: `${scenario}-${seed}`,
       scenario,
@@ -37,7 +37,7 @@ export const runCommand: CliCommand = {
     run.start();
     const summary = await run.whenEnded();
     const wallMs = Math.round(performance.now() - started);
-    if (values.log) {
+    if (typeof values.log === "string") {
       const file: RunLogFile = {
         format: RUN_LOG_FORMAT,
         scenario,
