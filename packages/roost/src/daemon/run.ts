@@ -1,23 +1,47 @@
+import { appendFileSync, mkdirSync } from "node:fs";
 import { DaemonRunningError } from "./lock.js";
 import { startDaemon } from "./main.js";
+import { statePaths } from "./paths.js";
+
+/** Logs to stderr and to the state folder's daemon.log (a daemon started in the background has no terminal). */
+function logger(home: string): (line: string) => void {
+  const { stateDir, log } = statePaths(home);
+  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  return (line) => {
+    const stamped = `${new Date().toISOString()} [${process.pid}] ${line}\n`;
+    process.stderr.write(stamped);
+    try {
+      appendFileSync(log, stamped, { mode: 0o600 });
+    } catch {
+      // The log is a convenience: a full disk must not stop the daemon.
+    }
+  };
+}
 
 /** `roost daemon`: the daemon in the foreground until shutdown, SIGTERM or SIGINT. */
 export async function runDaemonForeground(home: string): Promise<number> {
+  const log = logger(home);
+  console.error = (...parts: unknown[]) => log(parts.map(String).join(" "));
   let daemon: Awaited<ReturnType<typeof startDaemon>>;
   try {
     daemon = await startDaemon({ home });
   } catch (err) {
-    const prefix = err instanceof DaemonRunningError ? "roost daemon: refused: " : "roost daemon: ";
-    process.stderr.write(`${prefix}${(err as Error).message}\n`);
+    log(
+      `${err instanceof DaemonRunningError ? "refused to start: " : "could not start: "}${(err as Error).message}`,
+    );
     return 1;
   }
-  process.stdout.write(`roost daemon ${process.pid} listening on ${daemon.state.paths.socket}\n`);
-  const onSignal = () => void daemon.stop(false);
+  log(`listening on ${daemon.state.paths.socket}`);
+  const onSignal = (signal: string) => {
+    log(`${signal}: stopping (jobs keep running in the process host)`);
+    void daemon.stop(false);
+  };
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
   process.on("SIGHUP", () => {});
-  process.on("uncaughtException", (err) => console.error(`roost daemon: uncaught: ${err.stack ?? err}`));
-  process.on("unhandledRejection", (err) => console.error(`roost daemon: unhandled: ${String(err)}`));
+  process.on("uncaughtException", (err) => log(`uncaught: ${err.stack ?? err}`));
+  process.on("unhandledRejection", (err) => log(`unhandled: ${String(err)}`));
   await daemon.done;
+  log("stopped");
   return 0;
 }

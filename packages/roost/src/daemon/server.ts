@@ -61,8 +61,9 @@ class Connection implements Caller {
   subscribed = false;
   inFlightPeak = 0;
   private readonly decoder = new LineDecoder(LIMITS.maxLineBytes);
-  /** Lines read and not yet taken in (past the in-flight limit). */
-  private readonly backlog: string[] = [];
+  /** Lines read and not yet taken in (past the in-flight limit), from `backlogHead` on. */
+  private backlog: string[] = [];
+  private backlogHead = 0;
   /** Requests taken in and not yet answered, in order. */
   private readonly inFlight: Parsed[] = [];
   private answering = false;
@@ -122,8 +123,12 @@ class Connection implements Caller {
 
   /** Takes lines from the backlog while fewer than 256 are in flight; pauses reading otherwise. */
   private admit(): void {
-    while (this.backlog.length > 0 && this.inFlight.length < LIMITS.maxInFlight) {
-      this.inFlight.push(parseRequest(this.backlog.shift()!));
+    while (this.backlogHead < this.backlog.length && this.inFlight.length < LIMITS.maxInFlight) {
+      this.inFlight.push(parseRequest(this.backlog[this.backlogHead++]!));
+    }
+    if (this.backlogHead === this.backlog.length) {
+      this.backlog = [];
+      this.backlogHead = 0;
     }
     this.inFlightPeak = Math.max(this.inFlightPeak, this.inFlight.length);
     if (this.backlog.length > 0 || this.inFlight.length >= LIMITS.maxInFlight) this.socket.pause();
@@ -159,7 +164,8 @@ class Connection implements Caller {
   drop(destroy = true): void {
     if (this.ended) return;
     this.ended = true;
-    this.backlog.length = 0;
+    this.backlog = [];
+    this.backlogHead = 0;
     this.inFlight.length = 0;
     if (destroy) this.socket.destroy();
     this.handler.closed(this);

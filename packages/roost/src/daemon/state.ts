@@ -12,7 +12,8 @@ const ROW_EVENT_DEBOUNCE_MS = 25;
 export class DaemonState {
   readonly jobs = new Map<string, Job>();
   readonly callers = new Set<Caller>();
-  host: ProcessHost | null = null;
+  private currentHost: ProcessHost | null = null;
+  private hostWaiters: ((host: ProcessHost) => void)[] = [];
   /** Asks the daemon to exit (after the current answer); `all` ends the jobs and the host too. */
   requestShutdown: (all: boolean) => void = () => {};
   private readonly dirty = new Set<string>();
@@ -58,9 +59,35 @@ export class DaemonState {
     }
   }
 
+  get host(): ProcessHost | null {
+    return this.currentHost;
+  }
+
+  set host(host: ProcessHost | null) {
+    this.currentHost = host;
+    if (host) for (const wake of this.hostWaiters.splice(0)) wake(host);
+  }
+
   requireHost(): ProcessHost {
-    if (!this.host) throw new RoostError("busy", "the process host is not connected yet; try again shortly");
-    return this.host;
+    if (!this.currentHost)
+      throw new RoostError("busy", "the process host is not connected; try again shortly");
+    return this.currentHost;
+  }
+
+  /** The process host, waiting a while for it (the daemon connects to it just after it listens). */
+  waitForHost(timeoutMs = 15_000): Promise<ProcessHost> {
+    if (this.currentHost) return Promise.resolve(this.currentHost);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.hostWaiters.splice(this.hostWaiters.indexOf(wake), 1);
+        reject(new RoostError("busy", "the process host is not connected; try again shortly"));
+      }, timeoutMs);
+      const wake = (host: ProcessHost) => {
+        clearTimeout(timer);
+        resolve(host);
+      };
+      this.hostWaiters.push(wake);
+    });
   }
 
   /** A job by id, or by a name only one job has. */

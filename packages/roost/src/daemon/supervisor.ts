@@ -133,7 +133,7 @@ export class Supervisor {
     job.respawning = false;
     this.state.save(job);
     try {
-      const info = await this.state.requireHost().spawn({
+      const info = await (await this.state.waitForHost()).spawn({
         id: job.id,
         command: job.command,
         cwd: job.cwd,

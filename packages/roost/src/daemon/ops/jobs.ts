@@ -64,7 +64,7 @@ export const dispatch: OpHandler = async ({ state, supervisor }, _caller, args) 
   const cwd = checkFolder(optionalString(args, "cwd") ?? profile.cwd ?? homedir());
   const requestedName = optionalString(args, "name");
   const name = (requestedName !== undefined && foldName(requestedName)) || freeName(state, profileName);
-  state.requireHost();
+  await state.waitForHost();
 
   const id = newJobId(state);
   const token = randomBytes(24).toString("base64url");
@@ -118,12 +118,14 @@ export const dispatch: OpHandler = async ({ state, supervisor }, _caller, args) 
 
 export const stop: OpHandler = async ({ state, supervisor }, _caller, args) => {
   const job = state.resolve(args.id);
+  await state.waitForHost();
   await supervisor.stop(job);
   return { id: job.id };
 };
 
 export const respawn: OpHandler = async ({ state, supervisor }, _caller, args) => {
   const job = state.resolve(args.id);
+  await state.waitForHost();
   await supervisor.respawn(job);
   return { id: job.id };
 };

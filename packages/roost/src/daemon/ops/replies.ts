@@ -28,7 +28,7 @@ function startIfEnded(supervisor: Supervisor, job: Job): void {
 async function typeReply({ state }: OpContext, job: Job, text: string, requestId: string | undefined) {
   if (job.lifecycle !== "running")
     throw new RoostError("busy", `job ${job.id} is not running; try again shortly`);
-  await state.requireHost().write(job.id, `${text}\r`);
+  await (await state.waitForHost()).write(job.id, `${text}\r`);
   const seq = job.nextSeq++;
   state.store.addTypedReply(jobRecord(job), seq, requestId);
   return { seq, saved: true as const };
@@ -54,6 +54,7 @@ export const reply: OpHandler = async (ctx, _caller, args): Promise<ReplyResult>
   }
   if (text.trim() === "/stop") {
     // Never delivered: the daemon stops the job itself.
+    await state.waitForHost();
     await supervisor.stop(job);
     return { stopped: true, saved: false };
   }

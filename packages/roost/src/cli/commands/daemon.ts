@@ -1,0 +1,40 @@
+import { DaemonClient, isDisconnected } from "../../client/daemon-client.js";
+import { runDaemonForeground } from "../../daemon/run.js";
+import type { Command } from "../command.js";
+
+export const daemon: Command = {
+  name: "daemon",
+  usage: "daemon",
+  summary: "Runs the daemon in the foreground (it logs to $ROOST_HOME/roost/daemon.log too).",
+  positionals: [0, 0],
+  run: async ({ home }) => {
+    const code = await runDaemonForeground(home);
+    // What the daemon held (the host's connection, timers) must not keep it alive once stopped.
+    process.exit(code);
+  },
+};
+
+export const shutdown: Command = {
+  name: "shutdown",
+  usage: "shutdown [--all] [--json]",
+  summary: "Stops the daemon; jobs keep running in the process host. --all ends the jobs and the host too.",
+  positionals: [0, 0],
+  options: { all: { type: "boolean" } },
+  run: async ({ home, values, print }) => {
+    let client: DaemonClient;
+    try {
+      client = await DaemonClient.connect({ home });
+    } catch (err) {
+      if (!isDisconnected(err)) throw err;
+      print("no daemon is running", { running: false });
+      return 0;
+    }
+    try {
+      await client.call("shutdown", { all: values.all === true });
+    } finally {
+      client.close();
+    }
+    print(values.all ? "daemon, jobs and process host stopped" : "daemon stopped", { stopped: true });
+    return 0;
+  },
+};

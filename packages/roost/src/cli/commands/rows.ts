@@ -1,0 +1,40 @@
+import type { Command } from "../command.js";
+import { rowLine } from "../format.js";
+
+export const ls: Command = {
+  name: "ls",
+  usage: "ls [--json]",
+  summary: "Lists the jobs, one row each: id, name, state, and what it says.",
+  positionals: [0, 0],
+  run: async ({ client, print }) => {
+    const { rows } = await (await client()).call("list", {});
+    print(rows.length ? rows.map(rowLine).join("\n") : "no jobs", rows);
+    return 0;
+  },
+};
+
+export const rename: Command = {
+  name: "rename",
+  usage: "rename ID|NAME NEW_NAME [--json]",
+  summary: "Renames a job's row.",
+  positionals: [2, 2],
+  run: async ({ positionals, client, print }) => {
+    const result = await (await client()).call("rename", { id: positionals[0]!, name: positionals[1]! });
+    print(`renamed ${result.id} to ${result.name}`, result);
+    return 0;
+  },
+};
+
+export const pin: Command = {
+  name: "pin",
+  usage: "pin ID|NAME [--off] [--json]",
+  summary: "Pins a job's row to the top (--off unpins it).",
+  positionals: [1, 1],
+  options: { off: { type: "boolean" } },
+  run: async ({ positionals, values, client, print }) => {
+    const pinned = values.off !== true;
+    const result = await (await client()).call("pin", { id: positionals[0]!, pinned });
+    print(`${pinned ? "pinned" : "unpinned"} ${result.id}`, { ...result, pinned });
+    return 0;
+  },
+};

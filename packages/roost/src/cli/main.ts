@@ -1,0 +1,35 @@
+import { type Command, runCommand } from "./command.js";
+import { daemon, shutdown } from "./commands/daemon.js";
+import { dispatch, respawn, rm, stop } from "./commands/jobs.js";
+import { reply } from "./commands/reply.js";
+import { ls, pin, rename } from "./commands/rows.js";
+
+const COMMANDS: Command[] = [daemon, shutdown, dispatch, ls, reply, stop, rm, respawn, rename, pin];
+
+function overview(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.usage.length));
+  return [
+    "usage: roost COMMAND [ARGS] (roost COMMAND --help for one)",
+    "",
+    ...COMMANDS.map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`),
+    "",
+    "Every command but daemon starts the daemon in the background when none runs.",
+    "ROOST_HOME (default ~/.pi/agent) holds roost.json and the state folder roost/.",
+  ].join("\n");
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    process.stdout.write(`${overview()}\n`);
+    return name === undefined ? 1 : 0;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    process.stderr.write(`roost: bad_request: unknown command ${JSON.stringify(name)}\n${overview()}\n`);
+    return 1;
+  }
+  return runCommand(command, rest);
+}
+
+process.exitCode = await main(process.argv.slice(2));

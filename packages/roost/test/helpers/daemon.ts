@@ -1,0 +1,223 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { connect, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { statePaths } from "../../src/daemon/paths.js";
+import { encodeLine, LIMITS, LineDecoder } from "../../src/protocol/index.js";
+
+const CLI = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
+
+/** Any message from the daemon (a response or an event), as parsed JSON. */
+// biome-ignore lint/suspicious/noExplicitAny: tests read whatever the daemon sent
+export type Message = Record<string, any>;
+
+/** A raw JSON-lines socket to the daemon: no client library between the test and the wire. */
+export interface RawConnection {
+  socket: Socket;
+  /** Sends `{id, op, args}` and resolves with the whole response object. */
+  request(op: string, args?: unknown): Promise<Message>;
+  /** Writes one message as a line (or a raw string as is). */
+  send(message: unknown): void;
+  /** The next event (no `id`) that matches, waiting up to `timeoutMs`. */
+  nextEvent(predicate?: (event: Message) => boolean, timeoutMs?: number): Promise<Message>;
+  /** The next message of any kind that matches (responses to raw sends included). */
+  nextMessage(predicate?: (message: Message) => boolean, timeoutMs?: number): Promise<Message>;
+  /** Resolves when the daemon closed the connection. */
+  closed: Promise<void>;
+  close(): void;
+}
+
+export interface TestDaemon {
+  home: string;
+  stateDir: string;
+  socketPath: string;
+  /** The daemon process's pid (changes with `start`). */
+  readonly pid: number;
+  connect(): Promise<RawConnection>;
+  /** Signals the daemon process only (its jobs live on in the process host), and waits for its exit. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  /** Starts the daemon again on the same home and waits for its socket. */
+  start(): Promise<void>;
+  /** Runs `roost ARGS` from the source with this home. */
+  cli(
+    args: string[],
+    env?: Record<string, string>,
+  ): Promise<{ code: number; stdout: string; stderr: string }>;
+  /** `shutdown --all` (the jobs and the host end), then removes the home. */
+  stop(): Promise<void>;
+}
+
+export function connectRaw(socketPath: string): Promise<RawConnection> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(socketPath);
+    socket.once("error", reject);
+    socket.once("connect", () => {
+      socket.off("error", reject);
+      resolve(rawConnection(socket));
+    });
+  });
+}
+
+function rawConnection(socket: Socket): RawConnection {
+  const decoder = new LineDecoder(LIMITS.maxLineBytes * 2);
+  const inbox: Message[] = [];
+  const waiters: { match: (m: Message) => boolean; resolve: (m: Message) => void }[] = [];
+  let nextId = 1;
+  let closedResolve: () => void = () => {};
+  const closed = new Promise<void>((r) => (closedResolve = r));
+  const take = (message: Message) => {
+    const i = waiters.findIndex((w) => w.match(message));
+    if (i === -1) inbox.push(message);
+    else waiters.splice(i, 1)[0]!.resolve(message);
+  };
+  socket.on("data", (chunk: Buffer) => {
+    for (const line of decoder.push(chunk)) if (line.trim()) take(JSON.parse(line) as Message);
+  });
+  socket.on("error", () => {});
+  socket.on("close", () => closedResolve());
+  const wait = (match: (m: Message) => boolean, timeoutMs: number, what: string) => {
+    const i = inbox.findIndex(match);
+    if (i !== -1) return Promise.resolve(inbox.splice(i, 1)[0]!);
+    return new Promise<Message>((resolve, reject) => {
+      const waiter = {
+        match,
+        resolve: (m: Message) => {
+          clearTimeout(timer);
+          resolve(m);
+        },
+      };
+      const timer = setTimeout(() => {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        reject(new Error(`no ${what} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      waiters.push(waiter);
+    });
+  };
+  return {
+    socket,
+    closed,
+    send: (message) => socket.write(typeof message === "string" ? message : encodeLine(message)),
+    request: (op, args = {}) => {
+      const id = nextId++;
+      socket.write(encodeLine({ id, op, args }));
+      return wait((m) => m.id === id && "ok" in m, 20_000, `response to ${op}`);
+    },
+    nextEvent: (predicate = () => true, timeoutMs = 10_000) =>
+      wait((m) => typeof m.event === "string" && predicate(m), timeoutMs, "event"),
+    nextMessage: (predicate = () => true, timeoutMs = 10_000) => wait(predicate, timeoutMs, "message"),
+    close: () => socket.destroy(),
+  };
+}
+
+async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fn().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Runs `roost ARGS` from the source. */
+export function runCli(
+  home: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", CLI, ...args], {
+      env: { ...process.env, ROOST_HOME: home, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/**
+ * A real daemon (`roost daemon` from the source) on a fresh home under the temp folder, with
+ * `config` written to its roost.json first.
+ */
+export async function startTestDaemon(options: { config?: object; home?: string } = {}): Promise<TestDaemon> {
+  const home = options.home ?? mkdtempSync(join(tmpdir(), "roost-test-"));
+  if (options.config) writeFileSync(join(home, "roost.json"), JSON.stringify(options.config, null, 2));
+  const paths = statePaths(home);
+  let child: ChildProcess | null = null;
+  let exited: Promise<void> = Promise.resolve();
+
+  const start = async () => {
+    const proc = spawn(process.execPath, ["--import", "tsx", CLI, "daemon"], {
+      env: { ...process.env, ROOST_HOME: home },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    proc.stderr.on("data", (d) => (stderr += d));
+    let gone = false;
+    exited = new Promise((r) =>
+      proc.once("exit", () => {
+        gone = true;
+        r();
+      }),
+    );
+    child = proc;
+    await waitFor("the daemon's socket", async () => {
+      if (gone) throw new Error(`the daemon exited: ${stderr}`);
+      const c = await connectRaw(paths.socket);
+      c.close();
+      return true;
+    }).catch((err) => {
+      throw new Error(`${(err as Error).message}\n${stderr}`);
+    });
+  };
+  await start();
+
+  const daemon: TestDaemon = {
+    home,
+    stateDir: paths.stateDir,
+    socketPath: paths.socket,
+    get pid() {
+      return child?.pid ?? -1;
+    },
+    connect: () => connectRaw(paths.socket),
+    kill: async (signal = "SIGTERM") => {
+      child?.kill(signal);
+      await exited;
+    },
+    start,
+    cli: (args, env) => runCli(home, args, env),
+    stop: async () => {
+      const running = await connectRaw(paths.socket)
+        .then((c) => (c.close(), true))
+        .catch(() => false);
+      if (!running) await start();
+      const c = await connectRaw(paths.socket);
+      await c.request("shutdown", { all: true });
+      await exited;
+      c.close();
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+  return daemon;
+}
+
+export { waitFor };
+
+/** A job's id, token and folder as the daemon keeps them (read from its database, read-only). */
+export async function jobSecrets(stateDir: string): Promise<{ id: string; token: string; dir: string }[]> {
+  const { default: Database } = await import("better-sqlite3");
+  const db = new Database(join(stateDir, "roost.db"), { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare("SELECT data FROM jobs").all() as { data: string }[]).map((r) => {
+      const job = JSON.parse(r.data) as { id: string; token: string; dir: string };
+      return { id: job.id, token: job.token, dir: job.dir };
+    });
+  } finally {
+    db.close();
+  }
+}
