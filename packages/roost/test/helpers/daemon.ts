@@ -193,7 +193,10 @@ export async function startTestDaemon(options: { config?: object; home?: string 
     cli: (args, env) => runCli(home, args, env),
     stop: async () => {
       const running = await connectRaw(paths.socket)
-        .then((c) => (c.close(), true))
+        .then((c) => {
+          c.close();
+          return true;
+        })
         .catch(() => false);
       if (!running) await start();
       const c = await connectRaw(paths.socket);
