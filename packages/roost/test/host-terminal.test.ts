@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { createConnection } from "node:net";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -216,4 +216,20 @@ test("a malformed or unknown request on the raw socket gets bad_request and the 
   );
   assert.match(answers[1].error, /unknown op fly/);
   socket.destroy();
+});
+
+test("a program printing megabytes as fast as it can is read at the screen model's pace", async () => {
+  const spec = bashJob(
+    dir.stateDir,
+    "flood",
+    "head -c 6000000 /dev/urandom | base64 -w 100; echo flood-end; sleep 30",
+  );
+  await host.spawn(spec);
+  await screenShows(host, "flood", (line) => line.length === 100);
+  // The host answers other requests meanwhile, and the output arrives whole, to its last line.
+  assert.equal((await host.screen("echo")).lines[0], "ready");
+  await screenShows(host, "flood", (line) => line === "flood-end");
+  const log = join(spec.dir, "terminal.log");
+  assert.ok(statSync(log).size <= 1024 * 1024);
+  assert.equal(statSync(`${log}.1`).size, 1024 * 1024);
 });

@@ -49,6 +49,11 @@ export class HostConnection implements OutputWatcher {
       this.drop(`more than ${HOST_MAX_UNREAD_BYTES} bytes left unread`);
       return;
     }
+    // Everything sent in one turn of the event loop goes out in one write.
+    if (this.socket.writableCorked === 0) {
+      this.socket.cork();
+      setImmediate(() => this.socket.uncork());
+    }
     this.socket.write(line);
   }
 

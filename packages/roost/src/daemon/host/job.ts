@@ -16,6 +16,13 @@ const { SerializeAddon } = serializeModule;
 
 /** Screen events go out at most this often per job while output flows. */
 const SCREEN_EVENT_INTERVAL_MS = 50;
+/**
+ * Flow control: past this much output not yet taken in by the screen model, the pty is no longer
+ * read (the program blocks on its writes, as on a slow real terminal) until the model is down to
+ * the low mark. Memory stays bounded however fast a program prints.
+ */
+const UNPARSED_HIGH_CHARS = 512 * 1024;
+const UNPARSED_LOW_CHARS = 64 * 1024;
 /** Lines kept above the screen, for replay on attach. */
 const SCROLLBACK_LINES = 500;
 
@@ -46,6 +53,8 @@ export class HostJob {
   private lastOutputAt: number;
   private lastScreen: ScreenSnapshot | null = null;
   private screenTimer: NodeJS.Timeout | null = null;
+  private unparsedChars = 0;
+  private paused = false;
   /** Each watcher, with the output it is owed while its replay is on the way (null once live). */
   private readonly watchers = new Map<OutputWatcher, string[] | null>();
 
@@ -155,13 +164,26 @@ export class HostJob {
 
   private received(data: string): void {
     this.lastOutputAt = Date.now();
-    this.terminal.write(data);
+    this.unparsedChars += data.length;
+    this.terminal.write(data, () => this.parsedChunk(data.length));
+    if (!this.paused && this.unparsedChars > UNPARSED_HIGH_CHARS) {
+      this.paused = true;
+      this.pty.pause();
+    }
     this.log.append(data);
     for (const [watcher, held] of this.watchers) {
       if (held) held.push(data);
       else watcher.output(this.id, data);
     }
     this.scheduleScreen();
+  }
+
+  private parsedChunk(chars: number): void {
+    this.unparsedChars -= chars;
+    if (this.paused && this.unparsedChars < UNPARSED_LOW_CHARS) {
+      this.paused = false;
+      this.pty.resume();
+    }
   }
 
   private ended(exitCode: number, signal: number): void {
