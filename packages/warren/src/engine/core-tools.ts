@@ -36,13 +36,15 @@ export const moveTo: ToolDefinition = {
       additionalProperties: false,
     },
   },
+  unavailable(ctx) {
+    return ctx.world.places.size === 0 ? "there are no places to go to" : "";
+  },
   offer(ctx, agent) {
     const choices: string[] = [];
     for (const place of ctx.world.places.values()) {
       if (sameCell(place.cell, agent.cell)) continue;
       if (stepsBetween(ctx.world, agent.cell, place.cell) !== undefined) choices.push(place.id);
     }
-    if (choices.length === 0) return "no place can be reached from here";
     return { params: { dest: { choices } }, suggestions: choices.slice(0, 3).map((dest) => ({ dest })) };
   },
   begin(ctx, agent, args) {
@@ -107,10 +109,12 @@ export const take: ToolDefinition = {
       additionalProperties: false,
     },
   },
-  offer(ctx, agent) {
+  unavailable(ctx, agent) {
     if (agent.inventory.length >= ctx.world.budgets.max_inventory) return "your hands are full";
+    return takeableHere(ctx.world, agent).length === 0 ? "nothing you can carry lies here" : "";
+  },
+  offer(ctx, agent) {
     const items = takeableHere(ctx.world, agent).map((i) => i.id);
-    if (items.length === 0) return "nothing you can carry lies here";
     return { params: { item: { choices: items } }, suggestions: items.slice(0, 3).map((item) => ({ item })) };
   },
   begin(ctx, agent, args) {
@@ -160,8 +164,10 @@ export const drop: ToolDefinition = {
       additionalProperties: false,
     },
   },
+  unavailable(_ctx, agent) {
+    return agent.inventory.length === 0 ? "you carry nothing" : "";
+  },
   offer(_ctx, agent) {
-    if (agent.inventory.length === 0) return "you carry nothing";
     const items = [...agent.inventory];
     return { params: { item: { choices: items } }, suggestions: items.slice(0, 3).map((item) => ({ item })) };
   },
@@ -195,10 +201,12 @@ export const message: ToolDefinition = {
       additionalProperties: false,
     },
   },
-  offer(ctx, agent): Offer | string {
+  unavailable(ctx, agent) {
     if (agent.messagesSent >= ctx.world.budgets.max_messages) return "you have no messages left";
+    return ctx.world.agents.size < 2 ? "nobody else is here to hear you" : "";
+  },
+  offer(ctx, agent): Offer {
     const others = [...ctx.world.agents.keys()].filter((id) => id !== agent.id);
-    if (others.length === 0) return "nobody else is here to hear you";
     return {
       params: { to: { choices: others } },
       suggestions: others.slice(0, 3).map((to) => ({ to, text: "Where are you, and what do you need?" })),

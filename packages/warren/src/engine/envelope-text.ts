@@ -1,4 +1,3 @@
-import type { Offer } from "./tool.js";
 import type { Affordance, Observation, WakeReason } from "./types.js";
 
 /** The rendered text of an observation, for a language model; the structured object stays the truth. */
@@ -59,14 +58,4 @@ export function renderText(o: Observation, affordances: readonly Affordance[]): 
     'Answer with exactly one command: {"action": NAME, "args": {...}}, {"sleep_ms": N} or {"noop": true}.',
   );
   return lines.join("\n");
-}
-
-/** Each ready tool with its valid parameter choices and ready-made argument suggestions. */
-export function affordancesFrom(offers: ReadonlyMap<string, Offer | string>): Affordance[] {
-  const out: Affordance[] = [];
-  for (const [action, offer] of offers) {
-    if (typeof offer === "string") continue;
-    out.push({ action, params: offer.params, suggestions: offer.suggestions });
-  }
-  return out;
 }

@@ -20,11 +20,13 @@ export function parseCell(name: string): Cell | undefined {
   return { space: m[1]!, x: Number(m[2]), y: Number(m[3]) };
 }
 
+/** How many distance fields a space keeps before it starts over. */
+const MAX_CACHED_FIELDS = 1024;
+
 export class Space {
   readonly blocked: Uint8Array;
-  /** Bumped whenever a cell opens or closes, so cached distances are dropped. */
-  private version = 0;
-  private distanceCache = new Map<string, number>();
+  /** Steps from every cell to a destination cell, by destination; dropped when the map changes. */
+  private fields = new Map<number, Int32Array>();
 
   constructor(
     readonly id: string,
@@ -44,55 +46,51 @@ export class Space {
 
   setBlocked(x: number, y: number, blocked: boolean): void {
     this.blocked[y * this.width + x] = blocked ? 1 : 0;
-    this.version++;
-    this.distanceCache.clear();
+    this.fields.clear();
   }
 
   /**
    * Steps on the shortest four-neighbour path from one cell to another, or undefined when no
-   * path exists. Breadth-first; results are cached until the map changes.
+   * path exists. One breadth-first search from the destination serves every start cell.
    */
   distance(fromX: number, fromY: number, toX: number, toY: number): number | undefined {
     if (fromX === toX && fromY === toY) return 0;
-    const key = `${this.version}|${fromX},${fromY}|${toX},${toY}`;
-    const cached = this.distanceCache.get(key);
-    if (cached !== undefined) return cached < 0 ? undefined : cached;
-    const found = this.search(fromX, fromY, toX, toY);
-    this.distanceCache.set(key, found ?? -1);
-    return found;
+    const goal = toY * this.width + toX;
+    let field = this.fields.get(goal);
+    if (!field) {
+      if (this.fields.size >= MAX_CACHED_FIELDS) this.fields.clear();
+      field = this.fieldTo(goal);
+      this.fields.set(goal, field);
+    }
+    const d = field[fromY * this.width + fromX]!;
+    return d < 0 ? undefined : d;
   }
 
-  private search(fromX: number, fromY: number, toX: number, toY: number): number | undefined {
-    if (this.isBlocked(toX, toY)) return undefined;
+  private fieldTo(goal: number): Int32Array {
     const w = this.width;
-    const seen = new Int32Array(w * this.height).fill(-1);
+    const field = new Int32Array(w * this.height).fill(-1);
+    if (this.blocked[goal] === 1) return field;
     const queue = new Int32Array(w * this.height);
     let head = 0;
     let tail = 0;
-    const start = fromY * w + fromX;
-    const goal = toY * w + toX;
-    seen[start] = 0;
-    queue[tail++] = start;
+    field[goal] = 0;
+    queue[tail++] = goal;
     while (head < tail) {
       const at = queue[head++]!;
-      const d = seen[at]!;
+      const d = field[at]! + 1;
       const x = at % w;
-      const y = (at - x) / w;
-      const next = [
-        [x + 1, y],
-        [x - 1, y],
-        [x, y + 1],
-        [x, y - 1],
-      ] as const;
-      for (const [nx, ny] of next) {
-        if (!this.contains(nx, ny)) continue;
-        const n = ny * w + nx;
-        if (seen[n] !== -1 || this.blocked[n] === 1) continue;
-        if (n === goal) return d + 1;
-        seen[n] = d + 1;
-        queue[tail++] = n;
-      }
+      if (x + 1 < w) tail = this.visit(field, queue, tail, at + 1, d);
+      if (x > 0) tail = this.visit(field, queue, tail, at - 1, d);
+      if (at + w < field.length) tail = this.visit(field, queue, tail, at + w, d);
+      if (at - w >= 0) tail = this.visit(field, queue, tail, at - w, d);
     }
-    return undefined;
+    return field;
+  }
+
+  private visit(field: Int32Array, queue: Int32Array, tail: number, cell: number, d: number): number {
+    if (field[cell] !== -1 || this.blocked[cell] === 1) return tail;
+    field[cell] = d;
+    queue[tail] = cell;
+    return tail + 1;
   }
 }

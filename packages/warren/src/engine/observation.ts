@@ -1,7 +1,15 @@
 import { cellName } from "./grid.js";
 import type { ScenarioDefinition } from "./scenario.js";
-import type { Offer, ToolContext, ToolDefinition } from "./tool.js";
-import type { Observation, PlaceView, SeenAgent, SeenItem, ToolReadiness, WakeReason } from "./types.js";
+import type { ToolContext, ToolDefinition } from "./tool.js";
+import type {
+  Affordance,
+  Observation,
+  PlaceView,
+  SeenAgent,
+  SeenItem,
+  ToolReadiness,
+  WakeReason,
+} from "./types.js";
 import type { AgentState, World } from "./world.js";
 
 /**
@@ -15,7 +23,7 @@ export function buildObservation(
   agent: AgentState,
   reason: WakeReason,
   tools: readonly ToolDefinition[],
-): { observation: Observation; offers: Map<string, Offer | string> } {
+): Observation {
   const world = ctx.world;
   const budget = { left: world.budgets.max_sight };
   const place = world.placeAt(agent.cell);
@@ -31,20 +39,18 @@ export function buildObservation(
     features: place && scenario.placeFeatures ? scenario.placeFeatures(world, place) : {},
   };
   const nearby = lookAround(world, agent, budget);
-  const offers = new Map<string, Offer | string>();
   const readiness: ToolReadiness[] = [];
   for (const tool of tools) {
     const busy = agent.lanes.get(tool.spec.lane);
-    const offer: Offer | string = busy
+    const whyNot = busy
       ? `your ${tool.spec.lane} lane is busy with ${busy.action} until t=${busy.until_ms / 1000}s`
-      : tool.offer(ctx, agent);
-    offers.set(tool.spec.name, offer);
+      : tool.unavailable(ctx, agent);
     readiness.push({
       action: tool.spec.name,
       lane: tool.spec.lane,
       durative: tool.spec.durative,
-      ready: typeof offer !== "string",
-      why_not: typeof offer === "string" ? offer : "",
+      ready: whyNot === "",
+      why_not: whyNot,
     });
   }
   const observation: Observation = {
@@ -71,7 +77,23 @@ export function buildObservation(
     objectives: world.objectiveViews(),
     tools: readiness,
   };
-  return { observation, offers };
+  return observation;
+}
+
+/** Each ready tool with its valid parameter choices and ready-made argument suggestions. */
+export function buildAffordances(
+  ctx: ToolContext,
+  agent: AgentState,
+  tools: readonly ToolDefinition[],
+  observation: Observation,
+): Affordance[] {
+  const out: Affordance[] = [];
+  for (const tool of tools) {
+    if (!observation.tools.find((t) => t.action === tool.spec.name)?.ready) continue;
+    const offer = tool.offer(ctx, agent);
+    out.push({ action: tool.spec.name, params: offer.params, suggestions: offer.suggestions });
+  }
+  return out;
 }
 
 function itemView(world: World, id: string): SeenItem {

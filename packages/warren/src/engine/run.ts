@@ -1,7 +1,7 @@
 import { buildBriefing } from "./briefing.js";
 import { type Clock, realClock } from "./clock.js";
 import { judgePayload } from "./command-payload.js";
-import { affordancesFrom, renderText } from "./envelope-text.js";
+import { renderText } from "./envelope-text.js";
 import { RunError } from "./errors.js";
 import { EventLog } from "./event-log.js";
 import type { ScenarioDefinition, SolutionRunner } from "./scenario.js";
@@ -478,7 +478,7 @@ export class Run {
   }
 
   private envelopeFor(wake: PendingWake): Envelope {
-    const affordances = affordancesFrom(wake.offers);
+    const affordances = this.sim.affordances(wake.agentId);
     return {
       run_id: this.id,
       agent_id: wake.agentId,

@@ -1,11 +1,11 @@
 import { CORE_TOOLS } from "./core-tools.js";
 import { EventQueue } from "./event-queue.js";
 import { cellName } from "./grid.js";
-import { buildObservation } from "./observation.js";
+import { buildAffordances, buildObservation } from "./observation.js";
 import { SeededRandom } from "./random.js";
 import type { ScenarioDefinition } from "./scenario.js";
-import { type Offer, type ToolContext, type ToolDefinition, toolsFor } from "./tool.js";
-import type { Decision, Observation, OwnOutcome, WakeReason } from "./types.js";
+import { type ToolContext, type ToolDefinition, toolsFor } from "./tool.js";
+import type { Affordance, Decision, Observation, OwnOutcome, WakeReason } from "./types.js";
 import { type AgentState, World } from "./world.js";
 
 /**
@@ -39,7 +39,6 @@ export interface PendingWake {
   seq: number;
   reason: WakeReason;
   observation: Observation;
-  offers: Map<string, Offer | string>;
   decision?: Decision;
   /** The decision was recorded because the wake's deadline passed. */
   expired?: boolean;
@@ -76,6 +75,7 @@ export class Simulation {
   status: SimStatus = "running";
   statusReason = "";
   readonly toolsByAgent = new Map<string, Map<string, ToolDefinition>>();
+  private readonly toolListByAgent = new Map<string, ToolDefinition[]>();
   private readonly agenda = new EventQueue<AgendaItem>();
   private readonly wakeRequests = new Map<string, WakeReason>();
   private batch = new Map<string, PendingWake>();
@@ -96,7 +96,9 @@ export class Simulation {
       if (!place)
         throw new Error(`scenario ${scenario.name}: agent ${a.id} starts at unknown place ${a.start}`);
       this.world.addAgent(a.id, a.name, a.role, place.cell);
-      this.toolsByAgent.set(a.id, new Map(toolsFor(allTools, a.role).map((t) => [t.spec.name, t])));
+      const tools = toolsFor(allTools, a.role);
+      this.toolListByAgent.set(a.id, tools);
+      this.toolsByAgent.set(a.id, new Map(tools.map((t) => [t.spec.name, t])));
     }
     for (const o of scenario.objectives) this.world.addObjective(o.id, o.description, o.target, o.deadlineMs);
     const sim = this;
@@ -143,6 +145,14 @@ export class Simulation {
 
   pending(agentId: string): PendingWake | undefined {
     return this.batch.get(agentId);
+  }
+
+  /** The affordances of an outstanding wake (built on demand: only remote agents need them). */
+  affordances(agentId: string): Affordance[] {
+    const wake = this.batch.get(agentId);
+    if (!wake) return [];
+    const agent = this.world.agents.get(agentId)!;
+    return buildAffordances(this.ctx, agent, this.toolListByAgent.get(agentId)!, wake.observation);
   }
 
   /** Agents of the current batch that have not answered yet. */
@@ -230,11 +240,16 @@ export class Simulation {
       agent.wakeToken++;
       const seq = agent.seq++;
       const observationId = `${id}#${seq}`;
-      const tools = [...this.toolsByAgent.get(id)!.values()];
-      const { observation, offers } = buildObservation(this.ctx, this.scenario, agent, reason, tools);
+      const observation = buildObservation(
+        this.ctx,
+        this.scenario,
+        agent,
+        reason,
+        this.toolListByAgent.get(id)!,
+      );
       agent.inbox = [];
       agent.outcomes = [];
-      const wake: PendingWake = { agentId: id, observationId, seq, reason, observation, offers };
+      const wake: PendingWake = { agentId: id, observationId, seq, reason, observation };
       this.batch.set(id, wake);
       formed.push(wake);
       this.emit("wake", { agent: id, observation_id: observationId, reason });

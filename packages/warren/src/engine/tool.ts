@@ -43,8 +43,10 @@ export interface ToolDefinition {
   spec: ToolSpec;
   /** Roles that have this tool; every role when absent. */
   roles?: readonly string[];
-  /** The valid choices right now, or a sentence saying why the tool cannot be used now. */
-  offer(ctx: ToolContext, agent: AgentState): Offer | string;
+  /** Why the tool cannot be used right now, or "" when it can. Cheap: asked on every wake. */
+  unavailable(ctx: ToolContext, agent: AgentState): string;
+  /** The valid choices right now; asked only when the tool is available and an envelope is built. */
+  offer(ctx: ToolContext, agent: AgentState): Offer;
   begin(ctx: ToolContext, agent: AgentState, args: Record<string, unknown>): Begin;
 }
 

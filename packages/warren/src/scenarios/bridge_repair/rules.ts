@@ -22,9 +22,11 @@ export const repair: ToolDefinition = {
     input_schema: { type: "object", properties: {}, additionalProperties: false },
   },
   roles: ["engineer"],
-  offer(ctx, agent) {
-    const why = repairProblem(ctx, agent);
-    return why ? why : { params: {}, suggestions: [{}] };
+  unavailable(ctx, agent) {
+    return repairProblem(ctx, agent) ?? "";
+  },
+  offer() {
+    return { params: {}, suggestions: [{}] };
   },
   begin(ctx, agent) {
     const why = repairProblem(ctx, agent);

@@ -16,10 +16,12 @@ export const enterCode: ToolDefinition = {
       additionalProperties: false,
     },
   },
-  offer(ctx, agent) {
+  unavailable(ctx, agent) {
     const gate = ctx.world.places.get("gate")!;
     if (!sameCell(agent.cell, gate.cell)) return "the keypad is at the gate";
-    if (ctx.world.flags.get("gate_open") === true) return "the gate is already open";
+    return ctx.world.flags.get("gate_open") === true ? "the gate is already open" : "";
+  },
+  offer() {
     return { params: {}, suggestions: [] };
   },
   begin(ctx, agent, args) {
