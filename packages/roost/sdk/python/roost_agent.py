@@ -325,13 +325,14 @@ class RoostAgent:
     """An agent that roost runs: reports its state and takes the user's replies."""
 
     def __init__(self, identity, name, version="0", capabilities=None, on_reply=None, on_error=None,
-                 summary_interval=3.0, backoff=(0.1, 5.0)):
+                 on_connected=None, summary_interval=3.0, backoff=(0.1, 5.0)):
         self.identity = identity
         self.agent = {"name": name, "version": version}
         default = ["report", "replies"] if on_reply else ["report"]
         self.capabilities = list(capabilities) if capabilities is not None else default
         self.on_reply = on_reply
         self.on_error = on_error
+        self.on_connected = on_connected
         self.summary_interval = summary_interval
         self.backoff = backoff
         self._lock = threading.RLock()
@@ -358,14 +359,20 @@ class RoostAgent:
             self._worker.start()
 
     @classmethod
-    def from_env(cls, name, version="0", capabilities=None, on_reply=None, on_error=None, env=None,
-                 summary_interval=3.0, backoff=(0.1, 5.0)):
-        """The agent for the job this process runs as, or None outside a job."""
+    def from_env(cls, name, version="0", capabilities=None, on_reply=None, on_error=None,
+                 on_connected=None, env=None, summary_interval=3.0, backoff=(0.1, 5.0)):
+        """The agent for the job this process runs as, or None outside a job.
+
+        ``on_reply(reply)`` takes each reply once, in order, one at a time (on a thread of its own);
+        ``on_error(error)`` hears of a handler that raised or of the daemon refusing the token;
+        ``on_connected(hello)`` of each connection made (``hello`` None from an older daemon).
+        """
         identity = job_identity_from_env(env)
         if identity is None:
             return None
         return cls(identity, name, version=version, capabilities=capabilities, on_reply=on_reply,
-                   on_error=on_error, summary_interval=summary_interval, backoff=backoff)
+                   on_error=on_error, on_connected=on_connected, summary_interval=summary_interval,
+                   backoff=backoff)
 
     @property
     def connected(self):
@@ -498,6 +505,7 @@ class RoostAgent:
         # A daemon from before hello answers bad_request: go on with version 1.
         if waiter.error is not None and waiter.error.code != "bad_request":
             raise waiter.error
+        answer = waiter.result if waiter.error is None else None
         with self._lock:
             waiter = self._send_latest()
         self._await(waiter, conn)
@@ -510,6 +518,8 @@ class RoostAgent:
             self._connecting = False
             self._changed.notify_all()
             self._schedule()  # A report made while greeting may be newer.
+        if self.on_connected is not None:
+            self.on_connected(answer)
 
     def _await(self, waiter, conn):
         if not waiter.done.wait(GREETING_TIMEOUT):

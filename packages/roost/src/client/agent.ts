@@ -1,6 +1,6 @@
 import { type JobIdentity, jobIdentityFromEnv } from "../protocol/environment.js";
 import type { RoostError } from "../protocol/errors.js";
-import type { OpArgs, OpName, OpResult } from "../protocol/ops.js";
+import type { HelloResult, OpArgs, OpName, OpResult } from "../protocol/ops.js";
 import type { ReportInput } from "../protocol/report.js";
 import type { BackoffOptions } from "./backoff.js";
 import { FinishedLedger } from "./finished-replies.js";
@@ -22,6 +22,8 @@ export interface RoostAgentOptions {
   onReply?: ReplyHandler;
   /** A handler threw (the reply counts as handled), or the daemon refused the job's token. */
   onError?(error: unknown): void;
+  /** A connection was made, greeted and given the latest report (`hello` undefined: an older daemon). */
+  onConnected?(hello: HelloResult | undefined): void;
   /** Where the job's identity is read (default: process.env). */
   env?: NodeJS.ProcessEnv;
   /** A change to the row's running text alone is sent at most this often (default 3 s). */
@@ -49,6 +51,7 @@ export class RoostAgent {
       summaryIntervalMs: options.summaryIntervalMs,
       backoff: options.backoff,
       onDeliver: (reply) => this.replies?.offer(reply),
+      onConnected: options.onConnected,
       onUnauthorized: (error: RoostError) => {
         this.replies?.stop();
         options.onError?.(error);

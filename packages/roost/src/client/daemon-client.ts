@@ -17,7 +17,15 @@ export interface DaemonConnectOptions {
   start?: boolean;
   /** How long to wait for a daemon being started (default 15 s). */
   startTimeoutMs?: number;
+  /**
+   * How long an op answered `busy` (nothing done, try again shortly) is tried again before the
+   * refusal is passed on (default 5 s; 0: at once).
+   */
+  busyRetryMs?: number;
 }
+
+/** The first wait before trying an op again after `busy`; each next one twice as long, up to 500 ms. */
+const BUSY_FIRST_WAIT_MS = 25;
 
 interface DaemonClientEvents {
   row: (event: RowEvent) => void;
@@ -41,13 +49,16 @@ export class DaemonClient {
   };
   private connection!: Connection;
 
-  private constructor(readonly socketPath: string) {}
+  private constructor(
+    readonly socketPath: string,
+    private readonly busyRetryMs: number,
+  ) {}
 
   /** Connects to the daemon, starting it first when asked and none runs. */
   static async connect(options: DaemonConnectOptions = {}): Promise<DaemonClient> {
     const home = options.home ?? roostHome();
     const socketPath = options.socketPath ?? statePaths(home).socket;
-    const client = new DaemonClient(socketPath);
+    const client = new DaemonClient(socketPath, options.busyRetryMs ?? 5000);
     try {
       await client.open();
     } catch (error) {
@@ -66,8 +77,17 @@ export class DaemonClient {
   /** An op; resolves with its result or rejects with a RoostError carrying the daemon's code. */
   call<Op extends OpName>(op: Op, args: OpArgs<Op>): Promise<OpResult<Op>>;
   call(op: string, args?: unknown): Promise<unknown>;
-  call(op: string, args?: unknown): Promise<unknown> {
-    return this.connection.request(op, args ?? {});
+  async call(op: string, args?: unknown): Promise<unknown> {
+    const deadline = Date.now() + this.busyRetryMs;
+    for (let wait = BUSY_FIRST_WAIT_MS; ; wait = Math.min(wait * 2, 500)) {
+      try {
+        return await this.connection.request(op, args ?? {});
+      } catch (error) {
+        if (!(error instanceof RoostError && error.code === "busy") || Date.now() + wait > deadline)
+          throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
   }
 
   on<E extends keyof DaemonClientEvents>(event: E, listener: DaemonClientEvents[E]): this {

@@ -8,7 +8,8 @@ import { Connection } from "./connection.js";
 function cliCommand(): string[] {
   const compiled = fileURLToPath(new URL("../cli/main.js", import.meta.url));
   if (import.meta.url.endsWith(".js") && existsSync(compiled)) return [compiled];
-  return ["--import", "tsx", fileURLToPath(new URL("../cli/main.ts", import.meta.url))];
+  // tsx resolved from here, so that the daemon starts whatever the caller's working folder.
+  return ["--import", import.meta.resolve("tsx"), fileURLToPath(new URL("../cli/main.ts", import.meta.url))];
 }
 
 /** How long a daemon that exited is still given to show its socket (another one may have won). */
