@@ -18,7 +18,13 @@ import type { ScenarioInfo } from "./types.js";
 export { type Clock, ManualClock, realClock } from "./clock.js";
 export { MAX_SLEEP_MS } from "./command-payload.js";
 export { RunError, type RunErrorCode } from "./errors.js";
-export { DEFAULT_DECISION_TIMEOUT_MS, decisionsFromEvents, Run, type RunOptions } from "./run.js";
+export {
+  DEFAULT_DECISION_TIMEOUT_MS,
+  decisionFields,
+  decisionsFromEvents,
+  Run,
+  type RunOptions,
+} from "./run.js";
 export type { ScenarioDefinition, SolutionRunner } from "./scenario.js";
 export { IDLE_WAKE_MS } from "./simulation.js";
 export * from "./types.js";

@@ -1,0 +1,111 @@
+import assert from "node:assert/strict";
+import {
+  type Decision,
+  decisionFields,
+  type Envelope,
+  ManualClock,
+  type NpcPolicy,
+  type Receipt,
+  Run,
+  type RunSummary,
+  type ScenarioDefinition,
+} from "../../src/engine/index.js";
+import { findScenario } from "../../src/scenarios/index.js";
+
+export interface RemoteRunOptions {
+  seed?: number;
+  controlled: string[];
+  npcPolicy?: NpcPolicy;
+  pace?: number | null;
+  decisionTimeoutMs?: number;
+  clock?: ManualClock;
+}
+
+/** A started run whose `controlled` agents are remote, on a hand-driven clock. */
+export function remoteRun(
+  scenario: string | ScenarioDefinition,
+  options: RemoteRunOptions,
+): { run: Run; clock: ManualClock } {
+  const definition = typeof scenario === "string" ? findScenario(scenario) : scenario;
+  assert.ok(definition, `scenario ${String(scenario)} exists`);
+  const clock = options.clock ?? new ManualClock();
+  const run = new Run({
+    runId: "run-1",
+    scenario: definition,
+    seed: options.seed ?? 1,
+    controlledAgents: options.controlled,
+    npcPolicy: options.npcPolicy ?? "none",
+    pace: options.pace ?? null,
+    decisionTimeoutMs: options.decisionTimeoutMs,
+    clock,
+  });
+  run.start();
+  return { run, clock };
+}
+
+let minted = 0;
+
+/** Plays one remote agent by hand: answers its outstanding envelope with fresh command ids. */
+export class RemoteAgent {
+  constructor(
+    readonly run: Run,
+    readonly agentId: string,
+  ) {}
+
+  envelope(): Envelope {
+    const envelope = this.run.outstanding(this.agentId);
+    assert.ok(envelope, `${this.agentId} has an outstanding observation`);
+    return envelope;
+  }
+
+  send(command: Record<string, unknown>): Receipt {
+    return this.run.submit(this.agentId, {
+      command_id: `c-${++minted}`,
+      observation_id: this.envelope().observation_id,
+      ...command,
+    });
+  }
+
+  /** Sends an action that must be accepted, and returns its receipt after adjudication. */
+  act(action: string, args: Record<string, unknown> = {}): Receipt {
+    const receipt = this.send({ action, args });
+    assert.equal(receipt.status, "accepted", receipt.detail);
+    return this.run.receipt(this.agentId, receipt.command_id)!;
+  }
+
+  /** Sends noops until the agent's observation satisfies `until` (or fails after `limit`). */
+  waitFor(until: (envelope: Envelope) => boolean, limit = 50): Envelope {
+    for (let i = 0; i < limit; i++) {
+      const envelope = this.envelope();
+      if (until(envelope)) return envelope;
+      this.send({ sleep_ms: 1000 });
+    }
+    assert.fail(`${this.agentId}: condition not reached`);
+  }
+}
+
+/** Answers every envelope of `agents` with what `decide` says, through submit: the remote path. */
+export function playRemotely(
+  run: Run,
+  agents: readonly string[],
+  decide: (envelope: Envelope) => Decision,
+): void {
+  let n = 0;
+  run.onObservation((envelope) => {
+    if (!agents.includes(envelope.agent_id)) return;
+    const receipt = run.submit(envelope.agent_id, {
+      command_id: `p-${++n}`,
+      observation_id: envelope.observation_id,
+      ...decisionFields(decide(envelope)),
+    });
+    assert.equal(receipt.status, "accepted", receipt.detail);
+  });
+}
+
+/** Runs a scenario with every agent on its solution runner, in process. */
+export async function headless(scenario: string, seed: number): Promise<RunSummary> {
+  const definition = findScenario(scenario)!;
+  const run = new Run({ runId: "run-1", scenario: definition, seed, npcPolicy: "solution" });
+  run.start();
+  return run.whenEnded();
+}
