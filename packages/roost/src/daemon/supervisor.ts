@@ -33,6 +33,8 @@ export function screenSummary(screen: ScreenSnapshot): string | null {
  */
 export class Supervisor {
   private closing = false;
+  /** The host connected to, set before its jobs are adopted (the ops see it only after). */
+  private host: ProcessHost | null = null;
 
   constructor(
     private readonly state: DaemonState,
@@ -41,7 +43,7 @@ export class Supervisor {
 
   private readonly onExit = (id: string, exitCode: number | null, signal: number | null) => {
     const job = this.state.jobs.get(id);
-    void this.state.host?.forget(id).catch(() => {});
+    void this.host?.forget(id).catch(() => {});
     if (job) this.recordExit(job, exitCode, signal);
   };
 
@@ -75,20 +77,26 @@ export class Supervisor {
     host.on("exit", this.onExit);
     host.on("screen", this.onScreen);
     host.on("lost", this.onLost);
+    this.host = host;
+    const toStart = await this.adopt(host);
+    // Only now do the ops get the host: a dispatch cannot race the adoption.
     this.state.host = host;
-    await this.adopt(host);
+    for (const job of toStart) void this.start(job);
   }
 
   private detach(): void {
-    const host = this.state.host;
+    const host = this.host;
     if (!host) return;
+    this.host = null;
     host.off("exit", this.onExit);
     host.off("screen", this.onScreen);
     host.off("lost", this.onLost);
     this.state.host = null;
   }
 
-  private async adopt(host: ProcessHost): Promise<void> {
+  /** Takes up what the host runs; returns the jobs to start (a restart was due when the daemon went). */
+  private async adopt(host: ProcessHost): Promise<Job[]> {
+    const toStart: Job[] = [];
     const known = new Map<string, HostJobInfo>((await host.list()).map((h) => [h.id, h]));
     for (const [id, info] of known) {
       if (this.state.jobs.has(id)) continue;
@@ -113,8 +121,7 @@ export class Supervisor {
       } else if (info) {
         this.onExit(job.id, info.exitCode, info.signal);
       } else if (job.lifecycle === "starting") {
-        // A restart was due when the daemon went away.
-        await this.start(job);
+        toStart.push(job);
       } else {
         // Gone without a trace (the host itself ended): its exit is unknown.
         job.lifecycle = "reaped";
@@ -122,6 +129,7 @@ export class Supervisor {
         this.state.save(job);
       }
     }
+    return toStart;
   }
 
   /** Starts the job's process (again): `starting`, then `running` once the host runs it. */
@@ -257,7 +265,7 @@ export class Supervisor {
   async close(all: boolean): Promise<void> {
     this.closing = true;
     for (const job of this.state.jobs.values()) this.clearTimers(job);
-    const host = this.state.host;
+    const host = this.host;
     this.detach();
     if (!host) return;
     if (all) {

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -222,5 +222,38 @@ export async function jobSecrets(stateDir: string): Promise<{ id: string; token:
     });
   } finally {
     db.close();
+  }
+}
+
+const TEST_AGENT = fileURLToPath(new URL("../fixtures/daemon-agent.mjs", import.meta.url));
+
+/**
+ * Profiles the daemon tests use: `agent` (the fixture protocol agent, task typed as reply 1),
+ * `holder` (the same, never acking), `sleeper` (`sleep 600`, a terminal job), `argv` (prints its
+ * task and identity, then sleeps), `crasher` (exits 3 at once), `quitter` (exits 0 at once).
+ */
+export const TEST_PROFILES = {
+  agent: { command: [process.execPath, TEST_AGENT], task: "type", protocol: true },
+  holder: { command: [process.execPath, TEST_AGENT], task: "type", protocol: true, env: { AGENT_ACK: "0" } },
+  sleeper: { command: ["sleep", "600"], task: "argv", protocol: false },
+  argv: {
+    command: ["/bin/sh", "-c", 'echo "task=[$1] new=$ROOST_JOB_ID old=$PI_JOB_ID"; sleep 600', "sh"],
+    task: "argv",
+    protocol: false,
+  },
+  crasher: { command: "exit 3", task: "argv", protocol: false },
+  quitter: { command: "echo bye", task: "argv", protocol: false },
+  slowquit: { command: "sleep 1; echo slept", task: "argv", protocol: false },
+} as const;
+
+/** What the fixture agent received, in order (its job folder's received.jsonl). */
+export function receivedBy(dir: string): { seq: number; text: string; mode?: string }[] {
+  try {
+    return readFileSync(join(dir, "received.jsonl"), "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+  } catch {
+    return [];
   }
 }

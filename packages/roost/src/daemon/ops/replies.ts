@@ -24,8 +24,19 @@ function startIfEnded(supervisor: Supervisor, job: Job): void {
   }
 }
 
-/** A terminal agent's reply is typed into its terminal; its request id is kept just after. */
-async function typeReply({ state }: OpContext, job: Job, text: string, requestId: string | undefined) {
+/**
+ * A terminal agent's reply is typed into its terminal (an ended job is started first); its request
+ * id is kept just after it is typed.
+ */
+async function typeReply(ctx: OpContext, job: Job, text: string, requestId: string | undefined) {
+  const { state, supervisor } = ctx;
+  if (isEnded(job)) {
+    job.crashStreak = 0;
+    job.error = null;
+    await supervisor.start(job);
+  }
+  if (job.lifecycle === "stopped")
+    throw new RoostError("unsupported", `job ${job.id} is stopped; respawn it to reply`);
   if (job.lifecycle !== "running")
     throw new RoostError("busy", `job ${job.id} is not running; try again shortly`);
   await (await state.waitForHost()).write(job.id, `${text}\r`);
