@@ -51,7 +51,11 @@ test("starters racing on one state folder end up on one host", async (t) => {
   const dir = testDir(t);
   const hosts = await Promise.all([1, 2, 3].map(() => dir.connect()));
   assert.equal(new Set(hosts.map((host) => host.hostPid)).size, 1);
-  const log = readFileSync(join(dir.stateDir, "host.log"), "utf8");
+  // Each starter started a host; all but one found the lock taken and left.
+  const log = await waitFor("the other hosts to leave", () => {
+    const text = readFileSync(join(dir.stateDir, "host.log"), "utf8");
+    return (text.match(/another host serves/g)?.length ?? 0) >= 2 ? text : undefined;
+  });
   assert.equal(log.match(/serving/g)?.length, 1);
   // A job started through one connection is seen through another.
   await hosts[0]!.spawn(bashJob(dir.stateDir, "shared", "echo shared; sleep 30"));
@@ -101,6 +105,19 @@ test("shutdown ends every job, even one that ignores SIGTERM, and then the host"
   await waitFor("the host to end", () => !isAlive(host.hostPid));
   assert.equal(existsSync(join(dir.stateDir, "host.sock")), false);
   assert.equal(lost, false);
+});
+
+test("SIGTERM to the host ends its jobs and the host", async (t) => {
+  const dir = testDir(t);
+  const host = await dir.connect();
+  const job = await host.spawn(bashJob(dir.stateDir, "calm", "echo calm; sleep 30"));
+  await screenShows(host, "calm", (line) => line === "calm");
+  const lost = new Promise<void>((resolve) => host.on("lost", resolve));
+  process.kill(host.hostPid, "SIGTERM");
+  await lost;
+  await waitFor("the job to end", () => !isAlive(job.pid));
+  await waitFor("the host to end", () => !isAlive(host.hostPid));
+  assert.equal(existsSync(join(dir.stateDir, "host.sock")), false);
 });
 
 test("an exit while nobody is connected is kept for the next connection; then the idle host ends", async (t) => {

@@ -17,6 +17,8 @@ import {
   type HostResponse,
 } from "./protocol.js";
 
+const HELLO_TIMEOUT_MS = 5000;
+
 interface Pending {
   resolve: (result: unknown) => void;
   reject: (err: Error) => void;
@@ -52,7 +54,16 @@ export class HostClient implements ProcessHost {
     });
     const client = new HostClient(socket);
     try {
-      const hello = await client.request("hello", {});
+      // Whatever listens there must answer as a host does, and soon.
+      const hello = await Promise.race([
+        client.request("hello", {}),
+        new Promise<never>((_, reject) =>
+          setTimeout(
+            () => reject(new RoostError("internal", `no process host answers on ${socketPath}`)),
+            HELLO_TIMEOUT_MS,
+          ).unref(),
+        ),
+      ]);
       if (hello.protocol !== HOST_PROTOCOL_VERSION) {
         throw new RoostError(
           "unsupported",

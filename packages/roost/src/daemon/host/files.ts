@@ -1,4 +1,5 @@
 /** Where the process host keeps its files: in the state folder it serves, and in each job's folder. */
+import { unlinkSync } from "node:fs";
 import { join } from "node:path";
 
 export function hostSocketPath(stateDir: string): string {
@@ -17,4 +18,13 @@ export function hostLockPath(stateDir: string): string {
 
 export function terminalLogPath(jobDir: string): string {
   return join(jobDir, "terminal.log");
+}
+
+/** Removes one of these files; one already gone is fine. */
+export function removeIfPresent(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+  }
 }

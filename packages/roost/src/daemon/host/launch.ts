@@ -4,7 +4,7 @@
  * on one host: the host takes a lock, and a host that loses it leaves at once.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync } from "node:fs";
 import { dirname, extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { RoostError } from "../../protocol/errors.js";
@@ -14,6 +14,7 @@ import { hostLogPath, hostSocketPath } from "./files.js";
 import { ANOTHER_HOST_EXIT_CODE } from "./protocol.js";
 
 const START_TIMEOUT_MS = 15_000;
+const HOST_LOG_MAX_BYTES = 1024 * 1024;
 /** How long to wait for the host that another starter brought up before starting one again. */
 const YIELD_PATIENCE_MS = 1000;
 
@@ -66,7 +67,12 @@ interface StartedHost {
 
 function startHost(stateDir: string): StartedHost {
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
-  const log = openSync(hostLogPath(stateDir), "a", 0o600);
+  const logPath = hostLogPath(stateDir);
+  // The host log only grows by a few lines a start; past its cap it starts over, one old copy kept.
+  if ((statSync(logPath, { throwIfNoEntry: false })?.size ?? 0) > HOST_LOG_MAX_BYTES) {
+    renameSync(logPath, `${logPath}.1`);
+  }
+  const log = openSync(logPath, "a", 0o600);
   const entry = hostEntry();
   let child: ChildProcess;
   try {

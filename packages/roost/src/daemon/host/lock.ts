@@ -5,9 +5,9 @@
  * taken over when that pid is gone.
  */
 import { createHash } from "node:crypto";
-import { closeSync, openSync, readFileSync, realpathSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, openSync, readFileSync, realpathSync, writeSync } from "node:fs";
 import { createServer } from "node:net";
-import { hostLockPath } from "./files.js";
+import { hostLockPath, removeIfPresent } from "./files.js";
 
 export interface HostLock {
   release(): void;
@@ -41,11 +41,11 @@ function lockFile(stateDir: string): HostLock | null {
       const fd = openSync(path, "wx", 0o600);
       writeSync(fd, String(process.pid));
       closeSync(fd);
-      return { release: () => unlinkSync(path) };
+      return { release: () => removeIfPresent(path) };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
       if (isAlive(Number(readFileSync(path, "utf8")))) return null;
-      unlinkSync(path);
+      removeIfPresent(path);
     }
   }
   return null;

@@ -3,9 +3,9 @@
  * the state folder's host lock (or leaves quietly when another host has it), serves
  * `<stateDir>/host.sock` (0600), and runs until shutdown or until idle.
  */
-import { mkdirSync, unlinkSync } from "node:fs";
+import { chmodSync, mkdirSync } from "node:fs";
 import { createServer } from "node:net";
-import { hostSocketPath } from "./files.js";
+import { hostSocketPath, removeIfPresent } from "./files.js";
 import { HostServer } from "./host-server.js";
 import { acquireHostLock } from "./lock.js";
 import { ANOTHER_HOST_EXIT_CODE } from "./protocol.js";
@@ -27,13 +27,13 @@ async function main(): Promise<void> {
   }
   const socketPath = hostSocketPath(stateDir);
   // Holding the lock, whatever socket is there belongs to a host that is gone.
-  removeSocket(socketPath);
+  removeIfPresent(socketPath);
   const idleMs = Number(process.env.ROOST_HOST_IDLE_MS) || DEFAULT_IDLE_MS;
   const server = createServer();
   const finish = () => {
     log("ending");
     server.close();
-    removeSocket(socketPath);
+    removeIfPresent(socketPath);
     lock.release();
     process.exit(0);
   };
@@ -46,6 +46,7 @@ async function main(): Promise<void> {
     server.listen(socketPath, resolve);
   });
   process.umask(umask);
+  chmodSync(socketPath, 0o600);
   server.on("error", (err) => log(`server error: ${err.message}`));
   process.on("SIGHUP", () => {});
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
@@ -58,14 +59,6 @@ async function main(): Promise<void> {
   process.on("uncaughtException", (err) => log(`uncaught: ${err.stack ?? err.message}`));
   process.on("unhandledRejection", (err) => log(`unhandled rejection: ${String(err)}`));
   log(`serving ${socketPath} (idle after ${idleMs} ms)`);
-}
-
-function removeSocket(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
-  }
 }
 
 main().catch((err) => {
