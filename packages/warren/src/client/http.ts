@@ -1,0 +1,71 @@
+import { PROTOCOL_VERSION } from "../engine/types.js";
+import type { ErrorBody } from "../server/wire.js";
+
+/** A warren-agent/0 error response: its HTTP status and the `{error, detail}` body. */
+export class WarrenHttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody,
+  ) {
+    super(`${status} ${body.error}: ${body.detail}`);
+    this.name = "WarrenHttpError";
+  }
+
+  get code(): string {
+    return this.body.error;
+  }
+}
+
+export interface HttpResponse<T> {
+  status: number;
+  headers: Headers;
+  /** undefined for 204 and 304. */
+  body: T | undefined;
+}
+
+export type Query = Record<string, string | number | undefined>;
+
+/** Failures worth retrying as they are: the network, or the server being briefly unable. */
+export function isTransient(error: unknown): boolean {
+  if (error instanceof WarrenHttpError) return error.status >= 500;
+  return error instanceof TypeError || (error as { name?: string })?.name === "AbortError";
+}
+
+export class HttpTransport {
+  readonly baseUrl: string;
+
+  constructor(baseUrl: string) {
+    this.baseUrl = baseUrl.replace(/\/+$/, "");
+  }
+
+  url(path: string, query: Query = {}): string {
+    const url = new URL(this.baseUrl + path);
+    for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, String(v));
+    return url.toString();
+  }
+
+  /** One request; any status other than 2xx/304 throws WarrenHttpError. */
+  async request<T>(
+    method: string,
+    path: string,
+    options: { query?: Query; body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<HttpResponse<T>> {
+    const headers: Record<string, string> = { "x-warren-protocol": PROTOCOL_VERSION, ...options.headers };
+    if (options.body !== undefined) headers["content-type"] = "application/json";
+    const response = await fetch(this.url(path, options.query), {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+    const text = await response.text();
+    const parsed: unknown = text === "" ? undefined : JSON.parse(text);
+    if (response.status >= 400) {
+      const body =
+        parsed && typeof parsed === "object" && "error" in parsed
+          ? (parsed as ErrorBody)
+          : ({ error: "internal", detail: text || response.statusText } as ErrorBody);
+      throw new WarrenHttpError(response.status, body);
+    }
+    return { status: response.status, headers: response.headers, body: parsed as T | undefined };
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * warren-sim/client: a TypeScript client of warren-agent/0.
+ *
+ *   const warren = new WarrenClient("http://127.0.0.1:8080");
+ *   const run = await warren.createRun("bridge_repair", { seed: 3, controlled_agents: ["engineer-1"] });
+ *   const status = await playAgent(warren.agent(run.run_id, "engineer-1"), ({ envelope }) => ({ noop: true }));
+ */
+export type {
+  Briefing,
+  Envelope,
+  Observation,
+  Receipt,
+  RunEvent,
+  RunStatus,
+  ScenarioInfo,
+} from "../engine/types.js";
+export type {
+  ClaimResponse,
+  CommandBody,
+  CommandPayload,
+  CreateRunRequest,
+  ErrorBody,
+  LaggedFrame,
+  ReleaseResponse,
+  RunView,
+} from "../server/wire.js";
+export { type Decide, type DecisionContext, type PlayOptions, playAgent } from "./agent-loop.js";
+export { AgentSession, type AgentSessionOptions, RunEndedError } from "./agent-session.js";
+export { WarrenHttpError } from "./http.js";
+export { type SpectateOptions, spectate } from "./spectate.js";
+export { type CreateRunOptions, WarrenClient } from "./warren-client.js";

@@ -1,0 +1,48 @@
+import type { ScenarioInfo } from "../engine/types.js";
+import type { CreateRunRequest, RunList, RunView, ScenarioList } from "../server/wire.js";
+import { AgentSession, type AgentSessionOptions } from "./agent-session.js";
+import { HttpTransport } from "./http.js";
+import { type SpectateOptions, spectate } from "./spectate.js";
+
+export interface CreateRunOptions extends CreateRunRequest {
+  seed?: number;
+}
+
+/** A warren-agent/0 server, seen from outside: runs, scenarios, agents and spectating. */
+export class WarrenClient {
+  private readonly http: HttpTransport;
+
+  constructor(readonly baseUrl: string) {
+    this.http = new HttpTransport(baseUrl);
+  }
+
+  async createRun(scenario: string, options: CreateRunOptions = {}): Promise<RunView> {
+    const { seed, ...body } = options;
+    const response = await this.http.request<RunView>("POST", "/v1/runs", {
+      query: { scenario, seed },
+      body,
+    });
+    return response.body!;
+  }
+
+  async runs(): Promise<RunView[]> {
+    return (await this.http.request<RunList>("GET", "/v1/runs")).body!.runs;
+  }
+
+  async run(runId: string): Promise<RunView> {
+    return (await this.http.request<RunView>("GET", `/v1/runs/${encodeURIComponent(runId)}`)).body!;
+  }
+
+  async scenarios(): Promise<ScenarioInfo[]> {
+    return (await this.http.request<ScenarioList>("GET", "/v1/scenarios")).body!.scenarios;
+  }
+
+  /** A session for one agent; nothing is sent until it claims. */
+  agent(runId: string, agentId: string, options: AgentSessionOptions = {}): AgentSession {
+    return new AgentSession(this.http, runId, agentId, options);
+  }
+
+  spectate(runId: string, options: SpectateOptions): Promise<number> {
+    return spectate(this.baseUrl, runId, options);
+  }
+}

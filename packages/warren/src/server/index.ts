@@ -1,0 +1,13 @@
+/** The warren-agent/0 HTTP server: `startServer({ port })`, or `buildServer()` to listen yourself. */
+export {
+  buildServer,
+  type ListeningServer,
+  type ServerOptions,
+  startServer,
+  type WarrenServer,
+} from "./app.js";
+export { HttpError } from "./http-error.js";
+export * from "./limits.js";
+export type { HostedRun, RunRegistry } from "./run-registry.js";
+export { bundledScenarios, type ScenarioCatalog } from "./scenario-catalog.js";
+export * from "./wire.js";

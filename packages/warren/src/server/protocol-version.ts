@@ -1,0 +1,32 @@
+import type { FastifyInstance } from "fastify";
+import { PROTOCOL_VERSION } from "../engine/types.js";
+import { HttpError } from "./http-error.js";
+import { PROTOCOL_HEADER } from "./wire.js";
+
+/** Throws 409 when a client names a protocol other than ours; naming none is fine. */
+export function requireProtocol(offered: unknown, where: string): void {
+  if (offered === undefined) return;
+  if (offered !== PROTOCOL_VERSION) {
+    throw new HttpError(
+      409,
+      "protocol_mismatch",
+      `this server speaks ${PROTOCOL_VERSION}; the request's ${where} asks for ${JSON.stringify(offered)}`,
+    );
+  }
+}
+
+/**
+ * Version negotiation for everything under /v1: the response header on every reply (errors and
+ * 404s included, and the spectator's 101), 409 for a request header naming another version.
+ */
+export function installProtocolVersion(app: FastifyInstance): void {
+  app.addHook("onRequest", async (request, reply) => {
+    if (!request.url.startsWith("/v1")) return;
+    void reply.header(PROTOCOL_HEADER, PROTOCOL_VERSION);
+    requireProtocol(request.headers[PROTOCOL_HEADER], `${PROTOCOL_HEADER} header`);
+  });
+  app.addHook("onSend", async (request, reply, payload) => {
+    if (request.url.startsWith("/v1")) void reply.header(PROTOCOL_HEADER, PROTOCOL_VERSION);
+    return payload;
+  });
+}

@@ -1,0 +1,119 @@
+import type { FastifyInstance } from "fastify";
+import type { Briefing, Envelope } from "../../engine/types.js";
+import { HttpError } from "../http-error.js";
+import { presentedLease } from "../lease-token.js";
+import { MAX_WAIT_S } from "../limits.js";
+import { awaitObservation } from "../long-poll.js";
+import { requireProtocol } from "../protocol-version.js";
+import type { HostedRun, RunRegistry } from "../run-registry.js";
+import { briefingSchema, claimSchema, observationsSchema, releaseSchema } from "../schemas.js";
+import type { ClaimResponse, ReleaseResponse } from "../wire.js";
+
+interface AgentParams {
+  run: string;
+  agent: string;
+}
+
+/** Claim, briefing, the observation long poll and release: everything an agent's lease covers. */
+export function agentRoutes(app: FastifyInstance, registry: RunRegistry): void {
+  const hostedAgent = (params: AgentParams): HostedRun => {
+    const hosted = registry.get(params.run);
+    hosted.requireAgent(params.agent);
+    return hosted;
+  };
+
+  app.post<{ Params: AgentParams; Querystring: { lease?: string; protocol?: string; holder?: string } }>(
+    "/v1/runs/:run/agents/:agent/claim",
+    { schema: claimSchema },
+    async (request): Promise<ClaimResponse> => {
+      requireProtocol(request.query.protocol, "protocol= parameter");
+      const hosted = hostedAgent(request.params);
+      const { run } = hosted;
+      const agentId = request.params.agent;
+      hosted.requireNotEnded();
+      if (run.controllerOf(agentId) !== "remote") {
+        throw new HttpError(
+          409,
+          "not_remote",
+          `${agentId} is played by its ${run.controllerOf(agentId)} controller in ${run.id}; create a run with it in controlled_agents`,
+        );
+      }
+      const claim = hosted.leases.claim(agentId, presentedLease(request), request.query.holder ?? "");
+      if (!claim.ok) {
+        throw new HttpError(
+          409,
+          "agent_leased",
+          `${agentId} is leased${claim.holder ? ` by ${claim.holder}` : ""} until ${new Date(claim.expiresAt).toISOString()}; present that lease to resume, or claim after it expires or is released`,
+        );
+      }
+      hosted.noteClaimed(agentId);
+      return {
+        lease: claim.token,
+        briefing_revision: run.briefing(agentId).revision,
+        run_id: run.id,
+        agent_id: agentId,
+        resumed: claim.resumed,
+        lease_ttl_s: hosted.leases.ttlMs / 1000,
+        lease_expires_unix: claim.expiresAt / 1000,
+        outstanding_observation_id: run.outstanding(agentId)?.observation_id ?? null,
+      };
+    },
+  );
+
+  app.get<{ Params: AgentParams; Querystring: { lease?: string } }>(
+    "/v1/runs/:run/agents/:agent/briefing",
+    { schema: briefingSchema },
+    async (request, reply): Promise<Briefing | undefined> => {
+      const hosted = hostedAgent(request.params);
+      hosted.leases.authenticate(request.params.agent, presentedLease(request));
+      const briefing = hosted.run.briefing(request.params.agent);
+      const etag = `"${briefing.content_hash}"`;
+      void reply.header("etag", etag);
+      if (request.headers["if-none-match"] === etag) {
+        void reply.code(304);
+        return undefined;
+      }
+      return briefing;
+    },
+  );
+
+  app.get<{ Params: AgentParams; Querystring: { lease?: string; after: number; wait: number } }>(
+    "/v1/runs/:run/agents/:agent/observations",
+    { schema: observationsSchema },
+    async (request, reply): Promise<Envelope | undefined> => {
+      const hosted = hostedAgent(request.params);
+      const agentId = request.params.agent;
+      hosted.requireNotEnded();
+      const endHold = hosted.leases.hold(agentId, presentedLease(request));
+      const abandoned = new AbortController();
+      const onClose = (): void => {
+        if (!reply.sent) abandoned.abort();
+      };
+      request.raw.once("close", onClose);
+      const waitMs = Math.min(request.query.wait, MAX_WAIT_S) * 1000;
+      const envelope = await awaitObservation(
+        hosted.run,
+        agentId,
+        request.query.after,
+        waitMs,
+        abandoned.signal,
+      );
+      request.raw.off("close", onClose);
+      endHold();
+      if (envelope) return envelope;
+      hosted.requireNotEnded();
+      void reply.code(204);
+      return undefined;
+    },
+  );
+
+  app.post<{ Params: AgentParams; Querystring: { lease?: string } }>(
+    "/v1/runs/:run/agents/:agent/release",
+    { schema: releaseSchema },
+    async (request): Promise<ReleaseResponse> => {
+      const hosted = hostedAgent(request.params);
+      hosted.leases.release(request.params.agent, presentedLease(request));
+      return { released: true, run_id: hosted.run.id, agent_id: request.params.agent };
+    },
+  );
+}

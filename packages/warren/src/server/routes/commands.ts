@@ -1,0 +1,55 @@
+import type { FastifyInstance } from "fastify";
+import { RunError } from "../../engine/index.js";
+import type { Receipt } from "../../engine/types.js";
+import { HttpError } from "../http-error.js";
+import { presentedLease } from "../lease-token.js";
+import type { RunRegistry } from "../run-registry.js";
+import { commandSchema, receiptQuerySchema } from "../schemas.js";
+import { engineJudgesBody } from "../validation.js";
+
+interface AgentParams {
+  run: string;
+  agent: string;
+}
+
+/** Commands and their receipts: the engine judges, the server maps its verdicts to HTTP. */
+export function commandRoutes(app: FastifyInstance, registry: RunRegistry): void {
+  app.post<{ Params: AgentParams; Querystring: { lease?: string }; Body: unknown }>(
+    "/v1/runs/:run/agents/:agent/commands",
+    { schema: commandSchema, validatorCompiler: engineJudgesBody },
+    async (request): Promise<Receipt> => {
+      const hosted = registry.get(request.params.run);
+      hosted.requireAgent(request.params.agent);
+      hosted.leases.authenticate(request.params.agent, presentedLease(request));
+      try {
+        // Every verdict, rejected/stale/expired included, is a receipt with 200: the body says which.
+        return hosted.run.submit(request.params.agent, request.body);
+      } catch (error) {
+        if (error instanceof RunError && error.code === "unprocessable_command") {
+          throw new HttpError(422, "unprocessable_command", error.message);
+        }
+        throw error;
+      }
+    },
+  );
+
+  app.get<{ Params: AgentParams & { command_id: string }; Querystring: { lease?: string } }>(
+    "/v1/runs/:run/agents/:agent/commands/:command_id",
+    { schema: receiptQuerySchema },
+    async (request): Promise<Receipt> => {
+      const { run: runId, agent, command_id } = request.params;
+      const hosted = registry.get(runId);
+      hosted.requireAgent(agent);
+      hosted.leases.authenticate(agent, presentedLease(request));
+      const receipt = hosted.run.receipt(agent, command_id);
+      if (!receipt) {
+        throw new HttpError(
+          404,
+          "unknown_command",
+          `${agent} has no accepted command "${command_id}"; only accepted commands keep their id (rejected, stale and expired ones are judged again on retry)`,
+        );
+      }
+      return receipt;
+    },
+  );
+}

@@ -1,0 +1,28 @@
+import type { FastifyInstance } from "fastify";
+import { HttpError } from "../http-error.js";
+import type { RunRegistry } from "../run-registry.js";
+import { spectateSchema } from "../schemas.js";
+import { SpectatorStream } from "../spectator.js";
+
+export function spectateRoutes(app: FastifyInstance, registry: RunRegistry, maxBufferedBytes: number): void {
+  app.route<{ Params: { run: string }; Querystring: { since: number } }>({
+    method: "GET",
+    url: "/v1/runs/:run/spectate",
+    schema: spectateSchema,
+    // Checked before the upgrade, so an unknown run is a plain 404.
+    preHandler: async (request) => {
+      registry.get(request.params.run);
+    },
+    handler: async () => {
+      throw new HttpError(
+        426,
+        "upgrade_required",
+        "the spectator stream is a WebSocket: connect with Upgrade: websocket",
+      );
+    },
+    wsHandler: (socket, request) => {
+      const hosted = registry.get(request.params.run);
+      new SpectatorStream(hosted.run, socket, request.query.since, maxBufferedBytes);
+    },
+  });
+}

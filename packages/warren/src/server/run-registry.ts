@@ -1,0 +1,149 @@
+import { type Clock, Run, RunError, realClock } from "../engine/index.js";
+import type { NpcPolicy } from "../engine/types.js";
+import { HttpError } from "./http-error.js";
+import { LeaseBook } from "./leases.js";
+import type { ScenarioCatalog } from "./scenario-catalog.js";
+import type { AgentView, CreateRunRequest, RunView } from "./wire.js";
+
+/** A run as the server keeps it: the engine's run, its leases and how it was asked for. */
+export class HostedRun {
+  readonly leases: LeaseBook;
+  private readonly claimedOnce = new Set<string>();
+
+  constructor(
+    readonly run: Run,
+    readonly npcPolicy: NpcPolicy,
+    readonly controlled: readonly string[],
+    readonly createdUnix: number,
+    leaseTtlMs: number,
+    now: () => number,
+  ) {
+    this.leases = new LeaseBook(leaseTtlMs, now);
+    if (controlled.length === 0) run.start();
+  }
+
+  /** The run starts once every controlled agent has been claimed, so no deadline runs out unseen. */
+  noteClaimed(agentId: string): void {
+    this.claimedOnce.add(agentId);
+    if (this.controlled.every((a) => this.claimedOnce.has(a))) this.run.start();
+  }
+
+  view(): RunView {
+    const summary = this.run.summary();
+    const agents: AgentView[] = summary.agents.map((a) => {
+      const held = this.leases.holding(a.agent_id);
+      return {
+        ...a,
+        leased: held !== undefined,
+        holder: held ? held.holder : null,
+        lease_expires_unix: held ? held.expiresAt / 1000 : null,
+      };
+    });
+    return {
+      ...summary,
+      npc_policy: this.npcPolicy,
+      controlled_agents: [...this.controlled],
+      deadline_s: this.run.decisionTimeoutMs / 1000,
+      created_unix: this.createdUnix,
+      agents,
+    };
+  }
+
+  /** 404 for an agent the run does not have. */
+  requireAgent(agentId: string): void {
+    if (this.run.controllerOf(agentId) === undefined) {
+      const known = this.run.agents().map((a) => a.agent_id);
+      throw new HttpError(
+        404,
+        "unknown_agent",
+        `run ${this.run.id} has no agent "${agentId}"; its agents are ${known.join(", ")}`,
+      );
+    }
+  }
+
+  /** 410 once the run has ended, with its terminal status. */
+  requireNotEnded(): void {
+    if (!this.run.isEnded) return;
+    const status = this.run.status;
+    throw new HttpError(
+      410,
+      "run_ended",
+      `run ${this.run.id} has ended: ${status}${this.run.statusReason ? ` (${this.run.statusReason})` : ""}`,
+      { status },
+    );
+  }
+}
+
+export interface RegistryOptions {
+  catalog: ScenarioCatalog;
+  leaseTtlMs: number;
+  clock?: Clock;
+}
+
+/** Every run this server hosts, by id. */
+export class RunRegistry {
+  private readonly runs = new Map<string, HostedRun>();
+  private nextId = 1;
+
+  constructor(private readonly options: RegistryOptions) {}
+
+  create(scenarioName: string, seed: number, request: CreateRunRequest): HostedRun {
+    const scenario = this.options.catalog.find(scenarioName);
+    if (!scenario) {
+      const names = this.options.catalog.list().map((s) => s.name);
+      throw new HttpError(
+        404,
+        "unknown_scenario",
+        `there is no scenario "${scenarioName}"; scenarios: ${names.join(", ")}`,
+      );
+    }
+    const controlled = [...new Set(request.controlled_agents ?? [])];
+    const npcPolicy = request.npc_policy ?? "solution";
+    const clock = this.options.clock ?? realClock;
+    let run: Run;
+    try {
+      run = new Run({
+        runId: `run-${this.nextId}`,
+        scenario,
+        seed,
+        controlledAgents: controlled,
+        npcPolicy,
+        pace: request.pace ?? null,
+        decisionTimeoutMs: request.deadline_s === undefined ? undefined : request.deadline_s * 1000,
+        clock,
+      });
+    } catch (error) {
+      if (error instanceof RunError) throw new HttpError(400, "bad_request", error.message);
+      throw error;
+    }
+    this.nextId++;
+    const hosted = new HostedRun(
+      run,
+      npcPolicy,
+      controlled,
+      clock.now() / 1000,
+      this.options.leaseTtlMs,
+      () => clock.now(),
+    );
+    this.runs.set(run.id, hosted);
+    return hosted;
+  }
+
+  /** The run, or 404. */
+  get(runId: string): HostedRun {
+    const hosted = this.runs.get(runId);
+    if (!hosted) {
+      throw new HttpError(404, "unknown_run", `there is no run "${runId}"; GET /v1/runs lists them`);
+    }
+    return hosted;
+  }
+
+  list(): HostedRun[] {
+    return [...this.runs.values()];
+  }
+
+  /** Ends every run still going (as crashed, never a stale running): the server is stopping. */
+  disposeAll(): void {
+    for (const hosted of this.runs.values()) hosted.run.dispose("the server stopped before the run ended");
+  }
+}
