@@ -84,6 +84,8 @@ export class Run {
   private pumping = false;
   private pumpQueued = false;
   private cancelPaceTimer: (() => void) | undefined;
+  /** With a pace, the sim time that wall time has caught up with. */
+  private paceReached = 0;
   private readonly ended: Promise<RunSummary>;
   private resolveEnded!: (summary: RunSummary) => void;
 
@@ -420,10 +422,11 @@ export class Run {
         continue;
       }
       const next = this.sim.nextTime();
-      if (this.pace !== null && next !== undefined && next > this.sim.now) {
+      if (this.pace !== null && next !== undefined && next > this.paceReached) {
         if (this.cancelPaceTimer) return;
         this.cancelPaceTimer = this.clock.setTimer((next - this.sim.now) / this.pace, () => {
           this.cancelPaceTimer = undefined;
+          this.paceReached = next;
           this.pump();
         });
         return;
