@@ -1,0 +1,106 @@
+import type { JobRow } from "../protocol/rows.js";
+import type { LineEditor } from "./line-editor.js";
+
+export type Grouping = "dir" | "state";
+export type ConnectionStatus = "connecting" | "connected" | "gone";
+/** The lower pane: each shows only when the daemon answers its op. */
+export type PaneKind = "events" | "board" | "schedules";
+
+/** What the keys do now: the list, or one of the small dialogs drawn in place. */
+export type Mode =
+  | { kind: "list" }
+  | { kind: "reply"; id: string; steer: boolean; editor: LineEditor }
+  | { kind: "rename"; id: string; editor: LineEditor }
+  | { kind: "filter"; editor: LineEditor; previous: string }
+  | { kind: "confirm-remove"; id: string }
+  | { kind: "dispatch-profile"; choice: number }
+  | { kind: "dispatch-task"; profile: string; editor: LineEditor }
+  | { kind: "help" };
+
+export type NoticeTone = "ok" | "info" | "warn" | "error";
+
+/** The outcome of the last thing the user did (a reply saved, a refusal and its reason, ...). */
+export interface Notice {
+  text: string;
+  tone: NoticeTone;
+}
+
+/** One line of the events feed, read leniently from whatever the `events` op gives. */
+export interface FeedItem {
+  at: string | null;
+  who: string;
+  kind: string;
+  text: string;
+}
+
+export interface BoardCounts {
+  open: number;
+  claimed: number;
+  blocked: number;
+  done: number;
+}
+
+export interface BoardTaskItem {
+  id: string;
+  title: string;
+  state: string;
+  owner: string | null;
+}
+
+export interface ScheduleItem {
+  id: string;
+  name: string;
+  when: string;
+  next: string | null;
+  paused: boolean;
+}
+
+/** Everything the hub's view is drawn from: the daemon's rows and the user's view of them. */
+export interface HubState {
+  rows: Map<string, JobRow>;
+  selectedId: string | null;
+  grouping: Grouping;
+  filter: string;
+  mode: Mode;
+  /** The lower pane shown, if any. */
+  pane: PaneKind | null;
+  connection: ConnectionStatus;
+  /** Why the daemon cannot be reached, while it cannot. */
+  connectionDetail: string | null;
+  notice: Notice | null;
+  /** Profiles a new job can be dispatched from. */
+  profiles: string[];
+  /** The feed, or null while the daemon has no `events` op. */
+  events: FeedItem[] | null;
+  /** The board, or null while the daemon has no `task` op. */
+  board: { counts: BoardCounts; tasks: BoardTaskItem[] } | null;
+  /** The schedules, or null while the daemon has no `schedules` op. */
+  schedules: ScheduleItem[] | null;
+}
+
+export function initialHubState(): HubState {
+  return {
+    rows: new Map(),
+    selectedId: null,
+    grouping: "dir",
+    filter: "",
+    mode: { kind: "list" },
+    pane: null,
+    connection: "connecting",
+    connectionDetail: null,
+    notice: null,
+    profiles: [],
+    events: null,
+    board: null,
+    schedules: null,
+  };
+}
+
+/** The panes the daemon supports now, in the order `v` cycles through them. */
+export function availablePanes(state: HubState): PaneKind[] {
+  const panes: PaneKind[] = [];
+  if (state.events !== null) panes.push("events");
+  if (state.board !== null) panes.push("board");
+  if (state.schedules !== null) panes.push("schedules");
+  return panes;
+}

@@ -1,0 +1,202 @@
+import { visibleWidth } from "@mariozechner/pi-tui";
+import { helpLines } from "./help-view.js";
+import { availablePanes, type HubState, type Mode, type NoticeTone } from "./hub-state.js";
+import { paneLines } from "./pane-view.js";
+import { type Entry, listEntries, type RowEntry } from "./row-list.js";
+import { asksUser, isWaiting } from "./row-look.js";
+import { editorLine, fit, groupLine, inPlaceEditorLine, questionLine, rowLine } from "./row-view.js";
+import { bold, cyan, dim, errorBackground, green, grey, inverse, red, yellow } from "./style.js";
+
+/** The size of the lower pane for a screen `height` lines high. */
+export function paneHeight(height: number): number {
+  return Math.max(3, Math.min(10, Math.floor(height / 3)));
+}
+
+/** Lines taken by everything but the list: the title, a banner while disconnected, the two bottom lines. */
+function chromeHeight(state: HubState): number {
+  return 3 + (state.connection === "connected" ? 0 : 1);
+}
+
+/** The pane shown, if the daemon supports it. */
+export function shownPane(state: HubState) {
+  return state.pane !== null && availablePanes(state).includes(state.pane) ? state.pane : null;
+}
+
+/** How many lines the list has on a screen `height` lines high. */
+export function listHeight(state: HubState, height: number): number {
+  const pane = shownPane(state) ? paneHeight(height) : 0;
+  return Math.max(1, height - chromeHeight(state) - pane);
+}
+
+/** The id of the row the selection is on: the selected one if shown, else the first shown. */
+export function effectiveSelection(state: HubState, entries: Entry[]): string | null {
+  let first: string | null = null;
+  for (const e of entries) {
+    if (e.kind !== "row") continue;
+    if (e.row.id === state.selectedId) return e.row.id;
+    first ??= e.row.id;
+  }
+  return first;
+}
+
+function editingIn(mode: Mode, id: string) {
+  if (mode.kind === "reply" && mode.id === id)
+    return { kind: mode.steer ? "steer" : "reply", editor: mode.editor } as const;
+  if (mode.kind === "rename" && mode.id === id) return { kind: "rename", editor: mode.editor } as const;
+  return null;
+}
+
+function entryHeight(entry: Entry, state: HubState): number {
+  if (entry.kind === "group") return 1;
+  const { row } = entry;
+  return 1 + (asksUser(row) ? 1 : 0) + (editingIn(state.mode, row.id) ? 1 : 0);
+}
+
+/** The index of the first entry of the page the selection is on (pages: screens of whole entries). */
+function pageStart(entries: Entry[], state: HubState, selectedId: string | null, room: number): number {
+  let start = 0;
+  let used = 0;
+  for (let i = 0; i < entries.length; i++) {
+    const h = Math.min(room, entryHeight(entries[i]!, state));
+    if (used + h > room) {
+      start = i;
+      used = 0;
+    }
+    used += h;
+    const e = entries[i]!;
+    if (e.kind === "row" && e.row.id === selectedId) return start;
+  }
+  return 0;
+}
+
+function entryLines(
+  entry: Entry,
+  state: HubState,
+  width: number,
+  now: number,
+  selectedId: string | null,
+): string[] {
+  if (entry.kind === "group") return [groupLine(entry.label, entry.count, width)];
+  const selected = entry.row.id === selectedId;
+  const lines = [rowLine(entry as RowEntry, width, now, selected, state.grouping)];
+  const question = questionLine(entry.row, width, selected);
+  if (question !== null) lines.push(question);
+  const editing = editingIn(state.mode, entry.row.id);
+  if (editing) lines.push(inPlaceEditorLine(editing.kind, editing.editor, width));
+  return lines;
+}
+
+function listLines(state: HubState, entries: Entry[], width: number, room: number, now: number): string[] {
+  if (entries.length === 0) {
+    const text =
+      state.filter !== ""
+        ? `  No rows match "${state.filter}". Esc clears the filter.`
+        : state.connection === "connected"
+          ? "  No sessions yet. Press n to dispatch one from a profile, ? for every key."
+          : "";
+    return [fit(dim(text), width)];
+  }
+  const selectedId = effectiveSelection(state, entries);
+  const out: string[] = [];
+  for (let i = pageStart(entries, state, selectedId, room); i < entries.length && out.length < room; i++)
+    out.push(...entryLines(entries[i]!, state, width, now, selectedId));
+  return out.slice(0, room);
+}
+
+function titleLine(state: HubState, entries: Entry[], width: number): string {
+  const total = state.rows.size;
+  let waiting = 0;
+  for (const row of state.rows.values()) if (isWaiting(row)) waiting++;
+  const parts = [bold("roost hub"), `${total} session${total === 1 ? "" : "s"}`];
+  if (waiting > 0) parts.push(bold(yellow(`${waiting} waiting`)));
+  parts.push(dim(state.grouping === "dir" ? "by folder" : "by state"));
+  if (state.filter !== "") {
+    const shown = entries.filter((e) => e.kind === "row").length;
+    parts.push(cyan(`filter "${state.filter}" (${shown})`));
+  }
+  if (state.board) {
+    const c = state.board.counts;
+    parts.push(dim(`board ${c.open} open ${c.claimed} claimed ${c.blocked} blocked ${c.done} done`));
+  }
+  const link =
+    state.connection === "connected"
+      ? green("● daemon")
+      : state.connection === "connecting"
+        ? yellow("… connecting")
+        : red("✗ daemon gone");
+  const left = ` ${parts.join(dim(" · "))}`;
+  const room = width - visibleWidth(link) - 1;
+  return fit(`${fit(left, Math.max(0, room))}${room > 0 ? link : ""} `, width);
+}
+
+function bannerLine(state: HubState, width: number): string {
+  const text =
+    state.connection === "connecting"
+      ? " Connecting to the daemon…"
+      : ` The daemon is gone${state.connectionDetail ? ` (${state.connectionDetail})` : ""}; reconnecting. Rows are as last seen.`;
+  return errorBackground(fit(text, width));
+}
+
+const TONES: Record<NoticeTone, (text: string) => string> = {
+  ok: green,
+  info: cyan,
+  warn: yellow,
+  error: red,
+};
+
+function statusLine(state: HubState, width: number): string {
+  const mode = state.mode;
+  if (mode.kind === "confirm-remove") {
+    const name = state.rows.get(mode.id)?.name ?? mode.id;
+    return errorBackground(
+      fit(` Remove ${name}? Its process ends and its folder is deleted.  y: remove  n: keep`, width),
+    );
+  }
+  if (mode.kind === "dispatch-profile") {
+    if (state.profiles.length === 0)
+      return fit(yellow(" No profiles in roost.json (agentProfiles). Esc: back"), width);
+    const names = state.profiles.map((p, i) => (i === mode.choice ? inverse(` ${p} `) : ` ${p} `)).join("");
+    return fit(` New job from ${names}  ${dim("←/→ choose · Enter: task · Esc: cancel")}`, width);
+  }
+  if (mode.kind === "dispatch-task")
+    return editorLine(bold(cyan(` New ${mode.profile} · task › `)), mode.editor, width);
+  if (mode.kind === "filter") return editorLine(bold(cyan(" / ")), mode.editor, width);
+  if (state.notice) return fit(` ${TONES[state.notice.tone](state.notice.text)}`, width);
+  return "";
+}
+
+const HINTS: Partial<Record<Mode["kind"], string>> = {
+  list: "Enter reply · s steer · 1-9 pick · Tab waiting · a attach · x stop · o respawn · n new · / filter · ? help · q quit",
+  reply: "Enter send · Esc cancel · C-t steer/after",
+  rename: "Enter save · Esc cancel",
+  filter: "type to filter · Enter keep · Esc clear",
+  "confirm-remove": "y remove · n or Esc keep",
+  "dispatch-profile": "←/→ profile · Enter task · Esc cancel",
+  "dispatch-task": "Enter dispatch · Esc cancel",
+  help: "any key closes the help",
+};
+
+/**
+ * The whole screen as lines, from the state alone: the title, a banner while the daemon is away,
+ * the list (or the help), the lower pane, the status line and the key hints. Exactly `height`
+ * lines, none wider than `width`.
+ */
+export function renderHub(state: HubState, width: number, height: number, now: number): string[] {
+  const entries = listEntries(state.rows, state.grouping, state.filter);
+  const lines = [titleLine(state, entries, width)];
+  if (state.connection !== "connected") lines.push(bannerLine(state, width));
+  const pane = shownPane(state);
+  const room = listHeight(state, height);
+  if (state.mode.kind === "help") {
+    lines.push(...helpLines(width, room + (pane ? paneHeight(height) : 0)));
+  } else {
+    const list = listLines(state, entries, width, room, now);
+    while (list.length < room) list.push("");
+    lines.push(...list);
+    if (pane) lines.push(...paneLines(state, pane, width, paneHeight(height)));
+  }
+  lines.push(statusLine(state, width));
+  lines.push(fit(grey(` ${HINTS[state.mode.kind] ?? ""}`), width));
+  while (lines.length < height) lines.push("");
+  return lines.slice(0, height);
+}

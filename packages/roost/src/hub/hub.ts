@@ -1,0 +1,190 @@
+import { type Component, type Terminal, TUI } from "@mariozechner/pi-tui";
+import { roostHome } from "../daemon/paths.js";
+import { HubCommands } from "./hub-commands.js";
+import { HubConnection } from "./hub-connection.js";
+import { HubFeeds } from "./hub-feeds.js";
+import { type HubActions, handleKey } from "./hub-input.js";
+import { type HubState, initialHubState } from "./hub-state.js";
+import { listHeight, renderHub } from "./hub-view.js";
+import { AlternateScreenTerminal } from "./screen-terminal.js";
+
+export interface HubOptions {
+  /** The roost home (default `$ROOST_HOME`, else `~/.pi/agent`). */
+  home?: string;
+  socketPath?: string;
+  /** Where the hub draws and reads keys (default: this process's terminal, on the alternate screen). */
+  terminal?: Terminal;
+  /** Start the daemon in the background when none runs. */
+  startDaemon?: boolean;
+  /**
+   * Hands the terminal to a session (`roost attach`) and resolves when the user detaches. The hub
+   * stops drawing meanwhile. Without it the attach key says how to attach from a shell.
+   */
+  attach?: (id: string) => Promise<void>;
+  /** The clock the row ages are counted on. */
+  now?: () => number;
+  /** How often the events feed is polled (ms). */
+  feedPollMs?: number;
+}
+
+/** The component the TUI draws: the pure view of the state, and the keys into the input handler. */
+class HubScreen implements Component {
+  constructor(
+    private readonly hub: Hub,
+    private readonly terminal: Terminal,
+    private readonly now: () => number,
+  ) {}
+
+  render(width: number): string[] {
+    return renderHub(this.hub.state, width, this.terminal.rows, this.now());
+  }
+
+  handleInput(data: string): void {
+    const pageSize = Math.max(1, listHeight(this.hub.state, this.terminal.rows) - 1);
+    handleKey(this.hub.state, data, this.hub.actions, pageSize);
+  }
+
+  invalidate(): void {}
+}
+
+/** The hub: the fleet's rows, live, in a terminal, with every action on them a key away. */
+export class Hub {
+  readonly state: HubState = initialHubState();
+  readonly actions: HubActions;
+  /** Resolves when the user quits. */
+  readonly finished: Promise<void>;
+  private readonly tui: TUI;
+  private readonly terminal: Terminal;
+  private readonly connection: HubConnection;
+  private readonly feeds: HubFeeds;
+  private readonly commands: HubCommands;
+  private readonly home: string;
+  private ticker: NodeJS.Timeout | undefined;
+  private attaching = false;
+  private stopped = false;
+  private quit: () => void = () => {};
+
+  constructor(private readonly options: HubOptions = {}) {
+    this.home = options.home ?? roostHome();
+    this.terminal = options.terminal ?? new AlternateScreenTerminal();
+    this.tui = new TUI(this.terminal);
+    const changed = () => this.changed();
+    this.connection = new HubConnection(
+      { home: this.home, socketPath: options.socketPath, startDaemon: options.startDaemon },
+      {
+        status: (status, detail) => {
+          this.state.connection = status;
+          this.state.connectionDetail = detail;
+          changed();
+        },
+        rows: (rows) => {
+          this.state.rows = new Map(rows.map((r) => [r.id, r]));
+          changed();
+        },
+        row: (row) => {
+          this.state.rows.set(row.id, row);
+          changed();
+        },
+        rowRemoved: (id) => {
+          this.state.rows.delete(id);
+          changed();
+        },
+        event: (event) => this.feeds.event(event),
+        connected: () => void this.feeds.connected(),
+      },
+    );
+    this.feeds = new HubFeeds(this.state, this.connection, changed, options.feedPollMs);
+    this.commands = new HubCommands(this.state, this.connection, this.home, changed);
+    this.finished = new Promise((resolve) => (this.quit = resolve));
+    const commands = this.commands;
+    this.actions = {
+      reply: (id, text, steer) => commands.reply(id, text, steer),
+      stop: (id) => commands.stop(id),
+      respawn: (id) => commands.respawn(id),
+      remove: (id) => commands.remove(id),
+      setPinned: (id, pinned) => commands.setPinned(id, pinned),
+      rename: (id, name) => commands.rename(id, name),
+      move: (id, direction) => commands.move(id, direction),
+      loadProfiles: () => commands.loadProfiles(),
+      dispatch: (profile, task) => commands.dispatch(profile, task),
+      attach: (id) => void this.attach(id),
+      redraw: () => this.tui.requestRender(true),
+      quit: () => this.quit(),
+    };
+    this.tui.addChild(new HubScreen(this, this.terminal, options.now ?? Date.now));
+    this.tui.setFocus(this.tui.children[0]!);
+  }
+
+  /** Starts drawing and connects (the first connection may start the daemon). */
+  async start(): Promise<void> {
+    this.tui.start();
+    // The ages in the rows move on with the clock.
+    this.ticker = setInterval(() => this.changed(), 1000);
+    this.ticker.unref();
+    await this.connection.start();
+  }
+
+  /** Stops drawing and leaves the terminal as it was; the sessions keep running. */
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    clearInterval(this.ticker);
+    this.feeds.stop();
+    this.connection.close();
+    if (!this.attaching) this.tui.stop();
+    this.quit();
+  }
+
+  /** Draws now instead of at the next frame (tests and benchmarks). */
+  requestRender(force = false): void {
+    this.tui.requestRender(force);
+  }
+
+  private changed(): void {
+    if (!this.stopped && !this.attaching) this.tui.requestRender();
+  }
+
+  private async attach(id: string): Promise<void> {
+    const attach = this.options.attach;
+    const name = this.state.rows.get(id)?.name ?? id;
+    if (!attach) {
+      this.state.notice = {
+        text: `Attaching is not in this build yet: from a shell, roost attach ${id}`,
+        tone: "warn",
+      };
+      this.changed();
+      return;
+    }
+    if (this.attaching) return;
+    this.attaching = true;
+    this.tui.stop();
+    try {
+      await attach(id);
+      this.state.notice = { text: `Back from ${name}.`, tone: "info" };
+    } catch (error) {
+      this.state.notice = { text: `Attach to ${name} failed: ${(error as Error).message}`, tone: "error" };
+    } finally {
+      this.attaching = false;
+      if (!this.stopped) {
+        this.tui.start();
+        this.tui.requestRender(true);
+      }
+    }
+  }
+}
+
+/** Runs the hub until the user quits; the terminal is restored on every way out. */
+export async function runHub(options: HubOptions = {}): Promise<void> {
+  const hub = new Hub(options);
+  const end = () => hub.stop();
+  process.once("SIGTERM", end);
+  process.once("SIGHUP", end);
+  try {
+    await hub.start();
+    await hub.finished;
+  } finally {
+    hub.stop();
+    process.off("SIGTERM", end);
+    process.off("SIGHUP", end);
+  }
+}

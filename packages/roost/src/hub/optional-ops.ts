@@ -1,0 +1,64 @@
+import { RoostError } from "../protocol/errors.js";
+import type { BoardCounts, BoardTaskItem, FeedItem, ScheduleItem } from "./hub-state.js";
+
+/**
+ * Whether a refusal means the daemon has no such op (yet): an older daemon answers `bad_request`
+ * "unknown op", a newer one may answer `unsupported`. Its pane then stays hidden.
+ */
+export function isMissingOp(error: unknown): boolean {
+  if (!(error instanceof RoostError)) return false;
+  return error.code === "unsupported" || (error.code === "bad_request" && /unknown op/i.test(error.message));
+}
+
+type Loose = Record<string, unknown>;
+
+function text(value: unknown): string | null {
+  if (typeof value === "string") return value;
+  if (typeof value === "number") return String(value);
+  return null;
+}
+
+/** An item of the `events` feed, read leniently: the feed's fields may grow. */
+export function feedItem(raw: Loose): FeedItem {
+  const who = text(raw.who) ?? text(raw.name) ?? text(raw.id) ?? "";
+  const kind = text(raw.kind) ?? text(raw.type) ?? text(raw.why) ?? "event";
+  const body = text(raw.text) ?? text(raw.summary) ?? text(raw.message) ?? "";
+  return { at: text(raw.at) ?? text(raw.time) ?? null, who, kind, text: body };
+}
+
+export function boardTask(raw: Loose): BoardTaskItem {
+  const owner = raw.owner as Loose | null | undefined;
+  return {
+    id: text(raw.id) ?? "?",
+    title: text(raw.title) ?? "",
+    state: text(raw.state) ?? "",
+    owner: owner && typeof owner === "object" ? (text(owner.name) ?? text(owner.id)) : null,
+  };
+}
+
+export function boardCounts(raw: Loose): BoardCounts {
+  const n = (v: unknown) => (typeof v === "number" ? v : 0);
+  return { open: n(raw.open), claimed: n(raw.claimed), blocked: n(raw.blocked), done: n(raw.done) };
+}
+
+/** Counts from the task list itself, for before the first `board` event. */
+export function countTasks(tasks: BoardTaskItem[]): BoardCounts {
+  const counts = { open: 0, claimed: 0, blocked: 0, done: 0 };
+  for (const t of tasks) if (t.state in counts) counts[t.state as keyof BoardCounts]++;
+  return counts;
+}
+
+export function scheduleItem(raw: Loose): ScheduleItem {
+  return {
+    id: text(raw.id) ?? "?",
+    name: text(raw.name) ?? text(raw.id) ?? "",
+    when: text(raw.when) ?? "",
+    next: text(raw.nextAt) ?? text(raw.next) ?? null,
+    paused: raw.paused === true,
+  };
+}
+
+export function listOf(result: unknown, field: string): Loose[] {
+  const value = (result as Loose | null)?.[field];
+  return Array.isArray(value) ? value.filter((v): v is Loose => typeof v === "object" && v !== null) : [];
+}

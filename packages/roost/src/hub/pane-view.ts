@@ -1,0 +1,50 @@
+import type { HubState, PaneKind } from "./hub-state.js";
+import { fit } from "./row-view.js";
+import { bold, cyan, dim, grey, oneLine } from "./style.js";
+
+function clock(at: string | null): string {
+  if (!at) return "        ";
+  const date = new Date(at);
+  if (Number.isNaN(date.getTime())) return oneLine(at).slice(0, 8).padEnd(8);
+  return date.toTimeString().slice(0, 8);
+}
+
+function paneItems(state: HubState, pane: PaneKind): string[] {
+  if (pane === "events")
+    return (state.events ?? []).map((e) => `${dim(clock(e.at))} ${bold(e.who)} ${cyan(e.kind)} ${e.text}`);
+  if (pane === "board")
+    return (state.board?.tasks ?? []).map(
+      (t) => `${dim(`#${t.id}`)} ${cyan(t.state.padEnd(8))} ${t.title}${t.owner ? dim(` · ${t.owner}`) : ""}`,
+    );
+  return (state.schedules ?? []).map(
+    (s) =>
+      `${bold(s.name)} ${cyan(s.when)}${s.paused ? dim(" (paused)") : ""}${s.next ? dim(` · next ${clock(s.next)}`) : ""}`,
+  );
+}
+
+const EMPTY: Record<PaneKind, string> = {
+  events: "nothing has happened yet",
+  board: "the board is empty",
+  schedules: "no schedules",
+};
+
+/** The lower pane: a heading and the newest items that fit in `height` lines (heading included). */
+export function paneLines(state: HubState, pane: PaneKind, width: number, height: number): string[] {
+  const title = pane === "board" && state.board ? `board · ${boardCounts(state)}` : pane;
+  const heading = fit(grey(`── ${title} ${"─".repeat(width)}`), width);
+  const items = paneItems(state, pane).map((line) => fit(oneLineStyled(line), width));
+  const room = height - 1;
+  const shown = items.length === 0 ? [fit(dim(`  ${EMPTY[pane]}`), width)] : items.slice(-room);
+  while (shown.length < room) shown.push("");
+  return [heading, ...shown.slice(0, room)];
+}
+
+/** Styled text keeps its escapes; only line breaks and other controls go. */
+function oneLineStyled(text: string): string {
+  return text.replace(/[\r\n\t]+/g, " ");
+}
+
+export function boardCounts(state: HubState): string {
+  const c = state.board?.counts;
+  return c ? `${c.open} open ${c.claimed} claimed ${c.blocked} blocked ${c.done} done` : "";
+}

@@ -1,0 +1,126 @@
+import { homedir } from "node:os";
+import type { JobRow } from "../protocol/rows.js";
+import type { Grouping } from "./hub-state.js";
+import { isWaiting, rowLook, STATE_GROUPS, type StateGroup } from "./row-look.js";
+
+/** One line-group of the list: a group's heading, or a row (with its depth under its parent). */
+export type Entry =
+  | { kind: "group"; label: string; count: number }
+  | { kind: "row"; row: JobRow; depth: number; parentName: string | null };
+
+export type RowEntry = Extract<Entry, { kind: "row" }>;
+
+/** The parent's id, when the daemon gives rows one (a string, or an object with an id). */
+export function parentId(row: JobRow): string | null {
+  const parent = (row as JobRow & { parent?: unknown }).parent;
+  if (typeof parent === "string" && parent !== "") return parent;
+  if (typeof parent === "object" && parent !== null && typeof (parent as { id?: unknown }).id === "string")
+    return (parent as { id: string }).id;
+  return null;
+}
+
+/** Pinned rows first, then the user's order; creation breaks ties. */
+export function compareRows(a: JobRow, b: JobRow): number {
+  if (a.pinned !== b.pinned) return a.pinned ? -1 : 1;
+  if (a.order !== b.order) return a.order - b.order;
+  return a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0;
+}
+
+/** A folder as the user reads it: the home folder as `~`. */
+export function shortPath(path: string, home = homedir()): string {
+  if (home !== "/" && (path === home || path.startsWith(`${home}/`))) return `~${path.slice(home.length)}`;
+  return path;
+}
+
+export function matchesFilter(row: JobRow, filter: string): boolean {
+  if (filter === "") return true;
+  const needle = filter.toLowerCase();
+  const fields = [
+    row.name,
+    row.profile,
+    row.cwd,
+    row.summary,
+    row.question,
+    row.task,
+    row.id,
+    rowLook(row).label,
+  ];
+  return fields.some((f) => f?.toLowerCase().includes(needle));
+}
+
+function groupKey(row: JobRow, grouping: Grouping): string {
+  return grouping === "dir" ? row.cwd : rowLook(row).group;
+}
+
+/** Rows in order, each child right after its parent (when both are in `rows`), with its depth. */
+function asTree(rows: JobRow[], byId: Map<string, JobRow>): RowEntry[] {
+  const present = new Set(rows.map((r) => r.id));
+  const children = new Map<string, JobRow[]>();
+  const roots: JobRow[] = [];
+  for (const row of rows) {
+    const parent = parentId(row);
+    if (parent !== null && present.has(parent) && parent !== row.id) {
+      const list = children.get(parent) ?? [];
+      list.push(row);
+      children.set(parent, list);
+    } else roots.push(row);
+  }
+  const out: RowEntry[] = [];
+  const seen = new Set<string>();
+  const visit = (row: JobRow, depth: number) => {
+    if (seen.has(row.id)) return; // A cycle in the parents: each row once.
+    seen.add(row.id);
+    const parent = parentId(row);
+    out.push({ kind: "row", row, depth, parentName: parent ? (byId.get(parent)?.name ?? null) : null });
+    for (const child of children.get(row.id) ?? []) visit(child, depth + 1);
+  };
+  for (const row of roots) visit(row, 0);
+  for (const row of rows) visit(row, 0);
+  return out;
+}
+
+/**
+ * The list as shown: rows that match the filter, grouped by folder or by state, pinned first then
+ * the user's order; by folder, children sit under their parent.
+ */
+export function listEntries(rows: Map<string, JobRow>, grouping: Grouping, filter: string): Entry[] {
+  const shown = [...rows.values()].filter((r) => matchesFilter(r, filter)).sort(compareRows);
+  const groups = new Map<string, JobRow[]>();
+  for (const row of shown) {
+    const key = groupKey(row, grouping);
+    const list = groups.get(key) ?? [];
+    list.push(row);
+    groups.set(key, list);
+  }
+  const keys = [...groups.keys()];
+  if (grouping === "state")
+    keys.sort((a, b) => STATE_GROUPS.indexOf(a as StateGroup) - STATE_GROUPS.indexOf(b as StateGroup));
+  const out: Entry[] = [];
+  for (const key of keys) {
+    const members = groups.get(key)!;
+    out.push({ kind: "group", label: grouping === "dir" ? shortPath(key) : key, count: members.length });
+    if (grouping === "dir") out.push(...asTree(members, rows));
+    else
+      for (const row of members) {
+        const parent = parentId(row);
+        out.push({
+          kind: "row",
+          row,
+          depth: 0,
+          parentName: parent ? (rows.get(parent)?.name ?? parent) : null,
+        });
+      }
+  }
+  return out;
+}
+
+export function rowEntries(entries: Entry[]): RowEntry[] {
+  return entries.filter((e): e is RowEntry => e.kind === "row");
+}
+
+/** The rows waiting for the user, in list order. */
+export function waitingRows(entries: Entry[]): JobRow[] {
+  return rowEntries(entries)
+    .map((e) => e.row)
+    .filter(isWaiting);
+}

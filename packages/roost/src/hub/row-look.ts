@@ -1,0 +1,52 @@
+import type { JobRow } from "../protocol/rows.js";
+import { blue, bold, cyan, green, grey, red, yellow } from "./style.js";
+
+/** How a row's state reads at a glance: a glyph, a word, a colour, and the group it sorts into. */
+export interface RowLook {
+  glyph: string;
+  label: string;
+  colour: (text: string) => string;
+  /** The state group (grouping by state), in display order. */
+  group: StateGroup;
+}
+
+export const STATE_GROUPS = [
+  "waiting for you",
+  "working",
+  "idle",
+  "starting",
+  "done",
+  "failed",
+  "stopped",
+] as const;
+export type StateGroup = (typeof STATE_GROUPS)[number];
+
+/** A row that waits for the user: it asks, and its process has not been stopped. */
+export function isWaiting(row: JobRow): boolean {
+  return row.state === "blocked" && row.lifecycle !== "stopped" && row.lifecycle !== "failed";
+}
+
+const yellowBold = (text: string) => bold(yellow(text));
+
+export function rowLook(row: JobRow): RowLook {
+  if (row.lifecycle === "stopped") return { glyph: "■", label: "stopped", colour: grey, group: "stopped" };
+  if (row.lifecycle === "failed" || row.state === "failed")
+    return { glyph: "✗", label: "failed", colour: red, group: "failed" };
+  if (isWaiting(row)) return { glyph: "?", label: "waiting", colour: yellowBold, group: "waiting for you" };
+  if (row.lifecycle === "done" || row.state === "done")
+    return { glyph: "✓", label: "done", colour: green, group: "done" };
+  if (row.lifecycle === "starting") return { glyph: "○", label: "starting", colour: cyan, group: "starting" };
+  if (row.lifecycle === "reaped") return { glyph: "○", label: "exited", colour: grey, group: "idle" };
+  if (row.status === "idle") return { glyph: "◦", label: "idle", colour: blue, group: "idle" };
+  return {
+    glyph: "●",
+    label: row.status === "waiting" ? "waiting" : "working",
+    colour: green,
+    group: "working",
+  };
+}
+
+/** A waiting row that says what it asks: it gets a line for the question and its choices. */
+export function asksUser(row: JobRow): boolean {
+  return isWaiting(row) && (row.question !== null || row.choices.length > 0);
+}

@@ -1,0 +1,116 @@
+import { truncateToWidth, visibleWidth } from "@mariozechner/pi-tui";
+import type { JobRow } from "../protocol/rows.js";
+import { formatAge } from "./age.js";
+import type { LineEditor } from "./line-editor.js";
+import type { RowEntry } from "./row-list.js";
+import { asksUser, isWaiting, rowLook } from "./row-look.js";
+import {
+  bold,
+  cyan,
+  dim,
+  grey,
+  inverse,
+  magenta,
+  oneLine,
+  selectedBackground,
+  waitingBackground,
+  yellow,
+} from "./style.js";
+
+/** Cuts or pads plain-or-styled text to exactly `width` columns. */
+export function fit(text: string, width: number): string {
+  if (width <= 0) return "";
+  return truncateToWidth(text, width, "…", true);
+}
+
+/** The name column's width for a screen `width` columns wide. */
+export function nameWidth(width: number): number {
+  return Math.max(10, Math.min(24, Math.floor(width * 0.22)));
+}
+
+function rowText(row: JobRow, parentName: string | null, showParent: boolean): string {
+  const parts: string[] = [];
+  if (showParent && parentName) parts.push(`↳ ${parentName} ·`);
+  if (row.tool) parts.push(`[${row.tool}]`);
+  const failed = row.state === "failed" || row.lifecycle === "failed";
+  const text = (failed && row.error) || row.summary || row.error || row.task || "";
+  parts.push(text);
+  return oneLine(parts.join(" "));
+}
+
+/**
+ * A row's main line: selection mark, glyph, name (indented under its parent), state word,
+ * summary, pending replies, pin, and time since it changed.
+ */
+export function rowLine(
+  entry: RowEntry,
+  width: number,
+  now: number,
+  selected: boolean,
+  grouped: "dir" | "state",
+) {
+  const { row, depth } = entry;
+  const look = rowLook(row);
+  const waiting = isWaiting(row);
+  const indent = depth > 0 ? `${"  ".repeat(depth - 1)}↳ ` : "";
+  const nameCol = nameWidth(width);
+  const name = fit(oneLine(indent + row.name), nameCol);
+  const label = look.label.padEnd(8);
+  const age = formatAge(now - Date.parse(row.updatedAt)).padStart(4);
+  const pending = row.pending > 0 ? `✉${row.pending} ` : "";
+  const pin = row.pinned ? "⚑ " : "";
+  const right = `${pending}${pin}${age}`;
+  const left = 4 + nameCol + 1 + label.length + 1;
+  const summaryWidth = width - left - visibleWidth(right) - 1;
+  const summary =
+    summaryWidth > 0 ? fit(rowText(row, entry.parentName, grouped === "state"), summaryWidth) : "";
+  const mark = selected ? bold("›") : " ";
+  const nameStyled = waiting ? bold(name) : name;
+  const line =
+    `${mark} ${look.colour(look.glyph)} ${nameStyled} ${look.colour(label)} ${summary}${summaryWidth > 0 ? " " : ""}` +
+    `${pending ? magenta(pending) : ""}${pin ? yellow(pin) : ""}${dim(age)}`;
+  const fitted = fit(line, width);
+  if (selected) return selectedBackground(fitted);
+  return waiting ? waitingBackground(fitted) : fitted;
+}
+
+/** Under a waiting row: what it asks, and its choices numbered for one-key picks. */
+export function questionLine(row: JobRow, width: number, selected: boolean): string | null {
+  if (!asksUser(row)) return null;
+  const question = row.question ? yellow(oneLine(row.question)) : "";
+  const choices = row.choices
+    .slice(0, 9)
+    .map((c, i) => `${bold(cyan(String(i + 1)))} ${oneLine(c)}`)
+    .join("  ");
+  const more = row.choices.length > 9 ? dim(` +${row.choices.length - 9}`) : "";
+  const text = `      ? ${question}${question && choices ? "  " : ""}${choices}${more}`;
+  const fitted = fit(text, width);
+  return selected ? selectedBackground(fitted) : waitingBackground(fitted);
+}
+
+/** An editor line: a prompt, then the text with the cursor drawn, scrolled to keep it in view. */
+export function editorLine(prompt: string, editor: LineEditor, width: number): string {
+  const room = Math.max(1, width - visibleWidth(prompt) - 1);
+  const text = editor.text;
+  const start = Math.max(0, editor.cursor - room + 1);
+  const shown = text.slice(start, start + room);
+  const at = editor.cursor - start;
+  const cursorChar = shown[at] ?? " ";
+  const drawn = shown.slice(0, at) + inverse(cursorChar) + shown.slice(at + 1);
+  return fit(`${prompt}${drawn}`, width);
+}
+
+/** The row's editor line, drawn in place under it while replying or renaming. */
+export function inPlaceEditorLine(
+  kind: "reply" | "steer" | "rename",
+  editor: LineEditor,
+  width: number,
+): string {
+  const prompt =
+    kind === "rename" ? "    ⤷ rename › " : kind === "steer" ? "    ⤷ steer › " : "    ⤷ reply › ";
+  return editorLine(bold(cyan(prompt)), editor, width);
+}
+
+export function groupLine(label: string, count: number, width: number): string {
+  return fit(grey(`▾ ${oneLine(label)} (${count})`), width);
+}
