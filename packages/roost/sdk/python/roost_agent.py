@@ -353,6 +353,7 @@ class RoostAgent:
         self._running = None
         self._holding = False
         self._stopped = False
+        self._close_after_reply = None
         self._worker = None
         if on_reply:
             self._worker = threading.Thread(target=self._work, name="roost-agent-replies", daemon=True)
@@ -607,14 +608,16 @@ class RoostAgent:
             with self._lock:
                 self._running = None
                 self._changed.notify_all()
-                if self._stopped:
-                    continue
-                try:
-                    self._ledger.record(reply.seq, reply.exact)
-                except OSError as e:
-                    self._error(e)  # Not recorded, so not acked: it comes again rather than being lost.
-                    continue
-                self._ack(reply.seq, reply.exact)
+                if not self._stopped:
+                    try:
+                        self._ledger.record(reply.seq, reply.exact)
+                        self._ack(reply.seq, reply.exact)
+                    except OSError as e:
+                        self._error(e)  # Not recorded, so not acked: it comes again rather than being lost.
+                close_timeout, self._close_after_reply = self._close_after_reply, None
+            if close_timeout is not None:
+                threading.Thread(target=self.close, args=(close_timeout,), name="roost-agent-close",
+                                 daemon=True).start()
 
     def _stop_replies(self):
         self._holding = True
@@ -633,7 +636,14 @@ class RoostAgent:
     def close(self, timeout=5.0):
         """Sends the latest report and ends the connection. A reply whose handler is still running
         is acked only if it finishes before the daemon has answered that report; otherwise it comes
-        again on the next start."""
+        again on the next start. Called from a handler, it closes once that handler has returned (and
+        its reply is acked), without waiting: ``wait()`` returns then."""
+        if threading.current_thread() is self._worker:
+            # Called by a handler: it closes once that handler has returned and its reply is acked.
+            with self._lock:
+                self._holding = True
+                self._close_after_reply = timeout
+            return
         deadline = time.monotonic() + timeout
         with self._lock:
             if self._closed:

@@ -96,7 +96,7 @@ export class RoostAgent {
   /**
    * Sends the latest report and ends the connection. A reply whose handler is still running is
    * acked only if it finishes before the daemon has answered that report; otherwise it comes again
-   * on the next start.
+   * on the next start. So a handler that ends the agent calls it without awaiting it and returns.
    */
   async close(): Promise<void> {
     this.replies?.hold();
