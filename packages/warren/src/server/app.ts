@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import type { Clock } from "../engine/index.js";
 import { PROTOCOL_VERSION } from "../engine/types.js";
 import { installErrorHandling } from "./http-error.js";
+import { installJsonParser } from "./json-body.js";
 import { DEFAULT_LEASE_TTL_S, DEFAULT_SPECTATOR_MAX_BUFFERED_BYTES, MAX_BODY_BYTES } from "./limits.js";
 import { installProtocolVersion } from "./protocol-version.js";
 import { agentRoutes } from "./routes/agents.js";
@@ -43,6 +44,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<WarrenSe
   // Responses are the engine's objects as they are: schemas document them, never strip them.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   installErrorHandling(app);
+  installJsonParser(app);
   installProtocolVersion(app);
   await app.register(swagger, {
     openapi: {

@@ -40,27 +40,7 @@ function fromFastify(error: FastifyError): HttpError {
   return new HttpError(500, "internal", "the server failed to handle this request; it has been logged");
 }
 
-/** JSON bodies parsed with the parser's own reason in the 400, so a client learns what is wrong. */
-function installJsonParser(app: FastifyInstance): void {
-  app.removeContentTypeParser("application/json");
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, text, done) => {
-    if (text === "") {
-      done(new HttpError(400, "malformed_json", "the body is empty; send a JSON object"), undefined);
-      return;
-    }
-    try {
-      done(null, JSON.parse(text as string));
-    } catch (error) {
-      done(
-        new HttpError(400, "malformed_json", `the body is not valid JSON: ${(error as Error).message}`),
-        undefined,
-      );
-    }
-  });
-}
-
 export function installErrorHandling(app: FastifyInstance): void {
-  installJsonParser(app);
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const http = error instanceof HttpError ? error : fromFastify(error);
     if (http.statusCode >= 500) request.log.error({ err: error }, "request failed");

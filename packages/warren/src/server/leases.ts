@@ -99,6 +99,7 @@ export class LeaseBook {
     lease.waiting++;
     return () => {
       lease.waiting--;
+      lease.expiresAt = this.now() + this.ttlMs;
       this.authenticate(agentId, presented);
     };
   }

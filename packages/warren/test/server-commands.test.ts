@@ -1,0 +1,207 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import type { ListeningServer } from "../src/server/index.js";
+import { call, runWithClaims, startTestServer } from "./helpers/server.js";
+
+let server: ListeningServer;
+let base: string;
+before(async () => {
+  server = await startTestServer();
+  base = server.url;
+});
+after(() => server.close());
+
+/** A bridge_repair run with engineer-1 remote, claimed, and its first envelope. */
+async function engineerRun(body: Record<string, unknown> = {}) {
+  const { runId, leases } = await runWithClaims(base, "bridge_repair", ["engineer-1"], body);
+  const lease = leases["engineer-1"]!;
+  const agentPath = `/v1/runs/${runId}/agents/engineer-1`;
+  const submit = (command: unknown) =>
+    call(base, "POST", `${agentPath}/commands`, { query: { lease }, body: command });
+  const poll = (after: number, wait = 5) =>
+    call(base, "GET", `${agentPath}/observations`, { query: { lease, after, wait } });
+  const first = await poll(-1);
+  assert.equal(first.status, 200);
+  return { runId, lease, agentPath, submit, poll, envelope: first.json };
+}
+
+describe("commands", () => {
+  it("accepts one command, replays its receipt as duplicate, and fills in its outcome", async () => {
+    const { envelope, submit, poll, agentPath, lease } = await engineerRun();
+    assert.equal(envelope.observation_id, "engineer-1#0");
+    assert.equal(envelope.reason, "start");
+    assert.ok(envelope.deadline_unix > Date.now() / 1000);
+    const command = {
+      command_id: "c-take",
+      observation_id: envelope.observation_id,
+      action: "take",
+      args: { item: "toolbox-1" },
+    };
+    const accepted = await submit(command);
+    assert.equal(accepted.status, 200);
+    assert.deepEqual(accepted.json, {
+      command_id: "c-take",
+      observation_id: "engineer-1#0",
+      status: "accepted",
+      detail: "",
+      outcome: "pending",
+      outcome_reason: "",
+    });
+    // The next observation comes once the take is adjudicated.
+    const next = await poll(envelope.seq);
+    assert.equal(next.status, 200);
+    assert.ok(next.json.seq > envelope.seq);
+    const polled = await call(base, "GET", `${agentPath}/commands/c-take`, { query: { lease } });
+    assert.equal(polled.status, 200);
+    assert.equal(polled.json.status, "accepted");
+    assert.equal(polled.json.outcome, "accepted");
+    const again = await submit(command);
+    assert.equal(again.status, 200);
+    assert.deepEqual(again.json, { ...polled.json, status: "duplicate" });
+    // Even a different body under an accepted id replays the original receipt.
+    const changed = await submit({ ...command, args: { item: "nothing" } });
+    assert.equal(changed.json.status, "duplicate");
+    assert.equal(changed.json.observation_id, "engineer-1#0");
+  });
+
+  it("rejects a string sleep_ms with a teaching detail (not a 400) and frees the id for a corrected payload", async () => {
+    const { envelope, submit, agentPath, lease } = await engineerRun();
+    const wrong = await submit({
+      command_id: "c-1",
+      observation_id: envelope.observation_id,
+      sleep_ms: "5000",
+    });
+    assert.equal(wrong.status, 200);
+    assert.equal(wrong.json.status, "rejected");
+    assert.match(
+      wrong.json.detail,
+      /sleep_ms must be an integer number of sim milliseconds \(got the string "5000"\)/,
+    );
+    assert.equal(wrong.json.outcome, "none");
+    // A rejected id is not occupied: there is no receipt to poll, and an unchanged retry is judged the same.
+    const none = await call(base, "GET", `${agentPath}/commands/c-1`, { query: { lease } });
+    assert.equal(none.status, 404);
+    assert.equal(none.json.error, "unknown_command");
+    const same = await submit({
+      command_id: "c-1",
+      observation_id: envelope.observation_id,
+      sleep_ms: "5000",
+    });
+    assert.equal(same.json.status, "rejected");
+    assert.equal(same.json.detail, wrong.json.detail);
+    const argType = await submit({
+      command_id: "c-1",
+      observation_id: envelope.observation_id,
+      action: "take",
+      args: { item: 7 },
+    });
+    assert.equal(argType.json.status, "rejected");
+    assert.match(argType.json.detail, /args\.item must be a string \(got number 7\)/);
+    const actionType = await submit({
+      command_id: "c-1",
+      observation_id: envelope.observation_id,
+      action: 3,
+    });
+    assert.match(actionType.json.detail, /action must be a string/);
+    const corrected = await submit({
+      command_id: "c-1",
+      observation_id: envelope.observation_id,
+      sleep_ms: 5000,
+    });
+    assert.equal(corrected.json.status, "accepted");
+  });
+
+  it("answers stale for an observation already answered, and rejected for one never issued", async () => {
+    const { envelope, submit } = await engineerRun();
+    await submit({ command_id: "a-1", observation_id: envelope.observation_id, sleep_ms: 1000 });
+    const stale = await submit({ command_id: "a-2", observation_id: envelope.observation_id, noop: true });
+    assert.equal(stale.status, 200);
+    assert.equal(stale.json.status, "stale");
+    assert.match(stale.json.detail, /already answered by command a-1/);
+    // Closure comes before payload: a malformed answer to the answered observation is stale too.
+    const malformed = await submit({
+      command_id: "a-3",
+      observation_id: envelope.observation_id,
+      sleep_ms: "x",
+    });
+    assert.equal(malformed.json.status, "stale");
+    const unknown = await submit({ command_id: "a-4", observation_id: "engineer-1#99", noop: true });
+    assert.equal(unknown.json.status, "rejected");
+    assert.match(unknown.json.detail, /never issued/);
+  });
+
+  it("refuses non-string command_id or observation_id with 422, and non-object bodies too", async () => {
+    const { envelope, submit } = await engineerRun();
+    for (const body of [
+      { command_id: 7, observation_id: envelope.observation_id, noop: true },
+      { command_id: "c-1", observation_id: null, noop: true },
+      { observation_id: envelope.observation_id, noop: true },
+      [1, 2],
+      "noop",
+    ]) {
+      const reply = await submit(body);
+      assert.equal(reply.status, 422, JSON.stringify(body));
+      assert.equal(reply.json.error, "unprocessable_command");
+    }
+    // Nothing was recorded: the observation can still be answered.
+    const ok = await submit({ command_id: "c-ok", observation_id: envelope.observation_id, noop: true });
+    assert.equal(ok.json.status, "accepted");
+  });
+
+  it("accepts exactly one of 20 concurrent submissions of one command_id; the rest are duplicates of it", async () => {
+    const { envelope, submit } = await engineerRun();
+    const command = { command_id: "c-race", observation_id: envelope.observation_id, sleep_ms: 2000 };
+    const replies = await Promise.all(Array.from({ length: 20 }, () => submit(command)));
+    assert.ok(replies.every((r) => r.status === 200));
+    const accepted = replies.filter((r) => r.json.status === "accepted");
+    const duplicates = replies.filter((r) => r.json.status === "duplicate");
+    assert.equal(accepted.length, 1);
+    assert.equal(duplicates.length, 19);
+    for (const d of duplicates) {
+      assert.equal(d.json.command_id, "c-race");
+      assert.equal(d.json.observation_id, envelope.observation_id);
+      assert.equal(d.json.detail, accepted[0]!.json.detail);
+    }
+  });
+
+  it("expires an observation past its deadline: a noop is recorded and the next envelope comes on the next wake", async () => {
+    const { envelope, submit, poll, runId } = await engineerRun({ deadline_s: 0.3 });
+    assert.ok(envelope.deadline_unix - Date.now() / 1000 <= 0.3);
+    // Waiting past the deadline: the engine records a noop and the agent wakes again later.
+    const next = await poll(envelope.seq, 10);
+    assert.equal(next.status, 200);
+    assert.ok(next.json.seq > envelope.seq);
+    const late = await submit({ command_id: "late", observation_id: envelope.observation_id, noop: true });
+    assert.equal(late.json.status, "expired");
+    assert.match(late.json.detail, /decision deadline .* passed; a noop was recorded/);
+    // Closure before payload: a malformed late answer is expired, not rejected.
+    const malformed = await submit({
+      command_id: "late-2",
+      observation_id: envelope.observation_id,
+      sleep_ms: "x",
+    });
+    assert.equal(malformed.json.status, "expired");
+    const events = server.registry.get(runId).run.events(0);
+    const id = envelope.observation_id;
+    assert.ok(events.some((e) => e.kind === "expired" && e.data.observation_id === id));
+    assert.ok(
+      events.some((e) => e.kind === "decision" && e.data.observation_id === id && e.data.expired === true),
+    );
+  });
+
+  it("needs the lease: 401 without, 403 with a wrong one", async () => {
+    const { envelope, agentPath } = await engineerRun();
+    const command = { command_id: "x", observation_id: envelope.observation_id, noop: true };
+    const none = await call(base, "POST", `${agentPath}/commands`, { body: command });
+    assert.equal(none.status, 401);
+    assert.equal(none.json.error, "lease_required");
+    const wrong = await call(base, "POST", `${agentPath}/commands`, {
+      query: { lease: "l-nope" },
+      body: command,
+    });
+    assert.equal(wrong.status, 403);
+    assert.equal(wrong.json.error, "lease_invalid");
+    const receipt = await call(base, "GET", `${agentPath}/commands/x`, { query: { lease: "l-nope" } });
+    assert.equal(receipt.status, 403);
+  });
+});

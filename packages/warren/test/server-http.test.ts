@@ -1,0 +1,231 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { listScenarios } from "../src/engine/index.js";
+import type { ListeningServer } from "../src/server/index.js";
+import { call, startTestServer } from "./helpers/server.js";
+
+let server: ListeningServer;
+let base: string;
+before(async () => {
+  server = await startTestServer();
+  base = server.url;
+});
+after(() => server.close());
+
+const PROTOCOL = "warren-agent/0";
+
+describe("runs and scenarios", () => {
+  it("creates a run (201) with the defaults when there is no body, and shows it", async () => {
+    const created = await call(base, "POST", "/v1/runs", { query: { scenario: "bridge_repair" } });
+    assert.equal(created.status, 201);
+    assert.equal(created.headers.get("location"), `/v1/runs/${created.json.run_id}`);
+    assert.equal(created.json.seed, 0);
+    assert.equal(created.json.npc_policy, "solution");
+    assert.equal(created.json.deadline_s, 60);
+    assert.deepEqual(created.json.controlled_agents, []);
+    // No remote agent to wait for: it starts at once and the solution runners finish it.
+    const shown = await call(base, "GET", `/v1/runs/${created.json.run_id}`);
+    assert.equal(shown.status, 200);
+    assert.equal(shown.json.scenario, "bridge_repair");
+    assert.ok(["running", "completed"].includes(shown.json.status));
+    assert.equal(shown.json.agents.length, 3);
+    assert.equal(shown.json.agents[0].leased, false);
+    const listed = await call(base, "GET", "/v1/runs");
+    assert.ok(listed.json.runs.some((r: { run_id: string }) => r.run_id === created.json.run_id));
+  });
+
+  it("takes the worked example's body and waits for its remote agent to be claimed", async () => {
+    const created = await call(base, "POST", "/v1/runs", {
+      query: { scenario: "bridge_repair", seed: 3 },
+      body: { controlled_agents: ["engineer-1"], npc_policy: "solution", pace: null, deadline_s: 5 },
+    });
+    assert.equal(created.status, 201);
+    assert.equal(created.json.status, "created");
+    assert.equal(created.json.seed, 3);
+    assert.equal(created.json.deadline_s, 5);
+    const engineer = created.json.agents.find((a: { agent_id: string }) => a.agent_id === "engineer-1");
+    assert.equal(engineer.controller, "remote");
+    const claim = await call(base, "POST", `/v1/runs/${created.json.run_id}/agents/engineer-1/claim`, {
+      query: { holder: "tester" },
+    });
+    assert.equal(claim.status, 200);
+    const shown = await call(base, "GET", `/v1/runs/${created.json.run_id}`);
+    assert.equal(shown.json.status, "running");
+    const held = shown.json.agents.find((a: { agent_id: string }) => a.agent_id === "engineer-1");
+    assert.equal(held.leased, true);
+    assert.equal(held.holder, "tester");
+    assert.ok(held.lease_expires_unix > Date.now() / 1000);
+  });
+
+  it("refuses bad run options with 400 and names the field, never coercing", async () => {
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ pace: "1" }, /body\/pace must be number,null/],
+      [{ pace: 0 }, /body\/pace must be > 0/],
+      [{ npc_policy: "all" }, /npc_policy must be equal to one of the allowed values/],
+      [{ controlled_agents: "engineer-1" }, /controlled_agents must be array/],
+      [{ deadline_s: 0 }, /deadline_s must be > 0/],
+      [{ deadline_s: 86_401 }, /deadline_s must be <= 86400/],
+      [{ colour: "red" }, /must NOT have additional properties/],
+    ];
+    for (const [body, detail] of cases) {
+      const reply = await call(base, "POST", "/v1/runs", { query: { scenario: "bridge_repair" }, body });
+      assert.equal(reply.status, 400, JSON.stringify(body));
+      assert.equal(reply.json.error, "bad_request");
+      assert.match(reply.json.detail, detail);
+    }
+    const seed = await call(base, "POST", "/v1/runs", { query: { scenario: "bridge_repair", seed: -1 } });
+    assert.equal(seed.status, 400);
+    assert.match(seed.json.detail, /querystring\/seed must be >= 0/);
+    const bigSeed = await call(base, "POST", "/v1/runs", {
+      query: { scenario: "bridge_repair", seed: 2 ** 32 },
+    });
+    assert.equal(bigSeed.status, 400);
+    const noScenario = await call(base, "POST", "/v1/runs");
+    assert.equal(noScenario.status, 400);
+    assert.match(noScenario.json.detail, /scenario/);
+    const agent = await call(base, "POST", "/v1/runs", {
+      query: { scenario: "bridge_repair" },
+      body: { controlled_agents: ["pilot-9"] },
+    });
+    assert.equal(agent.status, 400);
+    assert.match(agent.json.detail, /no agent "pilot-9"/);
+  });
+
+  it("answers 404 for an unknown scenario, run, agent or route", async () => {
+    const scenario = await call(base, "POST", "/v1/runs", { query: { scenario: "moon_base" } });
+    assert.equal(scenario.status, 404);
+    assert.equal(scenario.json.error, "unknown_scenario");
+    assert.match(scenario.json.detail, /bridge_repair/);
+    const run = await call(base, "GET", "/v1/runs/run-999");
+    assert.equal(run.status, 404);
+    assert.equal(run.json.error, "unknown_run");
+    const created = await call(base, "POST", "/v1/runs", {
+      query: { scenario: "bridge_repair" },
+      body: { controlled_agents: ["engineer-1"] },
+    });
+    for (const [method, path] of [
+      ["POST", "claim"],
+      ["GET", "briefing"],
+      ["GET", "observations"],
+      ["POST", "release"],
+      ["GET", "commands/c-1"],
+    ] as const) {
+      const reply = await call(base, method, `/v1/runs/${created.json.run_id}/agents/pilot-9/${path}`);
+      assert.equal(reply.status, 404, path);
+      assert.equal(reply.json.error, "unknown_agent");
+    }
+    const route = await call(base, "GET", "/v1/nowhere");
+    assert.equal(route.status, 404);
+    assert.equal(route.json.error, "not_found");
+    assert.equal(route.headers.get("x-warren-protocol"), PROTOCOL);
+  });
+
+  it("lists the bundled scenarios", async () => {
+    const reply = await call(base, "GET", "/v1/scenarios");
+    assert.equal(reply.status, 200);
+    assert.deepEqual(reply.json.scenarios, listScenarios());
+  });
+});
+
+describe("bad bodies", () => {
+  it("answers malformed JSON with 400 and the parser's reason", async () => {
+    const reply = await call(base, "POST", "/v1/runs", {
+      query: { scenario: "bridge_repair" },
+      rawBody: '{"pace":',
+    });
+    assert.equal(reply.status, 400);
+    assert.equal(reply.json.error, "malformed_json");
+    assert.match(reply.json.detail, /not valid JSON: .*JSON/);
+    const empty = await call(base, "POST", "/v1/runs", {
+      query: { scenario: "bridge_repair" },
+      rawBody: "",
+      headers: { "content-type": "application/json" },
+    });
+    assert.equal(empty.status, 400);
+    assert.equal(empty.json.error, "malformed_json");
+  });
+
+  it("answers a body that is not JSON with 415 and one too large with 413", async () => {
+    const text = await call(base, "POST", "/v1/runs", {
+      query: { scenario: "bridge_repair" },
+      rawBody: "hello",
+      headers: { "content-type": "text/plain" },
+    });
+    assert.equal(text.status, 415);
+    assert.equal(text.json.error, "unsupported_media_type");
+    const huge = await call(base, "POST", "/v1/runs", {
+      query: { scenario: "bridge_repair" },
+      rawBody: JSON.stringify({ pad: "x".repeat(1 << 20) }),
+    });
+    assert.equal(huge.status, 413);
+    assert.equal(huge.json.error, "body_too_large");
+    // And the server is still fine.
+    assert.equal((await call(base, "GET", "/v1/scenarios")).status, 200);
+  });
+});
+
+describe("protocol version", () => {
+  it("sends X-Warren-Protocol on every /v1 response, errors included", async () => {
+    for (const [method, path] of [
+      ["GET", "/v1/scenarios"],
+      ["GET", "/v1/runs"],
+      ["GET", "/v1/runs/nope"],
+      ["POST", "/v1/runs"],
+      ["GET", "/v1/openapi.json"],
+    ] as const) {
+      const reply = await call(base, method, path);
+      assert.equal(reply.headers.get("x-warren-protocol"), PROTOCOL, `${method} ${path}`);
+    }
+  });
+
+  it("refuses another version with 409, by header or by protocol= on claim; none is fine", async () => {
+    const other = await call(base, "GET", "/v1/scenarios", {
+      headers: { "x-warren-protocol": "warren-agent/1" },
+    });
+    assert.equal(other.status, 409);
+    assert.equal(other.json.error, "protocol_mismatch");
+    assert.equal(other.headers.get("x-warren-protocol"), PROTOCOL);
+    const same = await call(base, "GET", "/v1/scenarios", { headers: { "x-warren-protocol": PROTOCOL } });
+    assert.equal(same.status, 200);
+    const created = await call(base, "POST", "/v1/runs", {
+      query: { scenario: "bridge_repair" },
+      body: { controlled_agents: ["engineer-1"] },
+    });
+    const claimPath = `/v1/runs/${created.json.run_id}/agents/engineer-1/claim`;
+    const wrong = await call(base, "POST", claimPath, { query: { protocol: "warren-agent/9" } });
+    assert.equal(wrong.status, 409);
+    assert.equal(wrong.json.error, "protocol_mismatch");
+    const right = await call(base, "POST", claimPath, { query: { protocol: PROTOCOL } });
+    assert.equal(right.status, 200);
+    assert.match(right.json.lease, /^l-[0-9a-f]{32}$/);
+  });
+});
+
+describe("OpenAPI", () => {
+  it("serves a document generated from the route schemas listing every route", async () => {
+    const reply = await call(base, "GET", "/v1/openapi.json");
+    assert.equal(reply.status, 200);
+    assert.match(reply.json.openapi, /^3\./);
+    const paths = reply.json.paths;
+    const expected: [string, string][] = [
+      ["/v1/runs", "post"],
+      ["/v1/runs", "get"],
+      ["/v1/runs/{run}", "get"],
+      ["/v1/scenarios", "get"],
+      ["/v1/runs/{run}/agents/{agent}/claim", "post"],
+      ["/v1/runs/{run}/agents/{agent}/briefing", "get"],
+      ["/v1/runs/{run}/agents/{agent}/observations", "get"],
+      ["/v1/runs/{run}/agents/{agent}/commands", "post"],
+      ["/v1/runs/{run}/agents/{agent}/commands/{command_id}", "get"],
+      ["/v1/runs/{run}/agents/{agent}/release", "post"],
+      ["/v1/runs/{run}/spectate", "get"],
+    ];
+    for (const [path, method] of expected) assert.ok(paths[path]?.[method], `${method} ${path}`);
+    const observations = paths["/v1/runs/{run}/agents/{agent}/observations"].get;
+    const wait = observations.parameters.find((p: { name: string }) => p.name === "wait");
+    assert.match(wait.description, /capped at 30/);
+    const command = paths["/v1/runs/{run}/agents/{agent}/commands"].post;
+    assert.ok(command.requestBody.content["application/json"].schema.properties.sleep_ms);
+    assert.ok(command.responses["422"]);
+  });
+});

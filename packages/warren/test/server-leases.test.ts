@@ -1,0 +1,171 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import type { ListeningServer } from "../src/server/index.js";
+import { call, startTestServer } from "./helpers/server.js";
+
+const TTL_S = 0.5;
+let server: ListeningServer;
+let shortLived: ListeningServer;
+let base: string;
+before(async () => {
+  server = await startTestServer();
+  shortLived = await startTestServer({ leaseTtlS: TTL_S });
+  base = server.url;
+});
+after(async () => {
+  await server.close();
+  await shortLived.close();
+});
+
+async function engineerRun(at = base): Promise<string> {
+  const created = await call(at, "POST", "/v1/runs", {
+    query: { scenario: "bridge_repair", seed: 3 },
+    body: { controlled_agents: ["engineer-1"], npc_policy: "solution", pace: null },
+  });
+  return `/v1/runs/${created.json.run_id}/agents/engineer-1`;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("leases", () => {
+  it("grants a lease, refuses a second claimant with 409, and resumes the holder with its token", async () => {
+    const agent = await engineerRun();
+    const first = await call(base, "POST", `${agent}/claim`, { query: { holder: "alice" } });
+    assert.equal(first.status, 200);
+    assert.equal(first.json.resumed, false);
+    assert.equal(first.json.briefing_revision, 1);
+    assert.equal(first.json.lease_ttl_s, 300);
+    const rival = await call(base, "POST", `${agent}/claim`);
+    assert.equal(rival.status, 409);
+    assert.equal(rival.json.error, "agent_leased");
+    assert.match(rival.json.detail, /leased by alice/);
+    const wrong = await call(base, "POST", `${agent}/claim`, { query: { lease: "l-guess" } });
+    assert.equal(wrong.status, 409);
+    // The holder reconnects with its token: same lease, and the outstanding envelope again.
+    const envelope = await call(base, "GET", `${agent}/observations`, {
+      query: { lease: first.json.lease, after: -1, wait: 5 },
+    });
+    assert.equal(envelope.status, 200);
+    const resumed = await call(base, "POST", `${agent}/claim`, { query: { lease: first.json.lease } });
+    assert.equal(resumed.status, 200);
+    assert.equal(resumed.json.lease, first.json.lease);
+    assert.equal(resumed.json.resumed, true);
+    assert.equal(resumed.json.outstanding_observation_id, envelope.json.observation_id);
+    const redelivered = await call(base, "GET", `${agent}/observations`, {
+      query: { lease: first.json.lease, after: -1 },
+    });
+    assert.deepEqual(redelivered.json, envelope.json);
+    // Nothing newer yet: a poll past it waits and answers 204.
+    const nothing = await call(base, "GET", `${agent}/observations`, {
+      query: { lease: first.json.lease, after: envelope.json.seq, wait: 0.05 },
+    });
+    assert.equal(nothing.status, 204);
+  });
+
+  it("takes the lease from Authorization: Bearer too", async () => {
+    const agent = await engineerRun();
+    const claim = await call(base, "POST", `${agent}/claim`);
+    const briefing = await call(base, "GET", `${agent}/briefing`, {
+      headers: { authorization: `Bearer ${claim.json.lease}` },
+    });
+    assert.equal(briefing.status, 200);
+    assert.equal(briefing.json.agent_id, "engineer-1");
+    assert.equal(briefing.json.revision, 1);
+    assert.match(briefing.json.content_hash, /^sha256:/);
+    // Cached by revision: the ETag is the content hash.
+    assert.equal(briefing.headers.get("etag"), `"${briefing.json.content_hash}"`);
+    const cached = await call(base, "GET", `${agent}/briefing`, {
+      query: { lease: claim.json.lease },
+      headers: { "if-none-match": `"${briefing.json.content_hash}"` },
+    });
+    assert.equal(cached.status, 304);
+    const bad = await call(base, "GET", `${agent}/briefing`, {
+      headers: { authorization: "Bearer l-other" },
+    });
+    assert.equal(bad.status, 403);
+    const none = await call(base, "GET", `${agent}/briefing`);
+    assert.equal(none.status, 401);
+    assert.equal(none.json.error, "lease_required");
+  });
+
+  it("is kept alive by requests, expires without them, and is reclaimable with a fresh token and redelivery", async () => {
+    const at = shortLived.url;
+    const agent = await engineerRun(at);
+    const claim = await call(at, "POST", `${agent}/claim`);
+    const lease = claim.json.lease;
+    const envelope = await call(at, "GET", `${agent}/observations`, { query: { lease, wait: 5 } });
+    // Requests every half TTL keep it for well past one TTL.
+    for (let i = 0; i < 4; i++) {
+      await sleep((TTL_S * 1000) / 2);
+      assert.equal((await call(at, "GET", `${agent}/briefing`, { query: { lease } })).status, 200);
+    }
+    // A long poll longer than the TTL does not lose it either.
+    const longPoll = await call(at, "GET", `${agent}/observations`, {
+      query: { lease, after: envelope.json.seq, wait: TTL_S * 2 },
+    });
+    assert.equal(longPoll.status, 204);
+    assert.equal((await call(at, "GET", `${agent}/briefing`, { query: { lease } })).status, 200);
+    // Then silence past the TTL (any request would refresh it, so this one waits without asking).
+    await sleep(TTL_S * 1000 * 1.5);
+    const expired = await call(at, "GET", `${agent}/briefing`, { query: { lease } });
+    assert.equal(expired.status, 403);
+    assert.equal(expired.json.error, "lease_expired");
+    const view = await call(at, "GET", agent.replace(/\/agents\/.*$/, ""));
+    assert.equal(
+      view.json.agents.find((a: { agent_id: string }) => a.agent_id === "engineer-1").leased,
+      false,
+    );
+    const reclaim = await call(at, "POST", `${agent}/claim`, { query: { lease } });
+    assert.equal(reclaim.status, 200);
+    assert.equal(reclaim.json.resumed, false);
+    assert.notEqual(reclaim.json.lease, lease);
+    const redelivered = await call(at, "GET", `${agent}/observations`, {
+      query: { lease: reclaim.json.lease, after: -1 },
+    });
+    assert.equal(redelivered.json.observation_id, envelope.json.observation_id);
+    const old = await call(at, "GET", `${agent}/observations`, { query: { lease } });
+    assert.equal(old.status, 403);
+  });
+
+  it("is freed at once by release", async () => {
+    const agent = await engineerRun();
+    const claim = await call(base, "POST", `${agent}/claim`);
+    const noLease = await call(base, "POST", `${agent}/release`);
+    assert.equal(noLease.status, 401);
+    const wrong = await call(base, "POST", `${agent}/release`, { query: { lease: "l-x" } });
+    assert.equal(wrong.status, 403);
+    const released = await call(base, "POST", `${agent}/release`, { query: { lease: claim.json.lease } });
+    assert.equal(released.status, 200);
+    assert.equal(released.json.released, true);
+    const after = await call(base, "GET", `${agent}/briefing`, { query: { lease: claim.json.lease } });
+    assert.equal(after.status, 403);
+    assert.equal(after.json.error, "lease_invalid");
+    const next = await call(base, "POST", `${agent}/claim`);
+    assert.equal(next.status, 200);
+    assert.notEqual(next.json.lease, claim.json.lease);
+  });
+
+  it("is only for remote agents: claiming a solution-played agent is 409 not_remote", async () => {
+    const agent = await engineerRun();
+    const reply = await call(base, "POST", agent.replace("engineer-1", "courier-1") + "/claim");
+    assert.equal(reply.status, 409);
+    assert.equal(reply.json.error, "not_remote");
+  });
+
+  it("refuses a bad after or wait with 400 and caps a long wait at 30 s", async () => {
+    const agent = await engineerRun();
+    const claim = await call(base, "POST", `${agent}/claim`);
+    for (const query of [{ after: -2 }, { after: "x" }, { wait: -1 }, { wait: "soon" }]) {
+      const reply = await call(base, "GET", `${agent}/observations`, {
+        query: { lease: claim.json.lease, ...query },
+      });
+      assert.equal(reply.status, 400, JSON.stringify(query));
+      assert.equal(reply.json.error, "bad_request");
+    }
+    // A wait far past the cap is accepted (capped), and answers as soon as the envelope is there.
+    const reply = await call(base, "GET", `${agent}/observations`, {
+      query: { lease: claim.json.lease, wait: 3600 },
+    });
+    assert.equal(reply.status, 200);
+  });
+});
