@@ -1,0 +1,114 @@
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+const packageDir = fileURLToPath(new URL("..", import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), "warren-cli-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function warren(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ["--import", "tsx", "src/cli/main.ts", ...args],
+      { cwd: packageDir },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+      },
+    );
+  });
+}
+
+test("warren --help lists the commands; an unknown command is a usage error", async () => {
+  const [help, unknown] = await Promise.all([warren("--help"), warren("fly")]);
+  assert.equal(help.code, 0);
+  for (const usage of [
+    "warren scenarios [--json]",
+    "warren run SCENARIO [--seed N] [--json] [--log FILE]",
+    "warren replay FILE",
+  ]) {
+    assert.ok(help.stdout.includes(usage), usage);
+  }
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /unknown command "fly"/);
+});
+
+test("warren scenarios lists every scenario, as text and as JSON", async () => {
+  const [text, json] = await Promise.all([warren("scenarios"), warren("scenarios", "--json")]);
+  assert.equal(text.code, 0);
+  assert.match(text.stdout, /^bridge_repair {2}Repair the storm-damaged bridge and resupply the clinic\./m);
+  const list = JSON.parse(json.stdout) as { name: string; agents: { agent_id: string }[] }[];
+  assert.deepEqual(
+    list.map((s) => s.name),
+    ["bridge_repair", "signal_relay", "harvest_rush"],
+  );
+  assert.ok(list[0]!.agents.some((a) => a.agent_id === "engineer-1"));
+});
+
+test("warren run prints objectives, times and the hash; the same seed gives the same hash", async () => {
+  const [text, jsonRun, otherRun] = await Promise.all([
+    warren("run", "bridge_repair", "--seed", "4"),
+    warren("run", "bridge_repair", "--seed", "4", "--json"),
+    warren("run", "bridge_repair", "--seed", "5", "--json"),
+  ]);
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, /^bridge_repair seed 4: completed \(every objective is met\)$/m);
+  assert.match(text.stdout, /^ {2}repair 2\/2 completed$/m);
+  assert.match(text.stdout, /^sim time \d+(\.\d+)? s, wall time \d+ ms$/m);
+  assert.match(text.stderr, /\[t=\d+(\.\d+)?s\] repair 1\/2 pending/, "progress on stderr");
+  const hash = /^log hash (sha256:[0-9a-f]{64})$/m.exec(text.stdout)![1];
+  const json = JSON.parse(jsonRun.stdout);
+  assert.equal(json.log_hash, hash);
+  assert.equal(json.status, "completed");
+  assert.equal(typeof json.wall_time_ms, "number");
+  const other = JSON.parse(otherRun.stdout);
+  assert.notEqual(other.log_hash, hash);
+});
+
+test("warren run refuses bad input with a clear error", async () => {
+  const [unknown, seed] = await Promise.all([
+    warren("run", "nowhere"),
+    warren("run", "bridge_repair", "--seed", "x1"),
+  ]);
+  assert.equal(unknown.code, 1);
+  assert.match(unknown.stderr, /unknown_scenario: there is no scenario "nowhere"/);
+  assert.equal(seed.code, 2);
+  assert.match(seed.stderr, /--seed must be an integer/);
+  assert.match(seed.stderr, /Usage: warren run/);
+});
+
+test("warren run --log writes the log; warren replay re-runs it and checks the hash", async () => {
+  const log = join(dir, "run.json");
+  const ran = await warren("run", "harvest_rush", "--seed", "6", "--log", log, "--json");
+  assert.equal(ran.code, 0, ran.stderr);
+  const hash = JSON.parse(ran.stdout).log_hash;
+  const file = JSON.parse(readFileSync(log, "utf8"));
+  assert.equal(file.format, "warren-log/1");
+  assert.equal(file.log_hash, hash);
+  assert.ok(file.events.some((e: { kind: string }) => e.kind === "decision"));
+
+  // A tampered decision makes the replay diverge.
+  const tampered = join(dir, "tampered.json");
+  const decision = file.events.find(
+    (e: { kind: string; data: { action?: string } }) => e.kind === "decision" && e.data.action === "move_to",
+  );
+  decision.data.args = { dest: "market" === decision.data.args.dest ? "north_field" : "market" };
+  writeFileSync(tampered, JSON.stringify(file));
+  const notLog = join(dir, "not-a-log.json");
+  writeFileSync(notLog, JSON.stringify({ hello: 1 }));
+  const [replay, bad, wrong] = await Promise.all([
+    warren("replay", log),
+    warren("replay", tampered),
+    warren("replay", notLog),
+  ]);
+  assert.equal(replay.code, 0, replay.stderr);
+  assert.match(replay.stderr, new RegExp(`replay matches the log: ${hash}`));
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /replay differs from the log/);
+  assert.equal(wrong.code, 2);
+  assert.match(wrong.stderr, /is not a warren run log: format must be "warren-log\/1"/);
+});
