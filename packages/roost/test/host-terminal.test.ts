@@ -222,7 +222,7 @@ test("a program printing megabytes as fast as it can is read at the screen model
   const spec = bashJob(
     dir.stateDir,
     "flood",
-    "head -c 6000000 /dev/urandom | base64 -w 100; echo flood-end; sleep 30",
+    "head -c 3000000 /dev/urandom | base64 -w 100; echo flood-end; sleep 30",
   );
   await host.spawn(spec);
   await screenShows(host, "flood", (line) => line.length === 60);
@@ -232,4 +232,48 @@ test("a program printing megabytes as fast as it can is read at the screen model
   const log = join(spec.dir, "terminal.log");
   assert.ok(statSync(log).size <= 1024 * 1024);
   assert.equal(statSync(`${log}.1`).size, 1024 * 1024);
+});
+
+test("terminal sizes are taken up to their limits and refused past them", async () => {
+  const info = await host.spawn(
+    bashJob(dir.stateDir, "huge", "stty size; sleep 30", { cols: 1000, rows: 500 }),
+  );
+  await screenShows(host, "huge", (line) => line === "500 1000");
+  await host.resize("huge", 2, 1);
+  await assert.rejects(host.resize("huge", 1001, 10), { code: "bad_request", message: /cols/ });
+  await assert.rejects(host.resize("huge", 1, 10), { code: "bad_request", message: /cols/ });
+  await assert.rejects(host.resize("huge", 10, 501), { code: "bad_request", message: /rows/ });
+  await assert.rejects(host.resize("huge", 10, 0), { code: "bad_request", message: /rows/ });
+  const screen = await host.screen("huge");
+  assert.deepEqual([screen.cols, screen.rows], [2, 1]);
+  await host.kill(info.id, "SIGKILL");
+});
+
+test("a request line of 16 MiB is read; one byte more ends the connection", async () => {
+  const limit = 16 * 1024 * 1024;
+  // Resolves with the answer (events from other jobs passed over), or null when the host hangs up.
+  const send = (line: string) =>
+    new Promise<{ code?: string } | null>((resolve) => {
+      const socket = createConnection(join(dir.stateDir, "host.sock"));
+      let received = "";
+      socket.on("data", (chunk) => {
+        received += chunk;
+        const answer = received
+          .split("\n")
+          .slice(0, -1)
+          .map((text) => JSON.parse(text))
+          .find((message) => "ok" in message);
+        if (answer) {
+          socket.destroy();
+          resolve(answer);
+        }
+      });
+      socket.on("error", () => {});
+      socket.on("close", () => resolve(null));
+      socket.write(`${line}\n`);
+    });
+  const atLimit = await send(`"${"x".repeat(limit - 2)}"`);
+  assert.equal(atLimit?.code, "bad_request");
+  assert.equal(await send(`"${"x".repeat(limit - 1)}"`), null);
+  assert.ok((await host.list()).length > 0);
 });

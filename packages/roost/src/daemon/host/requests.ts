@@ -4,6 +4,8 @@ import { RoostError } from "../../protocol/errors.js";
 import type { HostSpawnSpec } from "./api.js";
 import type { HostOpName, HostOps } from "./protocol.js";
 
+/** The screen model's narrowest terminal. */
+export const MIN_COLS = 2;
 export const MAX_COLS = 1000;
 export const MAX_ROWS = 500;
 const MAX_ID_LENGTH = 200;
@@ -48,7 +50,7 @@ function integer(args: Fields, key: string, min: number, max: number): number {
 }
 
 function size(args: Fields): { cols: number; rows: number } {
-  return { cols: integer(args, "cols", 1, MAX_COLS), rows: integer(args, "rows", 1, MAX_ROWS) };
+  return { cols: integer(args, "cols", MIN_COLS, MAX_COLS), rows: integer(args, "rows", 1, MAX_ROWS) };
 }
 
 function spawnSpec(args: Fields): HostSpawnSpec {
