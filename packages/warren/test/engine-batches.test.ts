@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { ManualClock, Run, type ScenarioDefinition } from "../src/engine/index.js";
 import { SeededRandom } from "../src/engine/random.js";
 import { findScenario } from "../src/scenarios/index.js";
-import { RemoteAgent, remoteRun } from "./helpers/engine-runs.js";
+import { RemoteAgent, remoteRun, yardScenario } from "./helpers/engine-runs.js";
 
 test("a slow remote agent holds its batch: sim time waits for its answer or its deadline", () => {
   const { run, clock } = remoteRun("harvest_rush", { controlled: ["farmer-1"], npcPolicy: "solution" });
@@ -30,35 +30,10 @@ test("a slow remote agent holds its batch: sim time waits for its answer or its 
   assert.ok(run.events().filter((e) => e.kind === "arrived").length >= 2);
 });
 
-function duel(): ScenarioDefinition {
-  const base = findScenario("bridge_repair")!;
-  return {
-    ...base,
-    name: "duel",
-    tools: [],
-    react: undefined,
-    placeFeatures: undefined,
-    agents: [
-      { id: "a-1", name: "A", role: "walker", start: "yard" },
-      { id: "b-1", name: "B", role: "walker", start: "yard" },
-    ],
-    objectives: [{ id: "wait", description: "Wait.", target: 1, deadlineMs: null }],
-    build(world) {
-      world.addSpace("yard", 3, 3);
-      world.addPlace({ id: "yard", name: "the yard", description: "", cell: { space: "yard", x: 1, y: 1 } });
-      world.addItem(
-        { id: "pebble", name: "pebble", kind: "pebble", props: {} },
-        { at: "cell", cell: { space: "yard", x: 1, y: 1 } },
-      );
-    },
-    solvableWith: () => false,
-  };
-}
-
 test("commands of the same millisecond resolve in the seeded order: the batch's ids, sorted, shuffled", () => {
   const winners = new Set<string>();
   for (let seed = 1; seed <= 20; seed++) {
-    const { run } = remoteRun(duel(), { seed, controlled: ["b-1", "a-1"] });
+    const { run } = remoteRun(yardScenario(["a-1", "b-1"], 1), { seed, controlled: ["b-1", "a-1"] });
     // b answers first in wall time; the order does not depend on it.
     const bSent = new RemoteAgent(run, "b-1").act("take", { item: "pebble" });
     assert.equal(bSent.outcome, "pending", "the batch waits for a-1");

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { Envelope, ScenarioDefinition } from "../src/engine/index.js";
+import type { Envelope } from "../src/engine/index.js";
 import { findScenario } from "../src/scenarios/index.js";
-import { RemoteAgent, remoteRun } from "./helpers/engine-runs.js";
+import { RemoteAgent, remoteRun, yardScenario } from "./helpers/engine-runs.js";
 
 /** Sends an action that passes validation and expects the engine to refuse it with `sentence`. */
 function refused(
@@ -196,37 +196,13 @@ test("signal_relay's keypad refusals", () => {
   refused(tom, "move_to", { dest: "vault" }, /^No open path leads from station:11,4 to vault/);
 });
 
-function crowded(items: number): ScenarioDefinition {
-  const base = findScenario("bridge_repair")!;
-  return {
-    ...base,
-    name: "crowded",
-    tools: [],
-    react: undefined,
-    placeFeatures: undefined,
-    agents: [{ id: "a-1", name: "A", role: "walker", start: "yard" }],
-    objectives: [{ id: "wait", description: "Wait.", target: 1, deadlineMs: null }],
-    build(world) {
-      world.addSpace("yard", 3, 3);
-      world.addPlace({ id: "yard", name: "the yard", description: "", cell: { space: "yard", x: 1, y: 1 } });
-      for (let i = 0; i < items; i++) {
-        world.addItem(
-          { id: `pebble-${String(i).padStart(2, "0")}`, name: "pebble", kind: "pebble", props: {} },
-          { at: "cell", cell: { space: "yard", x: 1, y: 1 } },
-        );
-      }
-    },
-    solvableWith: () => false,
-  };
-}
-
 test("max_sight: at most 40 things are listed, 40 exactly when there are 40", () => {
   for (const [count, shown] of [
     [40, 40],
     [41, 40],
     [39, 39],
   ] as const) {
-    const { run } = remoteRun(crowded(count), { controlled: ["a-1"] });
+    const { run } = remoteRun(yardScenario(["a-1"], count), { controlled: ["a-1"] });
     const seen = run.outstanding("a-1")!.observation;
     assert.equal(seen.place.items.length, shown, `${count} pebbles`);
   }

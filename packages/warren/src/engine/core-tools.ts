@@ -9,6 +9,14 @@ const DROP_MS = 1000;
 const MESSAGE_MS = 1000;
 const MAX_MESSAGE_CHARS = 500;
 
+/** take and drop both name one item. */
+const ITEM_ARGS = {
+  type: "object",
+  properties: { item: { type: "string" } },
+  required: ["item"],
+  additionalProperties: false,
+};
+
 function resolveDestination(world: World, dest: string): { cell: Cell; label: string } | undefined {
   const place = world.places.get(dest);
   if (place) return { cell: place.cell, label: place.id };
@@ -102,12 +110,7 @@ export const take: ToolDefinition = {
     description: "Pick up an item lying where you stand.",
     lane: "body",
     durative: false,
-    input_schema: {
-      type: "object",
-      properties: { item: { type: "string" } },
-      required: ["item"],
-      additionalProperties: false,
-    },
+    input_schema: ITEM_ARGS,
   },
   unavailable(ctx, agent) {
     if (agent.inventory.length >= ctx.world.budgets.max_inventory) return "your hands are full";
@@ -157,12 +160,7 @@ export const drop: ToolDefinition = {
     description: "Put down an item you carry, where you stand.",
     lane: "body",
     durative: false,
-    input_schema: {
-      type: "object",
-      properties: { item: { type: "string" } },
-      required: ["item"],
-      additionalProperties: false,
-    },
+    input_schema: ITEM_ARGS,
   },
   unavailable(_ctx, agent) {
     return agent.inventory.length === 0 ? "you carry nothing" : "";

@@ -75,6 +75,11 @@ export class World {
     return space;
   }
 
+  /** Adds a place on one cell of a space. */
+  addPlaceAt(space: string, id: string, name: string, x: number, y: number, description: string): void {
+    this.addPlace({ id, name, description, cell: { space, x, y } });
+  }
+
   addPlace(place: Place): void {
     this.places.set(place.id, place);
     this.placesByCell.set(cellName(place.cell), place);

@@ -109,3 +109,29 @@ export async function headless(scenario: string, seed: number): Promise<RunSumma
   run.start();
   return run.whenEnded();
 }
+
+/** A one-cell yard with `agents` walkers and `items` pebbles: for budgets and same-millisecond races. */
+export function yardScenario(agents: string[], items: number): ScenarioDefinition {
+  const base = findScenario("bridge_repair")!;
+  return {
+    ...base,
+    name: "yard",
+    tools: [],
+    react: undefined,
+    placeFeatures: undefined,
+    agents: agents.map((id) => ({ id, name: id.toUpperCase(), role: "walker", start: "yard" })),
+    objectives: [{ id: "wait", description: "Wait.", target: 1, deadlineMs: null }],
+    build(world) {
+      world.addSpace("yard", 3, 3);
+      world.addPlaceAt("yard", "yard", "the yard", 1, 1, "");
+      for (let i = 0; i < items; i++) {
+        const id = items === 1 ? "pebble" : `pebble-${String(i).padStart(2, "0")}`;
+        world.addItem(
+          { id, name: "pebble", kind: "pebble", props: {} },
+          { at: "cell", cell: { space: "yard", x: 1, y: 1 } },
+        );
+      }
+    },
+    solvableWith: () => false,
+  };
+}

@@ -13,13 +13,25 @@ export function buildValley(world: World, rng: SeededRandom): void {
   const bridgeY = 2 + rng.int(4);
   for (let y = 0; y < valley.height; y++) valley.setBlocked(RIVER_X, y, true);
   world.flags.set("bridge_y", bridgeY);
-  const place = (id: string, name: string, x: number, y: number, description: string): void =>
-    world.addPlace({ id, name, description, cell: { space: "valley", x, y } });
-  place("workshop", "the workshop", 1, 1, "Benches and tools; the engineer's home.");
-  place("depot", "the supply depot", 2, 6, "Crates of supplies wait here.");
-  place("sawmill", "the sawmill", 4, 0, "Fresh-cut timber is stacked here.");
-  place("bridge", "the bridge", RIVER_X - 1, bridgeY, "The west end of the bridge. Its span is broken.");
-  place("clinic", "the clinic", 10, 2, "The clinic across the river is short of medkits.");
+  world.addPlaceAt("valley", "workshop", "the workshop", 1, 1, "Benches and tools; the engineer's home.");
+  world.addPlaceAt("valley", "depot", "the supply depot", 2, 6, "Crates of supplies wait here.");
+  world.addPlaceAt("valley", "sawmill", "the sawmill", 4, 0, "Fresh-cut timber is stacked here.");
+  world.addPlaceAt(
+    "valley",
+    "bridge",
+    "the bridge",
+    RIVER_X - 1,
+    bridgeY,
+    "The west end of the bridge. Its span is broken.",
+  );
+  world.addPlaceAt(
+    "valley",
+    "clinic",
+    "the clinic",
+    10,
+    2,
+    "The clinic across the river is short of medkits.",
+  );
   const at = (placeId: string) => ({ at: "cell" as const, cell: world.places.get(placeId)!.cell });
   world.addItem({ id: "toolbox-1", name: "toolbox", kind: "toolbox", props: {} }, at("workshop"));
   for (const n of [1, 2]) {

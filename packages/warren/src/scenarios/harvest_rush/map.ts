@@ -10,13 +10,18 @@ export const CRATES = 6;
  */
 export function buildFarm(world: World, rng: SeededRandom): void {
   world.addSpace("farm", 15, 15);
-  const place = (id: string, name: string, x: number, y: number, description: string): void =>
-    world.addPlace({ id, name, description, cell: { space: "farm", x, y } });
-  place("market", "the market", 7, 7, "Buyers wait for the harvest; crates put down here are sold.");
-  place("north_field", "the north field", 7, 1, "Rows of apple trees.");
-  place("east_field", "the east field", 13, 7, "Pear trees and a cart track.");
-  place("south_field", "the south field", 7, 13, "Plum trees by the stream.");
-  place("west_field", "the west field", 1, 7, "Cherry trees on a slope.");
+  world.addPlaceAt(
+    "farm",
+    "market",
+    "the market",
+    7,
+    7,
+    "Buyers wait for the harvest; crates put down here are sold.",
+  );
+  world.addPlaceAt("farm", "north_field", "the north field", 7, 1, "Rows of apple trees.");
+  world.addPlaceAt("farm", "east_field", "the east field", 13, 7, "Pear trees and a cart track.");
+  world.addPlaceAt("farm", "south_field", "the south field", 7, 13, "Plum trees by the stream.");
+  world.addPlaceAt("farm", "west_field", "the west field", 1, 7, "Cherry trees on a slope.");
   const [first, second] = rng.shuffled(FIELDS);
   for (let n = 1; n <= CRATES; n++) {
     const field = world.places.get(rng.int(2) === 0 ? first! : second!)!;

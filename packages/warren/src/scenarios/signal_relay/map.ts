@@ -11,10 +11,15 @@ export function buildStation(world: World, rng: SeededRandom): void {
     for (let x = 0; x <= 2; x++) if (x !== 1 || y !== 1) station.setBlocked(x, y, true);
   world.flags.set("code", String(rng.int(10_000)).padStart(4, "0"));
   world.flags.set("gate_open", false);
-  const place = (id: string, name: string, x: number, y: number, description: string): void =>
-    world.addPlace({ id, name, description, cell: { space: "station", x, y } });
-  place("vault", "the sealed vault", 1, 1, "Thick walls on every side; the door is sealed from outside.");
-  place("camp", "the camp", 4, 7, "A few tents by the road.");
-  place("tower", "the radio tower", 8, 1, "The tower hums; nothing to do here.");
-  place("gate", "the outer gate", 11, 4, "A heavy gate with a four-digit keypad.");
+  world.addPlaceAt(
+    "station",
+    "vault",
+    "the sealed vault",
+    1,
+    1,
+    "Thick walls on every side; the door is sealed from outside.",
+  );
+  world.addPlaceAt("station", "camp", "the camp", 4, 7, "A few tents by the road.");
+  world.addPlaceAt("station", "tower", "the radio tower", 8, 1, "The tower hums; nothing to do here.");
+  world.addPlaceAt("station", "gate", "the outer gate", 11, 4, "A heavy gate with a four-digit keypad.");
 }
