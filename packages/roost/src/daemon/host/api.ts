@@ -66,7 +66,11 @@ export interface ProcessHost {
   resize(id: string, cols: number, rows: number): Promise<void>;
   /** Signals the job's process group (default SIGTERM). */
   kill(id: string, signal?: NodeJS.Signals): Promise<void>;
-  /** Every job the host knows, running or ended and not yet forgotten. */
+  /**
+   * Every job the host knows, running or ended and not yet forgotten. After (re)connecting, this is
+   * how to learn of exits that happened while no one was connected: the host keeps them (and stays
+   * up for them) until some connection has heard of them.
+   */
   list(): Promise<HostJobInfo[]>;
   screen(id: string): Promise<ScreenSnapshot>;
   /** The screen (and recent scrollback) as escape sequences that redraw it in a terminal. */

@@ -125,7 +125,7 @@ export class HostServer implements JobListener {
       Promise.resolve(handler(args, connection)).then((result) => {
         connection.respond({ id, ok: true, result: result ?? null });
         // A watcher gets the output held for it only after the screen it replays.
-        if (op === "watch") this.job((args as HostOps["watch"]["args"]).id).release(connection);
+        if (op === "watch") this.jobs.get((args as HostOps["watch"]["args"]).id)?.release(connection);
         if (op === "shutdown") this.end();
       }, fail);
     } catch (err) {

@@ -190,7 +190,8 @@ export class HostJob {
     this.running = false;
     this.exitCode = signal ? null : exitCode;
     this.signal = signal || null;
-    this.log.flush();
+    // Nothing more will be printed: the log's file is let go now, not when the job is forgotten.
+    this.log.close();
     if (this.screenTimer) clearTimeout(this.screenTimer);
     this.screenTimer = null;
     // The last screen goes out before the exit, so whoever hears of the exit has what it showed.
