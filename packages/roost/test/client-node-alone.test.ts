@@ -83,7 +83,10 @@ test("the compiled agent client runs in a plain node process", async () => {
   try {
     const dir = join(daemon.dir, "job");
     mkdirSync(dir);
-    const agentModule = join(built, "dist", "client", "agent.js");
+    // The module `pi-roost/agent` names, at the same place under the compiled folder.
+    const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+    assert.equal(manifest.exports["./agent"].default, "./dist/client/agent.js");
+    const agentModule = join(built, manifest.exports["./agent"].default);
     const script = `
       import { RoostAgent } from ${JSON.stringify(agentModule)};
       const agent = RoostAgent.fromEnv({ name: "plain", version: "1", onReply: async (r) => {

@@ -155,9 +155,12 @@ test("an agent started again skips what agent.json says it finished, and only ac
   ] as const) {
     deliver(daemon, seq, text);
   }
-  await daemon.until(() => acked(daemon).length === 3, "three acks");
-  assert.deepEqual(handled, ["three"]);
-  assert.deepEqual(acked(daemon), [1, 2, 3]);
+  // A delivery for another job is not this agent's.
+  daemon.send({ event: "deliver", id: "job-2", seq: 4, text: "not mine" });
+  deliver(daemon, 5, "five");
+  await daemon.until(() => acked(daemon).length === 4, "four acks");
+  assert.deepEqual(handled, ["three", "five"]);
+  assert.deepEqual(acked(daemon), [1, 2, 3, 5]);
 });
 
 test("a handler that throws counts as handled, so that its reply does not come back forever", async () => {

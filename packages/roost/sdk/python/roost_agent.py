@@ -560,7 +560,9 @@ class RoostAgent:
         self._error(error)
 
     def _on_event(self, event):
-        if event.get("event") == "deliver" and self.on_reply is not None:
+        # A delivery names its job; one for another job is not this agent's.
+        if event.get("event") == "deliver" and self.on_reply is not None \
+                and event.get("id", self.identity["id"]) == self.identity["id"]:
             self._offer(Reply(event))
 
     # -- replies ---------------------------------------------------------------------------------

@@ -9,6 +9,19 @@ import { type BackoffOptions, backoffDelay } from "./backoff.js";
 import { Connection } from "./connection.js";
 import { DEFAULT_SUMMARY_INTERVAL_MS, reportUrgency } from "./report-pacing.js";
 
+/** How long close waits for the daemon to answer its last report and what is in flight. */
+const CLOSE_TIMEOUT_MS = 5000;
+
+/** Waits for `promise` (its outcome ignored), or `ms` at most. */
+async function within(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    promise.catch(() => {}),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, ms)))),
+  ]);
+  clearTimeout(timer);
+}
+
 export interface ReporterOptions {
   identity: JobIdentity;
   agent: AgentInfo;
@@ -41,6 +54,7 @@ export class Reporter {
   private ready = false;
   private connecting = false;
   private closed = false;
+  private closing: Promise<void> | undefined;
   private refused: RoostError | undefined;
   private readyWaiters: { resolve(): void; reject(error: Error): void }[] = [];
   private readonly inFlight = new Set<Promise<unknown>>();
@@ -67,7 +81,7 @@ export class Reporter {
    * field of the wrong type. The first report connects.
    */
   report(input: ReportInput): void {
-    if (this.closed || this.refused) return;
+    if (this.closing || this.refused) return;
     this.latest = normalizeReport(input);
     if (!this.connection && !this.connecting) {
       void this.connectLoop();
@@ -97,13 +111,22 @@ export class Reporter {
     void this.send("ack", exact ? { id, token, seq, exact: true } : { id, token, seq }).catch(() => {});
   }
 
-  /** Sends the latest report, waits for what is in flight, and ends the connection. */
-  async close(beforeEnd?: () => void): Promise<void> {
-    if (this.closed) return;
+  /**
+   * Sends the latest report, waits for what is in flight (a few seconds at most), and ends the
+   * connection. `beforeEnd` runs once the daemon has answered that report.
+   */
+  close(beforeEnd?: () => void): Promise<void> {
+    this.closing ??= this.shutdown(beforeEnd);
+    return this.closing;
+  }
+
+  private async shutdown(beforeEnd?: () => void): Promise<void> {
     clearTimeout(this.pacedTimer);
-    if (this.ready && this.latest) await this.sendLatest().catch(() => {});
+    this.pacedTimer = undefined;
+    const deadline = Date.now() + CLOSE_TIMEOUT_MS;
+    if (this.ready && this.latest) await within(this.sendLatest(), CLOSE_TIMEOUT_MS);
     beforeEnd?.();
-    await Promise.allSettled([...this.inFlight]);
+    await within(Promise.allSettled([...this.inFlight]), deadline - Date.now());
     this.closed = true;
     this.wakeRetry?.();
     this.rejectWaiters(new RoostError("disconnected", "the reporter is closed"));
@@ -201,8 +224,12 @@ export class Reporter {
     const connection = await Connection.open(this.options.identity.socket, {
       onEvent: (event) => {
         if (connection !== this.connection) return;
-        if (event.event === "deliver") this.options.onDeliver?.(event as unknown as DeliverEvent);
-        else this.options.onEvent?.(event);
+        if (event.event === "deliver") {
+          // A delivery names its job; one for another job is not this agent's.
+          if (event.id === undefined || event.id === this.options.identity.id) {
+            this.options.onDeliver?.(event as unknown as DeliverEvent);
+          }
+        } else this.options.onEvent?.(event);
       },
       onClose: () => this.lost(connection),
     });
