@@ -1,0 +1,219 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { visibleWidth } from "@mariozechner/pi-tui";
+import { waitFor } from "./helpers/daemon.js";
+import { type HubHarness, startHubHarness } from "./helpers/hub-harness.js";
+
+const ESC = "\x1b";
+const TAB = "\t";
+const ENTER = "\r";
+const HOME = "\x1b[H";
+
+describe("the hub against a real daemon", () => {
+  let h: HubHarness;
+  let alpha: string;
+  let beta: string;
+
+  before(async () => {
+    h = await startHubHarness(100, 30);
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  const typeText = (text: string) => h.terminal.type(...[...text]);
+  const selectedLine = async () => (await h.terminal.screen()).find((line) => line.startsWith("›"));
+  const count = (list: string[], text: string) => list.filter((t) => t === text).length;
+  /** Selects the row named `name`: Home, then down until it is the selected one. */
+  const select = async (name: string) => {
+    h.terminal.type(HOME);
+    for (let i = 0; i < 20; i++) {
+      const line = await waitFor("a selected row", async () => await selectedLine());
+      if (new RegExp(`\\b${name}\\b`).test(line)) return;
+      h.terminal.type("j");
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error(`no row ${name} to select`);
+  };
+
+  test("rows appear and change as agents report", async () => {
+    await h.waitForScreen(
+      "the connected, empty hub",
+      (s) => s.includes("No sessions yet") && s.includes("● daemon"),
+    );
+    alpha = (await h.raw.request("dispatch", { profile: "agent", name: "alpha", task: "first task" })).result
+      .id;
+    beta = (await h.raw.request("dispatch", { profile: "agent", name: "beta" })).result.id;
+    await h.waitForScreen("alpha's first report", (s) => /alpha +working +got: first task/.test(s));
+    await h.waitForScreen("beta's first report", (s) => /beta +working +ready/.test(s));
+    await h.raw.request("reply", { id: alpha, text: "say:halfway there" });
+    const screen = await h.waitForScreen("alpha's new summary", (s) => s.includes("halfway there"));
+    assert.match(screen, /2 sessions/);
+    assert.doesNotMatch(screen, /got: first task/);
+  });
+
+  test("a reply typed in the hub reaches the agent once", async () => {
+    assert.match((await selectedLine()) ?? "", /alpha/, "the first row is selected");
+    h.terminal.type(ENTER);
+    typeText("hello hub");
+    await h.waitForScreen("the editor line under alpha", (s) => s.includes("⤷ reply › hello hub"));
+    h.terminal.type(ENTER);
+    await h.waitForScreen("the outcome", (s) => /Reply #\d+ saved for alpha/.test(s));
+    await h.waitForScreen("alpha's report of it", (s) => s.includes("got: hello hub"));
+    await new Promise((r) => setTimeout(r, 300)); // A second delivery would land by now.
+    assert.equal(count(h.received(alpha), "hello hub"), 1);
+    assert.doesNotMatch(await h.terminal.text(), /⤷ reply/, "the editor line closed");
+  });
+
+  test("a waiting row stands out, Tab jumps to it, and a digit picks its choice", async () => {
+    await h.raw.request("reply", { id: beta, text: "ask" });
+    const screen = await h.waitForScreen("beta's question", (s) => s.includes("Proceed with the plan?"));
+    assert.match(screen, /1 waiting/);
+    assert.match(screen, /\? beta +waiting/);
+    assert.match(screen, /1 yes {2}2 no {2}3 later/);
+    h.terminal.type(TAB);
+    await waitFor("beta selected", async () => ((await selectedLine())?.includes("beta") ? true : undefined));
+    h.terminal.type("2");
+    await h.waitForScreen("the pick's outcome", (s) => /Reply #\d+ saved for beta/.test(s));
+    await h.waitForScreen("beta working on the answer", (s) => s.includes("got: no"));
+    assert.equal(count(h.received(beta), "no"), 1);
+    assert.doesNotMatch(await h.terminal.text(), /Proceed with the plan\?/);
+  });
+
+  test("stop and respawn from the hub", async () => {
+    assert.match((await selectedLine()) ?? "", /beta/);
+    h.terminal.type("x");
+    await h.waitForScreen("beta stopped", (s) => /■ beta +stopped/.test(s) && s.includes("Stopped beta."));
+    h.terminal.type("o");
+    await h.waitForScreen(
+      "beta running again",
+      (s) => /● beta +working/.test(s) && s.includes("Started beta again."),
+    );
+    const rows = (await h.raw.request("list")).result.rows as { id: string; lifecycle: string }[];
+    assert.equal(rows.find((r) => r.id === beta)?.lifecycle, "running");
+  });
+
+  test("filter rows by text", async () => {
+    h.terminal.type("/");
+    typeText("bet");
+    let screen = await h.waitForScreen("the filter applied as typed", (s) => s.includes('filter "bet" (1)'));
+    assert.doesNotMatch(screen, /alpha/);
+    h.terminal.type(ENTER);
+    screen = await h.waitForScreen("the filter kept", (s) => s.includes("Enter reply"));
+    assert.match(screen, /beta/);
+    assert.doesNotMatch(screen, /alpha/);
+    h.terminal.type(ESC);
+    await h.waitForScreen("the filter cleared", (s) => s.includes("alpha") && !s.includes('filter "'));
+  });
+
+  test("resizes cleanly, down to 80x24 and up again", async () => {
+    for (const [columns, rows] of [
+      [80, 24],
+      [132, 40],
+      [80, 24],
+    ] as const) {
+      h.terminal.resize(columns, rows);
+      await h.waitForScreen(`the hints on the last line at ${columns}x${rows}`, (s) => {
+        const lines = s.split("\n");
+        return (
+          lines.length === rows && lines[rows - 1]!.includes("Enter reply") && lines[0]!.includes("roost hub")
+        );
+      });
+      const lines = await h.terminal.screen();
+      for (const line of lines)
+        assert.ok(visibleWidth(line) <= columns, `a line fits in ${columns}: ${line}`);
+      assert.equal(lines.filter((l) => /\balpha\b/.test(l)).length, 1, "alpha drawn once, no leftovers");
+      assert.equal(lines.filter((l) => l.includes("roost hub")).length, 1, "one title line");
+    }
+  });
+
+  test("pin, rename and reorder", async () => {
+    // beta is selected; move it up above alpha, then pin it, then rename it.
+    h.terminal.type("K");
+    await h.waitForScreen(
+      "beta moved up",
+      (s) => s.indexOf("beta") < s.indexOf("alpha") && s.includes("Moved beta up."),
+    );
+    h.terminal.type("p");
+    await h.waitForScreen("beta pinned", (s) => /beta .*⚑/.test(s));
+    h.terminal.type("R", "\x15"); // R, then Ctrl-U clears the name.
+    typeText("gamma");
+    await h.waitForScreen("the rename line", (s) => s.includes("⤷ rename › gamma"));
+    h.terminal.type(ENTER);
+    await h.waitForScreen(
+      "the new name",
+      (s) => /gamma +working/.test(s) && s.includes("Renamed beta to gamma."),
+    );
+    const rows = (await h.raw.request("list")).result.rows as { id: string; name: string; pinned: boolean }[];
+    const row = rows.find((r) => r.id === beta)!;
+    assert.equal(row.name, "gamma");
+    assert.equal(row.pinned, true);
+  });
+
+  test("dispatch a new job from a profile with a task", async () => {
+    h.terminal.type("n");
+    await h.waitForScreen("the profile picker", (s) => s.includes("New job from") && s.includes(" agent "));
+    h.terminal.type(ENTER);
+    typeText("from the hub");
+    await h.waitForScreen("the task line", (s) => s.includes("New agent · task › from the hub"));
+    h.terminal.type(ENTER);
+    const screen = await h.waitForScreen("the new row", (s) => /agent +working +got: from the hub/.test(s));
+    assert.match(screen, /Started agent \(\w+\) from agent\./);
+    assert.match(screen, /3 sessions/);
+  });
+
+  test("remove asks first", async () => {
+    await select("alpha");
+    h.terminal.type("D");
+    await h.waitForScreen("the question", (s) => s.includes("Remove alpha?"));
+    h.terminal.type("n");
+    await h.waitForScreen("kept", (s) => !s.includes("Remove alpha?"));
+    assert.match(await h.terminal.text(), /alpha/);
+    h.terminal.type("D");
+    await h.waitForScreen("the question again", (s) => s.includes("Remove alpha?"));
+    h.terminal.type("y");
+    await h.waitForScreen("alpha gone", (s) => s.includes("Removed alpha.") && !/alpha +working/.test(s));
+    const rows = (await h.raw.request("list")).result.rows as { id: string }[];
+    assert.equal(
+      rows.find((r) => r.id === alpha),
+      undefined,
+    );
+  });
+
+  test("the help lists the keys and any key closes it", async () => {
+    h.terminal.type("?");
+    const screen = await h.waitForScreen("the help", (s) => s.includes("roost hub · keys"));
+    for (const words of [
+      "next row waiting for you",
+      "attach to its terminal",
+      "stop the session",
+      "filter rows by text",
+    ])
+      assert.ok(screen.includes(words), `the help says "${words}"`);
+    h.terminal.type("z");
+    await h.waitForScreen(
+      "the list again",
+      (s) => !s.includes("roost hub · keys") && s.includes("Enter reply"),
+    );
+  });
+
+  test("says the daemon is gone, and reconnects when it is back", async () => {
+    await h.daemon.kill("SIGKILL");
+    await h.waitForScreen(
+      "the banner",
+      (s) => s.includes("The daemon is gone") && s.includes("✗ daemon gone"),
+    );
+    assert.match(await h.terminal.text(), /gamma/, "the rows stay as last seen");
+    await h.daemon.start();
+    const screen = await h.waitForScreen(
+      "reconnected",
+      (s) => s.includes("● daemon") && !s.includes("daemon is gone"),
+    );
+    assert.match(screen, /gamma/);
+    // Live again: a change after the restart shows.
+    h.raw.close();
+    h.raw = await h.daemon.connect();
+    await h.raw.request("reply", { id: beta, text: "say:back again" });
+    await h.waitForScreen("a report after the restart", (s) => s.includes("back again"));
+  });
+});
