@@ -3,6 +3,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { type TestContext, test } from "node:test";
+import { hostExecArgv } from "../src/daemon/host/launch.js";
 import { bashJob, hostTestDir, isAlive, screenShows, waitFor } from "./fixtures/host-harness.js";
 
 // Hosts in these tests end soon after they are left alone.
@@ -141,4 +142,21 @@ test("an exit while nobody is connected is kept for the next connection; then th
   await again.close();
   await waitFor("the idle host to end", () => !isAlive(first.hostPid));
   assert.equal(existsSync(join(dir.stateDir, "host.sock")), false);
+});
+
+test("the host is started with this process's loader flags, not its test, eval or inspector flags", () => {
+  assert.deepEqual(
+    hostExecArgv([
+      "--import",
+      "tsx",
+      "--test-timeout=1000",
+      "--inspect=9229",
+      "-e",
+      "console.log(1)",
+      "--require=./setup.cjs",
+      "--max-old-space-size=100",
+      "--eval=1",
+    ]),
+    ["--import", "tsx", "--require=./setup.cjs", "--max-old-space-size=100"],
+  );
 });
