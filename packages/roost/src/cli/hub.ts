@@ -1,4 +1,3 @@
-import { runHub } from "../hub/hub.js";
 import { type Command, runCommand } from "./command.js";
 
 /**
@@ -34,9 +33,11 @@ export const hub: Command = {
   positionals: [0, 0],
   run: async ({ home }) => {
     if (!process.stdin.isTTY || !process.stdout.isTTY) {
-      process.stderr.write("roost hub: bad_request: the hub needs a terminal (stdin and stdout)\n");
+      process.stderr.write("roost hub: bad_request: the hub needs a terminal (stdin and stdout); roost --help lists the other commands\n");
       return 1;
     }
+    // Loaded here: the other commands start without the terminal UI's modules.
+    const { runHub } = await import("../hub/hub.js");
     await runHub({ home, startDaemon: true, attach: await findAttach() });
     return 0;
   },

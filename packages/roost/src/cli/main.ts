@@ -3,8 +3,9 @@ import { daemon, shutdown } from "./commands/daemon.js";
 import { dispatch, respawn, rm, stop } from "./commands/jobs.js";
 import { reply } from "./commands/reply.js";
 import { ls, pin, rename } from "./commands/rows.js";
+import { hub } from "./hub.js";
 
-const COMMANDS: Command[] = [daemon, shutdown, dispatch, ls, reply, stop, rm, respawn, rename, pin];
+const COMMANDS: Command[] = [hub, daemon, shutdown, dispatch, ls, reply, stop, rm, respawn, rename, pin];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.usage.length));
@@ -19,7 +20,7 @@ function overview(): string {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
+  const [name = "hub", ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     process.stdout.write(`${overview()}\n`);
     return name === undefined ? 1 : 0;
