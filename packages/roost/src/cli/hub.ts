@@ -33,7 +33,9 @@ export const hub: Command = {
   positionals: [0, 0],
   run: async ({ home }) => {
     if (!process.stdin.isTTY || !process.stdout.isTTY) {
-      process.stderr.write("roost hub: bad_request: the hub needs a terminal (stdin and stdout); roost --help lists the other commands\n");
+      process.stderr.write(
+        "roost hub: bad_request: the hub needs a terminal (stdin and stdout); roost --help lists the other commands\n",
+      );
       return 1;
     }
     // Loaded here: the other commands start without the terminal UI's modules.
