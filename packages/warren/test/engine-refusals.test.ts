@@ -207,3 +207,25 @@ test("max_sight: at most 40 things are listed, 40 exactly when there are 40", ()
     assert.equal(seen.place.items.length, shown, `${count} pebbles`);
   }
 });
+
+test("a repaired bridge refuses more repair, and opens the way to the clinic", () => {
+  const { run } = remoteRun("bridge_repair", { seed: 3, controlled: ["engineer-1"], npcPolicy: "solution" });
+  const sam = new RemoteAgent(run, "engineer-1");
+  sam.act("take", { item: "toolbox-1" });
+  sam.act("move_to", { dest: "bridge" });
+  let repairs = 0;
+  for (let i = 0; i < 200; i++) {
+    const e = sam.envelope();
+    if (e.observation.objectives.find((o) => o.id === "repair")?.status === "completed") break;
+    const ready = e.observation.tools.find((t) => t.action === "repair")?.ready;
+    if (ready) {
+      assert.equal(sam.act("repair").outcome, "accepted");
+      repairs++;
+    } else sam.send({ sleep_ms: 2000 });
+  }
+  assert.equal(repairs, 2);
+  const done = sam.envelope();
+  assert.equal(done.observation.place.features.span, "repaired");
+  assert.ok(done.affordances.find((a) => a.action === "move_to")!.params.dest!.choices.includes("clinic"));
+  refused(sam, "repair", {}, /^The bridge is already fully repaired\.$/);
+});

@@ -1,4 +1,4 @@
-import { buildBriefing } from "./briefing.js";
+import { BRIEFING_REVISION, buildBriefing } from "./briefing.js";
 import { type Clock, realClock } from "./clock.js";
 import { judgePayload } from "./command-payload.js";
 import { renderText } from "./envelope-text.js";
@@ -145,10 +145,6 @@ export class Run {
       if (controller === "solution" && !options.replay)
         this.runners.set(a.id, options.scenario.solution(a.id));
     }
-    for (const agent of this.sim.world.agents.values()) {
-      const tools = this.sim.toolsByAgent.get(agent.id)!.values();
-      this.briefings.set(agent.id, buildBriefing(this.id, this.scenario, this.sim.world, agent, tools));
-    }
     this.ended = new Promise((resolve) => {
       this.resolveEnded = resolve;
     });
@@ -193,8 +189,15 @@ export class Run {
   }
 
   briefing(agentId: string): Briefing {
-    const briefing = this.briefings.get(agentId);
-    if (!briefing) throw this.unknownAgent(agentId);
+    this.requireAgent(agentId);
+    let briefing = this.briefings.get(agentId);
+    if (!briefing) {
+      // Built on first request: its content is fixed at revision 1, whenever it is asked for.
+      const agent = this.sim.world.agents.get(agentId)!;
+      const tools = this.sim.toolsByAgent.get(agentId)!.values();
+      briefing = buildBriefing(this.id, this.scenario, this.sim.world, agent, tools);
+      this.briefings.set(agentId, briefing);
+    }
     return briefing;
   }
 
@@ -416,8 +419,8 @@ export class Run {
   private advance(): void {
     let batches = 0;
     while (!this.sim.ended) {
-      if (this.sim.currentBatch().length > 0) {
-        if (this.sim.unanswered().length > 0) return;
+      if (this.sim.batchSize > 0) {
+        if (this.sim.unansweredCount > 0) return;
         this.settle(this.sim.resolve());
         continue;
       }
@@ -490,7 +493,7 @@ export class Run {
       sim_time_ms: this.sim.now,
       reason: wake.reason,
       deadline_unix: (this.clock.now() + this.decisionTimeoutMs) / 1000,
-      briefing_revision: this.briefings.get(wake.agentId)!.revision,
+      briefing_revision: BRIEFING_REVISION,
       observation: wake.observation,
       text: renderText(wake.observation, affordances),
       affordances,

@@ -81,6 +81,7 @@ export class Simulation {
   private batch = new Map<string, PendingWake>();
   private readonly ctx: ToolContext;
   private events = 0;
+  private waiting = 0;
 
   constructor(
     readonly scenario: ScenarioDefinition,
@@ -155,6 +156,15 @@ export class Simulation {
     return buildAffordances(this.ctx, agent, this.toolListByAgent.get(agentId)!, wake.observation);
   }
 
+  /** How many wakes the current batch has, and how many of them are still unanswered. */
+  get batchSize(): number {
+    return this.batch.size;
+  }
+
+  get unansweredCount(): number {
+    return this.waiting;
+  }
+
   /** Agents of the current batch that have not answered yet. */
   unanswered(): string[] {
     return [...this.batch.values()].filter((w) => !w.decision).map((w) => w.agentId);
@@ -192,13 +202,13 @@ export class Simulation {
     if (!wake) throw new Error(`${agentId} has no outstanding wake`);
     if (wake.decision) throw new Error(`${agentId} already answered ${wake.observationId}`);
     wake.decision = decision;
+    this.waiting--;
     if (expired) wake.expired = true;
   }
 
   /** Applies every decision of a fully answered batch, in the seeded order. */
   resolve(): Resolution[] {
-    const missing = this.unanswered();
-    if (missing.length > 0) throw new Error(`resolve() with unanswered wakes: ${missing.join(", ")}`);
+    if (this.waiting > 0) throw new Error(`resolve() with unanswered wakes: ${this.unanswered().join(", ")}`);
     const order = this.rng.shuffled([...this.batch.keys()]);
     const wakes = this.batch;
     this.batch = new Map();
@@ -255,6 +265,7 @@ export class Simulation {
       this.emit("wake", { agent: id, observation_id: observationId, reason });
     }
     this.wakeRequests.clear();
+    this.waiting = formed.length;
     return formed;
   }
 

@@ -1,4 +1,4 @@
-import { type Cell, cellName, Space } from "./grid.js";
+import { type Cell, Space } from "./grid.js";
 import type {
   Budgets,
   BusyLane,
@@ -60,9 +60,12 @@ export class World {
   readonly objectives = new Map<string, ObjectiveState>();
   /** Scenario state beyond the map: whether the bridge stands, the gate's code. */
   readonly flags = new Map<string, string | number | boolean>();
-  private readonly placesByCell = new Map<string, Place>();
-  private readonly agentsByCell = new Map<string, Set<string>>();
-  private readonly itemsByCell = new Map<string, Set<string>>();
+  // Indexes by a number per cell (the space's offset plus y * width + x): cheaper than names.
+  private readonly placesByCell = new Map<number, Place>();
+  private readonly agentsByCell = new Map<number, Set<string>>();
+  private readonly itemsByCell = new Map<number, Set<string>>();
+  private readonly spaceOffsets = new Map<string, number>();
+  private nextOffset = 0;
 
   constructor(
     readonly sightRadius: number,
@@ -72,6 +75,8 @@ export class World {
   addSpace(id: string, width: number, height: number): Space {
     const space = new Space(id, width, height);
     this.spaces.set(id, space);
+    this.spaceOffsets.set(id, this.nextOffset);
+    this.nextOffset += width * height;
     return space;
   }
 
@@ -82,7 +87,7 @@ export class World {
 
   addPlace(place: Place): void {
     this.places.set(place.id, place);
-    this.placesByCell.set(cellName(place.cell), place);
+    this.placesByCell.set(this.key(place.cell), place);
   }
 
   addItem(item: Omit<Item, "location">, location: ItemLocation): Item {
@@ -107,7 +112,7 @@ export class World {
       seq: 0,
     };
     this.agents.set(id, agent);
-    indexAdd(this.agentsByCell, cellName(cell), id);
+    indexAdd(this.agentsByCell, this.key(cell), id);
     return agent;
   }
 
@@ -116,33 +121,39 @@ export class World {
   }
 
   moveAgent(agent: AgentState, cell: Cell): void {
-    indexRemove(this.agentsByCell, cellName(agent.cell), agent.id);
+    indexRemove(this.agentsByCell, this.key(agent.cell), agent.id);
     agent.cell = cell;
-    indexAdd(this.agentsByCell, cellName(cell), agent.id);
+    indexAdd(this.agentsByCell, this.key(cell), agent.id);
   }
 
   moveItem(item: Item, location: ItemLocation): void {
     const old = item.location;
-    if (old.at === "cell") indexRemove(this.itemsByCell, cellName(old.cell), item.id);
+    if (old.at === "cell") indexRemove(this.itemsByCell, this.key(old.cell), item.id);
     if (old.at === "agent") {
       const holder = this.agents.get(old.agent);
       if (holder) holder.inventory = holder.inventory.filter((id) => id !== item.id);
     }
     item.location = location;
-    if (location.at === "cell") indexAdd(this.itemsByCell, cellName(location.cell), item.id);
+    if (location.at === "cell") indexAdd(this.itemsByCell, this.key(location.cell), item.id);
     if (location.at === "agent") this.agents.get(location.agent)?.inventory.push(item.id);
   }
 
   agentsAt(cell: Cell): string[] {
-    return [...(this.agentsByCell.get(cellName(cell)) ?? [])].sort();
+    // Insertion order: fixed by the run's history, so as deterministic as sorting and cheaper.
+    return [...(this.agentsByCell.get(this.key(cell)) ?? [])];
   }
 
   itemsAt(cell: Cell): string[] {
-    return [...(this.itemsByCell.get(cellName(cell)) ?? [])].sort();
+    return [...(this.itemsByCell.get(this.key(cell)) ?? [])];
   }
 
   placeAt(cell: Cell): Place | undefined {
-    return this.placesByCell.get(cellName(cell));
+    return this.placesByCell.get(this.key(cell));
+  }
+
+  private key(cell: Cell): number {
+    const space = this.spaces.get(cell.space)!;
+    return this.spaceOffsets.get(cell.space)! + cell.y * space.width + cell.x;
   }
 
   objectiveViews(): ObjectiveView[] {
@@ -160,13 +171,13 @@ export function sameCell(a: Cell, b: Cell): boolean {
   return a.space === b.space && a.x === b.x && a.y === b.y;
 }
 
-function indexAdd(index: Map<string, Set<string>>, key: string, id: string): void {
+function indexAdd(index: Map<number, Set<string>>, key: number, id: string): void {
   let set = index.get(key);
   if (!set) index.set(key, (set = new Set()));
   set.add(id);
 }
 
-function indexRemove(index: Map<string, Set<string>>, key: string, id: string): void {
+function indexRemove(index: Map<number, Set<string>>, key: number, id: string): void {
   const set = index.get(key);
   if (!set) return;
   set.delete(id);
