@@ -49,7 +49,8 @@ export async function spectate(baseUrl: string, runId: string, options: Spectate
         failures = 0;
         options.onEvent(event);
       });
-      socket.on("unexpected-response", (_request, response) => {
+      socket.on("unexpected-response", (request, response) => {
+        request.destroy();
         socket.removeAllListeners("close");
         reject(new Error(`the spectator stream of ${runId} was refused: HTTP ${response.statusCode}`));
       });

@@ -1,0 +1,136 @@
+import assert from "node:assert/strict";
+import type { Socket } from "node:net";
+import { after, before, describe, it } from "node:test";
+import { WebSocket } from "ws";
+import type { RunEvent } from "../src/engine/index.js";
+import type { ListeningServer } from "../src/server/index.js";
+import { call, runWithClaims, startTestServer, waitFor } from "./helpers/server.js";
+
+const LAG_BYTES = 64 * 1024;
+let server: ListeningServer;
+let base: string;
+before(async () => {
+  server = await startTestServer({ spectatorMaxBufferedBytes: LAG_BYTES });
+  base = server.url;
+});
+after(() => server.close());
+
+interface Watcher {
+  socket: WebSocket;
+  frames: (RunEvent | { kind: "lagged"; cursor: number })[];
+  headers: Promise<Record<string, string | string[] | undefined>>;
+  closed: Promise<{ code: number; reason: string }>;
+}
+
+function watch(runId: string, since: number): Watcher {
+  const socket = new WebSocket(`${base.replace("http", "ws")}/v1/runs/${runId}/spectate?since=${since}`);
+  const frames: Watcher["frames"] = [];
+  socket.on("message", (data) => frames.push(JSON.parse(String(data))));
+  const headers = new Promise<Record<string, string | string[] | undefined>>((resolve) =>
+    socket.once("upgrade", (response) => resolve(response.headers)),
+  );
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.once("close", (code, reason) => resolve({ code, reason: String(reason) })),
+  );
+  return { socket, frames, headers, closed };
+}
+
+function assertContiguous(events: { cursor: number }[], from: number): void {
+  events.forEach((e, i) => {
+    assert.equal(e.cursor, from + i, `event ${i} has cursor ${e.cursor}`);
+  });
+}
+
+describe("spectator stream", () => {
+  it("streams every event of a run with its cursor, then the terminal status, and closes 1000", async () => {
+    const created = await call(base, "POST", "/v1/runs", { query: { scenario: "bridge_repair", seed: 3 } });
+    const runId = created.json.run_id;
+    const run = server.registry.get(runId).run;
+    await run.whenEnded();
+    const watcher = watch(runId, 0);
+    assert.equal((await watcher.headers)["x-warren-protocol"], "warren-agent/0");
+    const closed = await watcher.closed;
+    assert.equal(closed.code, 1000);
+    assertContiguous(watcher.frames, 1);
+    assert.deepEqual(watcher.frames, run.events(0));
+    const last = watcher.frames.at(-1) as RunEvent;
+    assert.equal(last.kind, "status");
+    assert.equal(last.data.status, "completed");
+    // Resuming from a cursor gives exactly what came after it.
+    const resumed = watch(runId, 40);
+    await resumed.closed;
+    assert.deepEqual(resumed.frames, run.events(40));
+  });
+
+  it("lags a slow reader (lagged frame, close 1013); it resumes with since and loses nothing", async () => {
+    const { runId, leases } = await runWithClaims(base, "bridge_repair", ["engineer-1"]);
+    const agent = `/v1/runs/${runId}/agents/engineer-1`;
+    const lease = leases["engineer-1"]!;
+    const run = server.registry.get(runId).run;
+    const first = watch(runId, 0);
+    await waitFor("the first frames", async () => (first.frames.length > 0 ? true : undefined));
+    // The reader stops reading; the run goes on producing large events (verdicts on bogus commands).
+    (first.socket as unknown as { _socket: Socket })._socket.pause();
+    // Loopback buffers hold megabytes, so the events are large: the id is echoed in each verdict.
+    const bogus = "x".repeat(100 * 1024);
+    const serverSide = [...server.app.websocketServer.clients];
+    const lagging = () => serverSide.some((client) => client.readyState !== WebSocket.OPEN);
+    for (let i = 0; i < 200 && !lagging(); i++) {
+      await call(base, "POST", `${agent}/commands`, {
+        query: { lease },
+        body: { command_id: `c-${i}`, observation_id: `${bogus}-${i}`, noop: true },
+      });
+    }
+    assert.ok(lagging(), "the server gave up on the paused reader");
+    // Events keep coming while it is away.
+    for (let i = 0; i < 5; i++) {
+      await call(base, "POST", `${agent}/commands`, {
+        query: { lease },
+        body: { command_id: `away-${i}`, observation_id: `away-${i}`, noop: true },
+      });
+    }
+    const produced = run.eventCursor;
+    (first.socket as unknown as { _socket: Socket })._socket.resume();
+    const closed = await first.closed;
+    assert.equal(closed.code, 1013);
+    const lagged = first.frames.at(-1)!;
+    assert.equal(lagged.kind, "lagged");
+    const events = first.frames.slice(0, -1) as RunEvent[];
+    assertContiguous(events, 1);
+    assert.equal(lagged.cursor, events.at(-1)!.cursor);
+    assert.ok(lagged.cursor <= produced - 5, "events came after the lag");
+    // Resume, let the run end, and the two connections together saw every event once.
+    const second = watch(runId, lagged.cursor);
+    await waitFor("the resumed stream to catch up", async () =>
+      second.frames.at(-1) && (second.frames.at(-1) as RunEvent).cursor >= produced ? true : undefined,
+    );
+    run.dispose("the test is done");
+    assert.equal((await second.closed).code, 1000);
+    assert.deepEqual([...events, ...second.frames], run.events(0));
+  });
+
+  it("answers an unknown run with 404, a bad since with 400 and a plain GET with 426", async () => {
+    const unknown = watch("run-404", 0);
+    const refused = await new Promise<number>((resolve) =>
+      unknown.socket.once("unexpected-response", (request, response) => {
+        request.destroy();
+        resolve(response.statusCode ?? 0);
+      }),
+    );
+    assert.equal(refused, 404);
+    const created = await call(base, "POST", "/v1/runs", { query: { scenario: "bridge_repair" } });
+    const badSince = new WebSocket(
+      `${base.replace("http", "ws")}/v1/runs/${created.json.run_id}/spectate?since=x`,
+    );
+    const status = await new Promise<number>((resolve) =>
+      badSince.once("unexpected-response", (request, response) => {
+        request.destroy();
+        resolve(response.statusCode ?? 0);
+      }),
+    );
+    assert.equal(status, 400);
+    const plain = await call(base, "GET", `/v1/runs/${created.json.run_id}/spectate`);
+    assert.equal(plain.status, 426);
+    assert.equal(plain.json.error, "upgrade_required");
+  });
+});
