@@ -1,7 +1,7 @@
 import { visibleWidth } from "@mariozechner/pi-tui";
 import { helpLines } from "./help-view.js";
 import { availablePanes, type HubState, type Mode, type NoticeTone } from "./hub-state.js";
-import { paneLines } from "./pane-view.js";
+import { boardSummary, paneLines } from "./pane-view.js";
 import { type Entry, listEntries, type RowEntry } from "./row-list.js";
 import { asksUser, isWaiting } from "./row-look.js";
 import { editorLine, fit, groupLine, inPlaceEditorLine, questionLine, rowLine } from "./row-view.js";
@@ -116,7 +116,7 @@ function titleLine(state: HubState, entries: Entry[], width: number): string {
   }
   if (state.board) {
     const c = state.board.counts;
-    parts.push(dim(`board ${c.open} open ${c.claimed} claimed ${c.blocked} blocked ${c.done} done`));
+    parts.push(dim(`board ${boardSummary(c)}`));
   }
   const link =
     state.connection === "connected"

@@ -1,4 +1,5 @@
-import type { HubState, PaneKind } from "./hub-state.js";
+import { visibleWidth } from "@mariozechner/pi-tui";
+import type { BoardCounts, HubState, PaneKind } from "./hub-state.js";
 import { fit } from "./row-view.js";
 import { bold, cyan, dim, grey, oneLine } from "./style.js";
 
@@ -30,8 +31,8 @@ const EMPTY: Record<PaneKind, string> = {
 
 /** The lower pane: a heading and the newest items that fit in `height` lines (heading included). */
 export function paneLines(state: HubState, pane: PaneKind, width: number, height: number): string[] {
-  const title = pane === "board" && state.board ? `board · ${boardCounts(state)}` : pane;
-  const heading = fit(grey(`── ${title} ${"─".repeat(width)}`), width);
+  const title = `── ${pane === "board" && state.board ? `board · ${boardSummary(state.board.counts)}` : pane} `;
+  const heading = fit(grey(`${title}${"─".repeat(Math.max(0, width - visibleWidth(title)))}`), width);
   const items = paneItems(state, pane).map((line) => fit(oneLineStyled(line), width));
   const room = height - 1;
   const shown = items.length === 0 ? [fit(dim(`  ${EMPTY[pane]}`), width)] : items.slice(-room);
@@ -44,7 +45,7 @@ function oneLineStyled(text: string): string {
   return text.replace(/[\r\n\t]+/g, " ");
 }
 
-export function boardCounts(state: HubState): string {
-  const c = state.board?.counts;
-  return c ? `${c.open} open ${c.claimed} claimed ${c.blocked} blocked ${c.done} done` : "";
+/** The board's counts in few words: blocked only when there are some. */
+export function boardSummary(c: BoardCounts): string {
+  return `${c.open} open ${c.claimed} claimed${c.blocked > 0 ? ` ${c.blocked} blocked` : ""} ${c.done} done`;
 }

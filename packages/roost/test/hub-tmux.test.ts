@@ -1,0 +1,83 @@
+import assert from "node:assert/strict";
+import { execFile, execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { type RawConnection, startTestDaemon, type TestDaemon, waitFor } from "./helpers/daemon.js";
+import { HUB_TEST_CONFIG } from "./helpers/hub-harness.js";
+
+const run = promisify(execFile);
+const CLI = fileURLToPath(new URL("../src/cli/main.ts", import.meta.url));
+const PACKAGE = fileURLToPath(new URL("..", import.meta.url));
+
+function hasTmux(): boolean {
+  try {
+    execFileSync("tmux", ["-V"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const skip = hasTmux() ? false : "tmux is not installed: the end-to-end run needs a real terminal from it";
+
+describe("roost hub in a real terminal under tmux", { skip }, () => {
+  // A tmux server of the test's own, so that nobody's sessions are touched.
+  const server = `roost-hub-test-${process.pid}`;
+  const tmux = (...args: string[]) => run("tmux", ["-L", server, ...args]);
+  const capture = async () => (await tmux("capture-pane", "-p", "-t", "hub")).stdout;
+  const flag = async (name: string) =>
+    (await tmux("display-message", "-p", "-t", "hub", `#{${name}}`)).stdout.trim();
+  const waitForPane = (what: string, predicate: (text: string) => boolean) =>
+    waitFor(what, async () => {
+      const text = await capture();
+      return predicate(text) ? text : undefined;
+    }).catch(async (error: Error) => {
+      throw new Error(`${error.message}; the pane:\n${await capture().catch(() => "")}`);
+    });
+  let daemon: TestDaemon;
+  let raw: RawConnection;
+  let id: string;
+
+  before(async () => {
+    daemon = await startTestDaemon({ config: HUB_TEST_CONFIG });
+    raw = await daemon.connect();
+    id = (await raw.request("dispatch", { profile: "agent", name: "tmux-agent" })).result.id;
+    const command = `ROOST_HOME='${daemon.home}' '${process.execPath}' --import tsx '${CLI}' hub; echo "hub exited $?"; sleep 600`;
+    await tmux("new-session", "-d", "-s", "hub", "-x", "90", "-y", "26", "-c", PACKAGE, command);
+  });
+
+  after(async () => {
+    await tmux("kill-server").catch(() => {});
+    raw?.close();
+    await daemon?.stop();
+  });
+
+  test("shows the fleet, takes a reply, and leaves the terminal as it was", async () => {
+    await waitForPane("the agent's row", (s) => /tmux-agent +working +ready/.test(s));
+    assert.equal(await flag("alternate_on"), "1", "the hub draws on the alternate screen");
+    await tmux("send-keys", "-t", "hub", "Enter");
+    await tmux("send-keys", "-t", "hub", "-l", "typed in tmux");
+    await waitForPane("the editor line", (s) => s.includes("⤷ reply › typed in tmux"));
+    await tmux("send-keys", "-t", "hub", "Enter");
+    await waitForPane("the agent's report of it", (s) => s.includes("got: typed in tmux"));
+    const rows = (await raw.request("list")).result.rows as { id: string; pending: number }[];
+    assert.equal(rows.find((r) => r.id === id)?.pending, 0, "the agent took it and acked it");
+    const received = readFileSync(join(daemon.stateDir, "jobs", id, "received.jsonl"), "utf8");
+    assert.equal(received.split("typed in tmux").length - 1, 1, "the reply reached the agent once");
+
+    await tmux("send-keys", "-t", "hub", "q");
+    const after = await waitForPane("the hub's exit", (s) => s.includes("hub exited 0"));
+    assert.doesNotMatch(
+      after,
+      /roost hub ·|tmux-agent/,
+      "the shell's screen is back, with nothing of the hub on it",
+    );
+    assert.equal(await flag("alternate_on"), "0", "off the alternate screen");
+    assert.equal(await flag("cursor_flag"), "1", "the cursor shows again");
+    const listed = (await raw.request("list")).result.rows as { id: string; lifecycle: string }[];
+    assert.equal(listed.find((r) => r.id === id)?.lifecycle, "running", "the session keeps running");
+  });
+});

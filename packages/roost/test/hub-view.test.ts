@@ -1,0 +1,330 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { visibleWidth } from "@mariozechner/pi-tui";
+import { formatAge } from "../src/hub/age.js";
+import { type HubActions, handleKey } from "../src/hub/hub-input.js";
+import { type HubState, initialHubState } from "../src/hub/hub-state.js";
+import { renderHub } from "../src/hub/hub-view.js";
+import { LIST_KEYS } from "../src/hub/key-map.js";
+import { editLine, emptyEditor } from "../src/hub/line-editor.js";
+import type { JobRow } from "../src/protocol/rows.js";
+
+const NOW = Date.parse("2026-01-01T12:00:00Z");
+const plain = (line: string) => line.replace(/\x1b\[[0-9;]*m/g, "");
+
+function row(id: string, fields: Partial<JobRow> & { parent?: string } = {}): JobRow {
+  return {
+    id,
+    name: id,
+    profile: "agent",
+    kind: "protocol",
+    cwd: "/work/a",
+    task: null,
+    state: "working",
+    status: "busy",
+    waitingFor: null,
+    summary: `summary of ${id}`,
+    question: null,
+    choices: [],
+    tool: null,
+    error: null,
+    model: null,
+    thinking: null,
+    context: null,
+    lifecycle: "running",
+    reported: true,
+    connected: true,
+    pid: 1,
+    exitCode: null,
+    pinned: false,
+    order: 0,
+    pending: 0,
+    capabilities: [],
+    agent: null,
+    restarts: 0,
+    createdAt: new Date(NOW - 60_000).toISOString(),
+    updatedAt: new Date(NOW - 5_000).toISOString(),
+    ...fields,
+  };
+}
+
+function stateWith(rows: JobRow[], change: Partial<HubState> = {}): HubState {
+  const state = initialHubState();
+  state.connection = "connected";
+  state.rows = new Map(rows.map((r) => [r.id, r]));
+  return Object.assign(state, change);
+}
+
+function view(state: HubState, width = 80, height = 24): string[] {
+  const lines = renderHub(state, width, height, NOW);
+  assert.equal(lines.length, height, "exactly one line per terminal row");
+  for (const line of lines) assert.ok(visibleWidth(line) <= width, `fits in ${width}: ${plain(line)}`);
+  return lines.map(plain);
+}
+
+const waiting = (id: string, extra: Partial<JobRow> = {}) =>
+  row(id, {
+    state: "blocked",
+    status: "waiting",
+    waitingFor: "question",
+    question: "Proceed?",
+    choices: ["yes", "no"],
+    ...extra,
+  });
+
+describe("the hub's view", () => {
+  test("one line per row: glyph, name, state, summary, pending replies, age", () => {
+    const lines = view(stateWith([row("alpha", { pending: 2 })]));
+    const line = lines.find((l) => l.includes("alpha"))!;
+    assert.match(line, /^› ● alpha +working +summary of alpha +✉2 +5s$/);
+    assert.match(lines[0]!, /roost hub · 1 session · by folder +● daemon/);
+    assert.match(lines[23]!, /Enter reply/);
+  });
+
+  test("a waiting row shows its question and numbered choices, and the title counts it", () => {
+    const lines = view(stateWith([row("a"), waiting("b", { order: 1 })]));
+    const at = lines.findIndex((l) => l.includes("? b"));
+    assert.match(lines[at]!, /\? b +waiting/);
+    assert.match(lines[at + 1]!, /\? Proceed\? {2}1 yes {2}2 no/);
+    assert.match(lines[0]!, /1 waiting/);
+  });
+
+  test("a stopped row that had asked is not waiting", () => {
+    const lines = view(stateWith([waiting("b", { lifecycle: "stopped" })]));
+    const line = lines.find((l) => l.includes(" b "))!;
+    assert.match(line, /■ b +stopped/);
+    assert.doesNotMatch(lines.join("\n"), /Proceed\?|1 waiting/);
+  });
+
+  test("each state has its glyph and word", () => {
+    const rows = [
+      row("w"),
+      row("i", { status: "idle", order: 1 }),
+      row("d", { state: "done", lifecycle: "done", order: 2 }),
+      row("f", { state: "failed", lifecycle: "failed", error: "it broke", order: 3 }),
+      row("s", { lifecycle: "starting", order: 4 }),
+    ];
+    const text = view(stateWith(rows), 100).join("\n");
+    assert.match(text, /● w +working/);
+    assert.match(text, /◦ i +idle/);
+    assert.match(text, /✓ d +done/);
+    assert.match(text, /✗ f +failed +it broke/);
+    assert.match(text, /○ s +starting/);
+  });
+
+  test("pinned rows first, then the user's order", () => {
+    const rows = [row("c", { order: 0 }), row("a", { order: 2 }), row("b", { order: 1, pinned: true })];
+    const names = view(stateWith(rows))
+      .filter((l) => /^[› ] ●/.test(l))
+      .map((l) => l.split(/\s+/)[2]);
+    assert.deepEqual(names, ["b", "c", "a"]);
+  });
+
+  test("by folder, children sit under their parent with ↳; by state, the parent is named", () => {
+    const rows = [
+      row("parent", { order: 0 }),
+      row("other", { order: 1 }),
+      row("child", { order: 2, parent: "parent" }),
+      row("elsewhere", { order: 3, cwd: "/work/b" }),
+    ];
+    const byDir = view(stateWith(rows));
+    const names = byDir.filter((l) => /^[› ] ●/.test(l)).map((l) => l.trim());
+    assert.match(names[0]!, /parent/);
+    assert.match(names[1]!, /● ↳ child/);
+    assert.match(names[2]!, /other/);
+    assert.ok(byDir.some((l) => l.startsWith("▾ /work/a (3)")));
+    assert.ok(byDir.some((l) => l.startsWith("▾ /work/b (1)")));
+    const byState = view(stateWith(rows, { grouping: "state" })).join("\n");
+    assert.match(byState, /▾ working \(4\)/);
+    assert.match(byState, /child +working +↳ parent · summary of child/);
+  });
+
+  test("rows without a parent field are all top level", () => {
+    const lines = view(stateWith([row("a"), row("b", { order: 1 })]));
+    assert.ok(!lines.join("\n").includes("↳"));
+  });
+
+  test("the filter keeps matching rows only and says so", () => {
+    const lines = view(stateWith([row("alpha"), row("beta", { order: 1 })], { filter: "bet" })).join("\n");
+    assert.match(lines, /filter "bet" \(1\)/);
+    assert.match(lines, /beta/);
+    assert.doesNotMatch(lines, /alpha/);
+    const none = view(stateWith([row("alpha")], { filter: "zzz" })).join("\n");
+    assert.match(none, /No rows match "zzz"/);
+  });
+
+  test("the reply line opens in place under the selected row", () => {
+    const state = stateWith([row("a"), row("b", { order: 1 })], {
+      selectedId: "a",
+      mode: { kind: "reply", id: "a", steer: true, editor: emptyEditor("go on") },
+    });
+    const lines = view(state);
+    const at = lines.findIndex((l) => l.includes("● a "));
+    assert.match(lines[at + 1]!, /⤷ steer › go on/);
+    assert.match(lines[23]!, /C-t steer\/after/);
+  });
+
+  test("a lost daemon is said on a banner; the rows stay", () => {
+    const lines = view(
+      stateWith([row("a")], { connection: "gone", connectionDetail: "no answer on its socket" }),
+    );
+    assert.match(lines[0]!, /✗ daemon gone/);
+    assert.match(lines[1]!, /The daemon is gone \(no answer on its socket\); reconnecting/);
+    assert.ok(lines.some((l) => l.includes("● a ")));
+  });
+
+  test("a long list pages to keep the selection on screen; only visible rows are drawn", () => {
+    const rows = Array.from({ length: 1000 }, (_, i) => row(`r${i}`, { order: i }));
+    const lines = view(stateWith(rows, { selectedId: "r500" }));
+    assert.ok(lines.some((l) => l.startsWith("› ● r500 ")));
+    assert.equal(
+      lines.filter((l) => /^[› ] ● r\d+ /.test(l)).length,
+      21,
+      "a screen of rows: 24 less 3 lines",
+    );
+  });
+
+  test("the panes show only when the daemon has their op", () => {
+    const none = view(stateWith([row("a")], { pane: "events" })).join("\n");
+    assert.doesNotMatch(none, /── events/);
+    const state = stateWith([row("a")], {
+      pane: "events",
+      events: [{ at: new Date(NOW).toISOString(), who: "a", kind: "reply", text: "hello" }],
+      board: { counts: { open: 2, claimed: 1, blocked: 0, done: 3 }, tasks: [] },
+    });
+    const text = view(state, 100).join("\n");
+    assert.match(text, /── events ─+\n/);
+    assert.match(text, /a reply hello/);
+    assert.match(text, /board 2 open 1 claimed 3 done/);
+  });
+
+  test("the help lists every key at 80x24", () => {
+    const text = view(stateWith([row("a")], { mode: { kind: "help" } })).join("\n");
+    for (const binding of LIST_KEYS)
+      assert.ok(text.includes(binding.label), `the help shows ${binding.label}`);
+  });
+
+  test("ages read short", () => {
+    assert.deepEqual([0, 42_000, 17 * 60_000, 5 * 3600_000, 3 * 86_400_000].map(formatAge), [
+      "now",
+      "42s",
+      "17m",
+      "5h",
+      "3d",
+    ]);
+  });
+
+  test("text from agents cannot break the line", () => {
+    const lines = view(stateWith([row("a", { summary: "evil\x1b[2J\nnext line" })]));
+    assert.ok(lines.some((l) => l.includes("evil [2J next line")));
+  });
+});
+
+describe("the hub's keys", () => {
+  function recorder() {
+    const calls: string[] = [];
+    const actions: HubActions = {
+      reply: (id, text, steer) => calls.push(`reply ${id} ${text} ${steer ? "steer" : "after"}`),
+      stop: (id) => calls.push(`stop ${id}`),
+      respawn: (id) => calls.push(`respawn ${id}`),
+      remove: (id) => calls.push(`remove ${id}`),
+      setPinned: (id, pinned) => calls.push(`pin ${id} ${pinned}`),
+      rename: (id, name) => calls.push(`rename ${id} ${name}`),
+      move: (id, direction) => calls.push(`move ${id} ${direction}`),
+      loadProfiles: () => calls.push("profiles"),
+      dispatch: (profile, task) => calls.push(`dispatch ${profile} ${task}`),
+      attach: (id) => calls.push(`attach ${id}`),
+      redraw: () => calls.push("redraw"),
+      quit: () => calls.push("quit"),
+    };
+    return { calls, actions };
+  }
+  const press = (state: HubState, actions: HubActions, ...keys: string[]) => {
+    for (const key of keys) handleKey(state, key, actions, 10);
+  };
+
+  test("Tab jumps between waiting rows, wrapping; a digit picks a choice", () => {
+    const state = stateWith([
+      row("a"),
+      waiting("b", { order: 1 }),
+      row("c", { order: 2 }),
+      waiting("d", { order: 3 }),
+    ]);
+    const { calls, actions } = recorder();
+    press(state, actions, "\t");
+    assert.equal(state.selectedId, "b");
+    press(state, actions, "\t");
+    assert.equal(state.selectedId, "d");
+    press(state, actions, "\t");
+    assert.equal(state.selectedId, "b");
+    press(state, actions, "2", "5");
+    assert.deepEqual(calls, ["reply b no after"]);
+    assert.match(state.notice?.text ?? "", /offers no choice 5/);
+  });
+
+  test("reply and steer lines, with C-t switching, Esc cancelling", () => {
+    const state = stateWith([row("a")]);
+    const { calls, actions } = recorder();
+    press(state, actions, "\r", "h", "i", "\x14", "\r");
+    press(state, actions, "s", "x", "\x1b");
+    press(state, actions, "r", "\r");
+    assert.deepEqual(calls, ["reply a hi steer"]);
+    assert.equal(state.mode.kind, "list");
+  });
+
+  test("remove asks, and only y removes", () => {
+    const state = stateWith([row("a")]);
+    const { calls, actions } = recorder();
+    press(state, actions, "D", "n", "D", "q", "\x1b", "D", "y");
+    assert.deepEqual(calls, ["remove a"]);
+  });
+
+  test("stop, respawn, pin, move, rename, attach, group, quit", () => {
+    const state = stateWith([row("a")]);
+    const { calls, actions } = recorder();
+    press(state, actions, "x", "o", "p", "K", "J", "\x1b[1;2B", "a", "R", "\x15", "z", "\r", "g", "q");
+    assert.deepEqual(calls, [
+      "stop a",
+      "respawn a",
+      "pin a true",
+      "move a -1",
+      "move a 1",
+      "move a 1",
+      "attach a",
+      "rename a z",
+      "quit",
+    ]);
+    assert.equal(state.grouping, "state");
+  });
+
+  test("dispatch: choose the profile, type the task", () => {
+    const state = stateWith([], { profiles: ["one", "two"] });
+    const { calls, actions } = recorder();
+    press(state, actions, "n", "\x1b[C", "\r", "d", "o", "\r");
+    assert.deepEqual(calls, ["profiles", "dispatch two do"]);
+  });
+
+  test("the filter applies as it is typed; Esc clears it", () => {
+    const state = stateWith([row("alpha"), row("beta", { order: 1 })]);
+    const { actions } = recorder();
+    press(state, actions, "/", "b", "e");
+    assert.equal(state.filter, "be");
+    press(state, actions, "\r");
+    assert.equal(state.filter, "be");
+    assert.equal(state.mode.kind, "list");
+    press(state, actions, "\x1b");
+    assert.equal(state.filter, "");
+  });
+
+  test("the line editor: cursor moves, word and line deletion, paste on one line", () => {
+    let editor = emptyEditor("hello world");
+    editor = editLine(editor, "ctrl+w", "\x17")!;
+    assert.deepEqual(editor, { text: "hello ", cursor: 6 });
+    editor = editLine(editor, "home", "\x1b[H")!;
+    editor = editLine(editor, undefined, "\x1b[200~a\nb\x1b[201~")!;
+    assert.deepEqual(editor, { text: "a bhello ", cursor: 3 });
+    editor = editLine(editor, "ctrl+k", "\x0b")!;
+    assert.deepEqual(editor, { text: "a b", cursor: 3 });
+    assert.equal(editLine(editor, "enter", "\r"), undefined);
+  });
+});
