@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { after, test } from "node:test";
@@ -59,26 +58,27 @@ test("the agent client imports node's own modules and roost's protocol, nothing 
 const built = mkdtempSync(join(tmpdir(), "roost-agent-build-"));
 after(() => rmSync(built, { recursive: true, force: true }));
 
+/**
+ * Compiles the agent client's modules as the build does (the tsconfig's options, one module each)
+ * into a `dist` folder of a plain ES module package.
+ */
+function compileAgentClient(into: string): void {
+  const base = ts.readConfigFile(join(root, "..", "..", "tsconfig.base.json"), ts.sys.readFile).config;
+  const { options } = ts.convertCompilerOptionsFromJson(base.compilerOptions, root);
+  writeFileSync(join(into, "package.json"), JSON.stringify({ type: "module" }));
+  for (const file of importGraph().keys()) {
+    const { outputText } = ts.transpileModule(readFileSync(file, "utf8"), {
+      compilerOptions: { ...options, module: ts.ModuleKind.ES2022, sourceMap: false, declaration: false },
+      fileName: file,
+    });
+    const out = join(into, "dist", relative(src, file).replace(/\.ts$/, ".js"));
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, outputText);
+  }
+}
+
 test("the compiled agent client runs in a plain node process", async () => {
-  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-  await run(process.execPath, [
-    tsc,
-    "--outDir",
-    join(built, "dist"),
-    "--rootDir",
-    src,
-    "--module",
-    "NodeNext",
-    "--moduleResolution",
-    "NodeNext",
-    "--target",
-    "ES2022",
-    "--types",
-    "node",
-    "--skipLibCheck",
-    "--strict",
-    entries[0]!,
-  ]);
+  compileAgentClient(built);
   const daemon = await new ScriptedDaemon().listen();
   try {
     const dir = join(daemon.dir, "job");

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, test } from "node:test";
@@ -11,6 +11,10 @@ import { ScriptedDaemon } from "./fixtures/client-fake-daemon.js";
 
 const sdk = fileURLToPath(new URL("../sdk/python", import.meta.url));
 const sdkFile = join(sdk, "roost_agent.py");
+/** The machine's python3, resolved once (a version manager's shim costs a start each time). */
+const python = execFileSync("python3", ["-c", "import sys; print(sys.executable)"], {
+  encoding: "utf8",
+}).trim();
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -33,7 +37,7 @@ function runAgent(daemon: ScriptedDaemon, script: string): { child: ChildProcess
     PYTHONPATH: sdk,
     ...jobEnvironment({ id: "job-1", token: "secret", socket: daemon.socketPath, dir }),
   };
-  const child = spawn("python3", ["-c", script], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(python, ["-c", script], { env, stdio: ["ignore", "pipe", "pipe"] });
   cleanups.push(() => void child.kill("SIGKILL"));
   let stdout = "";
   let stderr = "";
@@ -54,7 +58,7 @@ const summaries = (daemon: ScriptedDaemon) =>
 
 test("the Python client is one file of Python 3.8 that imports the standard library only", async () => {
   const source = readFileSync(sdkFile, "utf8");
-  const { stdout } = await promisify(execFile)("python3", [
+  const { stdout } = await promisify(execFile)(python, [
     "-c",
     `import ast, sys
 tree = ast.parse(open(${JSON.stringify(sdkFile)}).read(), feature_version=(3, 8))
@@ -76,7 +80,7 @@ print(all(n in stdlib for n in names) if stdlib else "unknown")`,
 
 test("outside a job from_env is None; the older names still find the job", async () => {
   const { stdout } = await promisify(execFile)(
-    "python3",
+    python,
     [
       "-c",
       `from roost_agent import RoostAgent, job_identity_from_env
