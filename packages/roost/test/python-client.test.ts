@@ -6,7 +6,7 @@ import { afterEach, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { jobEnvironment } from "../src/protocol/environment.js";
-import { emptyReport } from "../src/protocol/report.js";
+import { emptyReport, normalizeReport } from "../src/protocol/report.js";
 import { ScriptedDaemon } from "./fixtures/client-fake-daemon.js";
 
 const sdk = fileURLToPath(new URL("../sdk/python", import.meta.url));
@@ -365,4 +365,64 @@ print("closed")`,
   assert.equal((await agent.done).trim(), "closed");
   assert.deepEqual(acked(daemon), [1]);
   assert.equal(JSON.parse(readFileSync(join(daemon.dir, "job", "agent.json"), "utf8")).finished, 1);
+});
+
+test("Python reports are filled, cut at the spec's limits and refused as the TypeScript client does", async () => {
+  const cases: Record<string, unknown>[] = [
+    {},
+    {
+      state: "blocked",
+      waitingFor: "question",
+      question: "q".repeat(2000),
+      choices: Array(20).fill("c".repeat(200)),
+    },
+    { question: "q".repeat(2001), choices: Array(21).fill("c".repeat(201)) },
+    { summary: "s".repeat(500), tool: "t".repeat(100), error: "e".repeat(1000), name: "n".repeat(200) },
+    { summary: "s".repeat(501), tool: "t".repeat(101), error: "e".repeat(1001), name: "n".repeat(201) },
+    { name: "two\nlines  and\ttabs", model: "m", thinking: "high", agentItems: true },
+    { context: { tokens: 10, window: 100, percent: 10, extra: 1 }, usage: { cost: 1 }, prLinks: ["a"] },
+    { remoteAt: "r".repeat(501), status: "busy" },
+  ];
+  const refused: Record<string, unknown>[] = [
+    { state: "sleeping" },
+    { status: "asleep" },
+    { waitingFor: "nothing" },
+    { summary: 3 },
+    { choices: "a" },
+    { choices: [1] },
+    { agentItems: "yes" },
+    { context: { tokens: 1 } },
+    { usage: [] },
+  ];
+  const { stdout } = await promisify(execFile)(
+    python,
+    [
+      "-c",
+      `import json, sys
+from roost_agent import normalize_report, RoostError
+out = []
+for case in json.loads(sys.argv[1]):
+    out.append(normalize_report(case))
+for case in json.loads(sys.argv[2]):
+    try:
+        normalize_report(case)
+        out.append("accepted")
+    except RoostError as e:
+        out.append(e.code)
+print(json.dumps(out))`,
+      JSON.stringify(cases),
+      JSON.stringify(refused),
+    ],
+    { env: { ...process.env, PYTHONPATH: sdk } },
+  );
+  const out = JSON.parse(stdout) as unknown[];
+  assert.deepEqual(
+    out.slice(0, cases.length),
+    cases.map((c) => normalizeReport(c)),
+  );
+  assert.deepEqual(
+    out.slice(cases.length),
+    refused.map(() => "bad_request"),
+  );
+  for (const bad of refused) assert.throws(() => normalizeReport(bad));
 });

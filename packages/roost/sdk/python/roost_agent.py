@@ -161,7 +161,13 @@ def normalize_report(fields):
         elif field == "agentItems":
             if not isinstance(value, bool):
                 _bad(field, "a boolean")
-        elif field in ("context", "usage"):
+        elif field == "context":
+            numbers = [value.get(k) for k in ("tokens", "window", "percent")] if isinstance(value, dict) else []
+            if len(numbers) != 3 or not all(isinstance(n, (int, float)) and not isinstance(n, bool)
+                                            for n in numbers):
+                _bad(field, "{tokens, window, percent} numbers")
+            value = {"tokens": numbers[0], "window": numbers[1], "percent": numbers[2]}
+        elif field == "usage":
             if not isinstance(value, dict):
                 _bad(field, "a dict")
         out[field] = value

@@ -23,7 +23,9 @@ export interface ConnectionHandlers {
 export class Connection {
   private nextId = 1;
   private readonly pending = new Map<number, PendingRequest>();
-  private readonly decoder = new LineDecoder(LIMITS.maxLineBytes);
+  // The 4 MiB cap is for requests; an answer (every row, say) may be longer, up to what the
+  // daemon lets a client leave unread.
+  private readonly decoder = new LineDecoder(LIMITS.maxUnreadBytes);
   private closed = false;
 
   private constructor(
