@@ -351,6 +351,7 @@ class RoostAgent:
         self._ready = False
         self._connecting = False
         self._closed = False
+        self._closing = False
         self._refused = None
         self._wake = threading.Event()
         # Replies: waiting in order, one running, holding (close called), stopped (close done).
@@ -398,7 +399,7 @@ class RoostAgent:
             "prLinks": pr_links, "remoteAt": remote_at, "agentItems": agent_items,
         })
         with self._lock:
-            if self._closed or self._refused:
+            if self._closing or self._refused:
                 return
             self._latest = snapshot
             if self._conn is None and not self._connecting:
@@ -654,8 +655,12 @@ class RoostAgent:
             return
         deadline = time.monotonic() + timeout
         with self._lock:
-            if self._closed:
+            if self._closing:
+                # Another thread is closing it: wait for that.
+                while not self._closed and time.monotonic() < deadline:
+                    self._changed.wait(max(0.0, deadline - time.monotonic()))
                 return
+            self._closing = True
             self._holding = True
             if self._paced_timer is not None:
                 self._paced_timer.cancel()
