@@ -1,4 +1,5 @@
 import { mkdirSync, rmSync } from "node:fs";
+import { startCoordination } from "./coordination.js";
 import type { ProcessHost } from "./host/api.js";
 import { connectHost } from "./host/index.js";
 import { jobFromRecord } from "./job.js";
@@ -40,7 +41,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
   }
   const connect = options.connect ?? ((stateDir: string) => connectHost({ stateDir }));
   const supervisor = new Supervisor(state, () => connect(paths.stateDir));
-  const ctx: OpContext = { state, supervisor };
+  const coordination = startCoordination(state, supervisor, store.database);
+  const ctx: OpContext = { state, supervisor, ...coordination };
   const server = new SocketServer({
     handle: (caller, op, args) => route(ctx, caller, op, args),
     opened: (caller) => state.callers.add(caller),
@@ -58,7 +60,9 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
   const stop = (all: boolean): Promise<void> => {
     stopping ??= (async () => {
       await server.close();
+      coordination.schedules.stop();
       await supervisor.close(all).catch((err) => console.error(`roost: ${(err as Error).message}`));
+      state.flushSaves();
       store.close();
       rmSync(paths.socket, { force: true });
       release();
@@ -71,6 +75,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
   try {
     await server.listen(paths.socket);
     await supervisor.attach();
+    coordination.schedules.start();
   } catch (err) {
     await stop(false);
     throw err;

@@ -4,11 +4,22 @@ import { ack, hello, report } from "./ops/agent.js";
 import { argsObject } from "./ops/args.js";
 import type { OpContext, OpHandler } from "./ops/context.js";
 import { shutdown, stats } from "./ops/daemon.js";
+import { events } from "./ops/events.js";
 import { dispatch, respawn, rm, stop } from "./ops/jobs.js";
 import { reply } from "./ops/replies.js";
 import { list, pin, rename, reorder, subscribe } from "./ops/rows.js";
+import {
+  scheduleAdd,
+  schedulePause,
+  scheduleResume,
+  scheduleRm,
+  scheduleRun,
+  schedules,
+} from "./ops/schedules.js";
+import { task } from "./ops/tasks.js";
 
-const OPS: Record<OpName, OpHandler> = {
+/** Ops with a handler; one declared in the protocol without one here is answered as unknown. */
+const OPS: Partial<Record<OpName, OpHandler>> = {
   hello,
   report,
   ack,
@@ -24,18 +35,26 @@ const OPS: Record<OpName, OpHandler> = {
   reorder,
   shutdown,
   stats,
+  task,
+  events,
+  schedules,
+  "schedule-add": scheduleAdd,
+  "schedule-rm": scheduleRm,
+  "schedule-pause": schedulePause,
+  "schedule-resume": scheduleResume,
+  "schedule-run": scheduleRun,
 };
 
 const HUB_OP_SET = new Set<string>(HUB_OPS);
 
 /** Routes a request to its op; a session's connection is refused the hub's ops. */
 export function route(ctx: OpContext, caller: Caller, op: unknown, args: unknown): unknown {
-  if (typeof op !== "string" || !Object.hasOwn(OPS, op))
-    throw new RoostError("bad_request", `unknown op ${JSON.stringify(op)}`);
-  if (HUB_OP_SET.has(op) && caller.role === "session")
+  const handler = typeof op === "string" && Object.hasOwn(OPS, op) ? OPS[op as OpName] : undefined;
+  if (!handler) throw new RoostError("bad_request", `unknown op ${JSON.stringify(op)}`);
+  if (HUB_OP_SET.has(op as string) && caller.role === "session")
     throw new RoostError(
       "unsupported",
       `${op} is not for a session's connection (it said hello or reported); open a connection of its own`,
     );
-  return OPS[op as OpName](ctx, caller, argsObject(args));
+  return handler(ctx, caller, argsObject(args));
 }

@@ -22,6 +22,7 @@ function logger(home: string): (line: string) => void {
 export async function runDaemonForeground(home: string): Promise<number> {
   const log = logger(home);
   console.error = (...parts: unknown[]) => log(parts.map(String).join(" "));
+  log(`starting on ${home}`);
   let daemon: Awaited<ReturnType<typeof startDaemon>>;
   try {
     daemon = await startDaemon({ home });

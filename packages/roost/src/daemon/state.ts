@@ -7,17 +7,28 @@ import type { Store } from "./store.js";
 
 /** How long row changes gather before subscribers hear of them. */
 const ROW_EVENT_DEBOUNCE_MS = 25;
+/** How long report writes gather before one transaction keeps them all. */
+const REPORT_WRITE_DELAY_MS = 50;
+
+/** Hears of every change to a job and every removal (the task board releases what an ended job held). */
+export interface JobWatcher {
+  changed(job: Job): void;
+  removed(id: string): void;
+}
 
 /** Everything the ops work on: the jobs, the store, the process host and who listens. */
 export class DaemonState {
   readonly jobs = new Map<string, Job>();
   readonly callers = new Set<Caller>();
+  readonly jobWatchers: JobWatcher[] = [];
   private currentHost: ProcessHost | null = null;
   private hostWaiters: ((host: ProcessHost) => void)[] = [];
   /** Asks the daemon to exit (after the current answer); `all` ends the jobs and the host too. */
   requestShutdown: (all: boolean) => void = () => {};
   private readonly dirty = new Set<string>();
   private flushTimer: NodeJS.Timeout | null = null;
+  private readonly unsaved = new Set<Job>();
+  private saveTimer: NodeJS.Timeout | null = null;
 
   constructor(
     readonly paths: StatePaths,
@@ -31,17 +42,39 @@ export class DaemonState {
   /** Writes the job through to the store and tells subscribers its row changed. */
   save(job: Job): void {
     job.updatedAt = this.now();
+    this.unsaved.delete(job);
     this.store.saveJob(jobRecord(job));
     this.changed(job);
   }
 
+  /**
+   * Like `save`, but the write joins others in one transaction a moment later: for reports, which
+   * come often and which an agent sends again after any reconnect (a reply is never saved so).
+   */
+  saveSoon(job: Job): void {
+    job.updatedAt = this.now();
+    this.unsaved.add(job);
+    this.changed(job);
+    if (this.saveTimer === null) this.saveTimer = setTimeout(() => this.flushSaves(), REPORT_WRITE_DELAY_MS);
+  }
+
+  flushSaves(): void {
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = null;
+    const jobs = [...this.unsaved].filter((j) => this.jobs.get(j.id) === j);
+    this.unsaved.clear();
+    if (jobs.length) this.store.saveJobs(jobs.map(jobRecord));
+  }
+
   /** Tells subscribers the row changed (what changed lives in memory only, like `connected`). */
   changed(job: Job): void {
+    for (const watcher of this.jobWatchers) watcher.changed(job);
     this.dirty.add(job.id);
     if (this.flushTimer === null) this.flushTimer = setTimeout(() => this.flush(), ROW_EVENT_DEBOUNCE_MS);
   }
 
   removed(id: string): void {
+    for (const watcher of this.jobWatchers) watcher.removed(id);
     this.dirty.delete(id);
     for (const c of this.callers) if (c.subscribed) c.send({ event: "row-removed", id });
   }

@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import type { AgentInfo, JobKind, Lifecycle, ReplyMode, Report } from "../protocol/index.js";
+import type { AgentInfo, DeliverKind, JobKind, Lifecycle, ReplyMode, Report } from "../protocol/index.js";
 import { LIMITS } from "../protocol/index.js";
 
 /** What the store keeps of a job: its identity, how it runs, and its last known state. */
@@ -40,6 +40,10 @@ export interface StoredReply {
   seq: number;
   text: string;
   mode: ReplyMode | null;
+  /** An agent item (a message, ...): acked one by one, not by a user reply's ack. */
+  kind?: DeliverKind;
+  /** Who sent the agent item. */
+  from?: string;
 }
 
 interface JobDbRow {
@@ -73,6 +77,10 @@ export class Store {
       CREATE TABLE IF NOT EXISTS dispatch_request_ids (
         request_id TEXT PRIMARY KEY, job_id TEXT NOT NULL, created_at TEXT NOT NULL);
     `);
+    // Agent items share the replies' queue (and seq); a database from before them gains the columns.
+    const replyColumns = (this.db.pragma("table_info(replies)") as { name: string }[]).map((c) => c.name);
+    if (!replyColumns.includes("kind")) this.db.exec("ALTER TABLE replies ADD COLUMN kind TEXT");
+    if (!replyColumns.includes("sender")) this.db.exec("ALTER TABLE replies ADD COLUMN sender TEXT");
     this.statements = {
       allJobs: this.db.prepare("SELECT id, data FROM jobs"),
       putJob: this.db.prepare("INSERT OR REPLACE INTO jobs (id, data) VALUES (?, ?)"),
@@ -80,11 +88,16 @@ export class Store {
       deleteReplies: this.db.prepare("DELETE FROM replies WHERE job_id = ?"),
       deleteReplyIds: this.db.prepare("DELETE FROM reply_request_ids WHERE job_id = ?"),
       deleteDispatchIds: this.db.prepare("DELETE FROM dispatch_request_ids WHERE job_id = ?"),
-      pending: this.db.prepare("SELECT job_id, seq, text, mode FROM replies WHERE job_id = ? ORDER BY seq"),
+      pending: this.db.prepare(
+        "SELECT job_id, seq, text, mode, kind, sender FROM replies WHERE job_id = ? ORDER BY seq",
+      ),
+      insertItem: this.db.prepare(
+        "INSERT INTO replies (job_id, seq, text, mode, kind, sender, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      ),
       insertReply: this.db.prepare(
         "INSERT INTO replies (job_id, seq, text, mode, created_at) VALUES (?, ?, ?, ?, ?)",
       ),
-      ackUpTo: this.db.prepare("DELETE FROM replies WHERE job_id = ? AND seq <= ?"),
+      ackUpTo: this.db.prepare("DELETE FROM replies WHERE job_id = ? AND seq <= ? AND kind IS NULL"),
       ackExact: this.db.prepare("DELETE FROM replies WHERE job_id = ? AND seq = ?"),
       findReplyId: this.db.prepare("SELECT seq FROM reply_request_ids WHERE job_id = ? AND request_id = ?"),
       nextReplyIdN: this.db.prepare(
@@ -107,6 +120,12 @@ export class Store {
 
   saveJob(job: JobRecord): void {
     this.statements.putJob.run(job.id, JSON.stringify(job));
+  }
+
+  saveJobs(jobs: JobRecord[]): void {
+    this.db.transaction(() => {
+      for (const job of jobs) this.saveJob(job);
+    })();
   }
 
   /** A new job, its dispatch request id and its first reply (the task) in one write. */
@@ -134,8 +153,17 @@ export class Store {
         seq: number;
         text: string;
         mode: string | null;
+        kind: string | null;
+        sender: string | null;
       }[]
-    ).map((r) => ({ jobId: r.job_id, seq: r.seq, text: r.text, mode: r.mode as ReplyMode | null }));
+    ).map((r) => ({
+      jobId: r.job_id,
+      seq: r.seq,
+      text: r.text,
+      mode: r.mode as ReplyMode | null,
+      ...(r.kind !== null ? { kind: r.kind as DeliverKind } : {}),
+      ...(r.sender !== null ? { from: r.sender } : {}),
+    }));
   }
 
   /**
@@ -174,10 +202,31 @@ export class Store {
     return row?.job_id;
   }
 
-  /** Drops acked replies: every one up to `seq`, or that one alone (`exact`). */
+  /** Drops acked replies: every user reply up to `seq`, or that one alone (`exact`, an agent item). */
   ack(jobId: string, seq: number, exact: boolean): void {
     if (exact) this.statements.ackExact.run(jobId, seq);
     else this.statements.ackUpTo.run(jobId, seq);
+  }
+
+  /** Saves an agent item on the job's queue with the job's advanced seq, in one transaction. */
+  addAgentItem(job: JobRecord, item: StoredReply, now: string): void {
+    this.db.transaction(() => {
+      this.statements.insertItem.run(
+        job.id,
+        item.seq,
+        item.text,
+        item.mode,
+        item.kind ?? "message",
+        item.from ?? null,
+        now,
+      );
+      this.saveJob(job);
+    })();
+  }
+
+  /** The database itself, for the parts of the daemon that keep tables of their own (board, schedules, feed). */
+  get database(): Database.Database {
+    return this.db;
   }
 
   close(): void {

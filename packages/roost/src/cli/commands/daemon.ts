@@ -1,5 +1,4 @@
 import { DaemonClient, isDisconnected } from "../../client/daemon-client.js";
-import { runDaemonForeground } from "../../daemon/run.js";
 import type { Command } from "../command.js";
 
 export const daemon: Command = {
@@ -8,6 +7,8 @@ export const daemon: Command = {
   summary: "Runs the daemon in the foreground (it logs to $ROOST_HOME/roost/daemon.log too).",
   positionals: [0, 0],
   run: async ({ home }) => {
+    // Loaded here only: the other commands need none of the daemon's code.
+    const { runDaemonForeground } = await import("../../daemon/run.js");
     const code = await runDaemonForeground(home);
     // What the daemon held (the host's connection, timers) must not keep it alive once stopped.
     process.exit(code);

@@ -46,10 +46,13 @@ function keepHello(job: Job, hello: HelloInfo): void {
   job.agent = hello.agent;
 }
 
-/** The job's pending replies go (again) to its connection. */
-function resendPending(job: Job, caller: Caller): void {
+/** The job's pending replies go (again) to its connection; agent items only to an agent that takes them. */
+function resendPending(job: Job, caller: Caller, only: "all" | "items" = "all"): void {
   if (job.connection !== caller) return;
-  for (const reply of job.pending) caller.send(deliverEvent(job, reply));
+  for (const reply of job.pending) {
+    if (reply.kind !== undefined ? !job.report?.agentItems : only === "items") continue;
+    caller.send(deliverEvent(job, reply));
+  }
 }
 
 export const hello: OpHandler = ({ state }, caller, args): HelloResult => {
@@ -80,7 +83,10 @@ export const report: OpHandler = ({ state }, caller, args) => {
   const snapshot = normalizeReport(args.report);
   caller.role = "session";
   if (caller.hello) keepHello(job, caller.hello);
+  // An agent that now takes agent items gets those kept for it.
+  const takesItemsNow = snapshot.agentItems && !job.report?.agentItems && job.connection === caller;
   job.report = snapshot;
+  if (takesItemsNow) caller.later(() => resendPending(job, caller, "items"));
   if (snapshot.name !== null && snapshot.name !== job.reportedName) {
     job.name = snapshot.name;
     job.reportedName = snapshot.name;
@@ -91,7 +97,7 @@ export const report: OpHandler = ({ state }, caller, args) => {
     caller.jobId = job.id;
     caller.later(() => resendPending(job, caller));
   }
-  state.save(job);
+  state.saveSoon(job);
   return {};
 };
 
@@ -105,7 +111,8 @@ export const ack: OpHandler = ({ state }, caller, args) => {
   caller.role = "session";
   state.store.ack(job.id, seq, exact);
   const before = job.pending.length;
-  job.pending = job.pending.filter((r) => (exact ? r.seq !== seq : r.seq > seq));
+  // A user reply's ack covers the user replies up to it; agent items are acked one by one.
+  job.pending = job.pending.filter((r) => (exact ? r.seq !== seq : r.seq > seq || r.kind !== undefined));
   if (job.pending.length !== before) state.changed(job);
   return {};
 };

@@ -1,0 +1,233 @@
+// `npm run bench` (add `-- --quick` for a run of a minute or two): the daemon's report→response
+// round trip and reply→deliver latency at 1, 10, 100 and 1000 connected agents, side by side with a
+// minimal JSON-lines echo server on a unix socket (the floor), then 1000 agents reporting once a
+// second, and the daemon's memory with 1000 jobs.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
+import { statePaths } from "../src/daemon/paths.js";
+import { LinesClient } from "./lines-client.js";
+import { type Figures, figures, fmt, nowMs } from "./stats.js";
+
+const quick = process.argv.includes("--quick") || process.env.BENCH_QUICK === "1";
+const LEVELS = [1, 10, 100, 1000];
+const JOBS = 1000;
+const SAMPLES = quick ? 400 : 3000;
+const STEADY_SECONDS = quick ? 5 : 20;
+const CLI = fileURLToPath(new URL("../src/cli/main.ts", import.meta.url));
+const ECHO = fileURLToPath(new URL("./echo-server.ts", import.meta.url));
+
+const children: ChildProcess[] = [];
+
+async function openWhenReady(path: string): Promise<LinesClient> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      return await LinesClient.open(path);
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+function startProcess(args: string[], env: NodeJS.ProcessEnv): void {
+  const child = spawn(process.execPath, ["--import", "tsx", ...args], {
+    env,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  children.push(child);
+}
+
+interface Agent {
+  conn: LinesClient;
+  id: string;
+  token: string;
+  delivered: (() => void) | null;
+}
+
+async function connectAgent(socket: string, id: string, token: string): Promise<Agent> {
+  const conn = await LinesClient.open(socket);
+  const agent: Agent = { conn, id, token, delivered: null };
+  conn.onEvent = (event) => {
+    if (event.event !== "deliver") return;
+    void conn.request("ack", { id, token, seq: event.seq });
+    agent.delivered?.();
+  };
+  await conn.request("hello", {
+    protocol: 1,
+    agent: { name: "bench", version: "1" },
+    capabilities: ["report", "replies"],
+  });
+  const r = await conn.request("report", { id, token, report: { state: "working", summary: "up" } });
+  if (!r.ok) throw new Error(`report refused: ${r.error}`);
+  return agent;
+}
+
+interface EchoAgent {
+  conn: LinesClient;
+  name: string;
+  delivered: (() => void) | null;
+}
+
+async function connectEcho(socket: string, name: string): Promise<EchoAgent> {
+  const conn = await LinesClient.open(socket);
+  const agent: EchoAgent = { conn, name, delivered: null };
+  conn.onEvent = () => agent.delivered?.();
+  await conn.request("register", { name });
+  return agent;
+}
+
+async function roundTrips(n: number, send: (k: number) => Promise<unknown>): Promise<Figures> {
+  const samples: number[] = [];
+  for (let s = 0; s < SAMPLES; s++) {
+    const t0 = nowMs();
+    await send(s % n);
+    samples.push(nowMs() - t0);
+  }
+  return figures(samples);
+}
+
+function waitDeliver(agent: { delivered: (() => void) | null }): Promise<void> {
+  return new Promise((resolve) => {
+    agent.delivered = () => {
+      agent.delivered = null;
+      resolve();
+    };
+  });
+}
+
+async function main(): Promise<void> {
+  const home = mkdtempSync(join(tmpdir(), "roost-bench-"));
+  const paths = statePaths(home);
+  writeFileSync(
+    join(home, "roost.json"),
+    JSON.stringify({ agentProfiles: { bench: { command: ["sleep", "600"], task: "type", protocol: true } } }),
+  );
+  const echoSocket = join(home, "echo.sock");
+  try {
+    const daemonExited = startProcess([CLI, "daemon"], { ...process.env, ROOST_HOME: home });
+    void startProcess([ECHO, echoSocket], process.env);
+    const hub = await openWhenReady(paths.socket);
+    const echoHub = await openWhenReady(echoSocket);
+
+    console.log(
+      `roost bench (${quick ? "quick" : "full"}): ${SAMPLES} samples a level, node ${process.version}`,
+    );
+    const t0 = nowMs();
+    for (let i = 0; i < JOBS; i += 25) {
+      await Promise.all(
+        Array.from({ length: Math.min(25, JOBS - i) }, async () => {
+          const r = await hub.request("dispatch", { profile: "bench" });
+          if (!r.ok) throw new Error(`dispatch refused: ${r.error}`);
+        }),
+      );
+    }
+    console.log(
+      `dispatched ${JOBS} jobs (sleep 600 under a pty each) in ${((nowMs() - t0) / 1000).toFixed(1)} s`,
+    );
+    const db = new Database(paths.db, { readonly: true });
+    const secrets = (db.prepare("SELECT data FROM jobs").all() as { data: string }[]).map(
+      (r) => JSON.parse(r.data) as { id: string; token: string },
+    );
+    db.close();
+
+    const agents: Agent[] = [];
+    const echoes: EchoAgent[] = [];
+    console.log(
+      "\nagents | report→response p50 / p99 ms (floor) | ratio p50 | reply→deliver p50 / p99 ms (floor) | ratio p50",
+    );
+    const results: string[] = [];
+    for (const n of LEVELS) {
+      while (agents.length < n) {
+        const s = secrets[agents.length]!;
+        agents.push(await connectAgent(paths.socket, s.id, s.token));
+        echoes.push(await connectEcho(echoSocket, `a${echoes.length}`));
+      }
+      const report = await roundTrips(n, (k) =>
+        agents[k]!.conn.request("report", {
+          id: agents[k]!.id,
+          token: agents[k]!.token,
+          report: { state: "working", summary: `step ${k}` },
+        }),
+      );
+      const reportFloor = await roundTrips(n, (k) =>
+        echoes[k]!.conn.request("report", {
+          id: "x",
+          token: "y",
+          report: { state: "working", summary: `step ${k}` },
+        }),
+      );
+      const deliver = await roundTrips(n, async (k) => {
+        const got = waitDeliver(agents[k]!);
+        await hub.request("reply", { id: agents[k]!.id, text: `reply ${k}` });
+        await got;
+      });
+      const deliverFloor = await roundTrips(n, async (k) => {
+        const got = waitDeliver(echoes[k]!);
+        await echoHub.request("reply", { to: echoes[k]!.name, text: `reply ${k}` });
+        await got;
+      });
+      const line =
+        `${String(n).padStart(6)} | ${fmt(report.p50)} / ${fmt(report.p99)} (${fmt(reportFloor.p50)} / ${fmt(reportFloor.p99)})` +
+        ` | ${(report.p50 / reportFloor.p50).toFixed(2)}x | ${fmt(deliver.p50)} / ${fmt(deliver.p99)}` +
+        ` (${fmt(deliverFloor.p50)} / ${fmt(deliverFloor.p99)}) | ${(deliver.p50 / deliverFloor.p50).toFixed(2)}x`;
+      console.log(line);
+      results.push(line);
+    }
+
+    // Every agent reports once a second, spread over the second.
+    const steady: number[] = [];
+    const timers: NodeJS.Timeout[] = [];
+    await new Promise<void>((resolve) => {
+      agents.forEach((agent, k) => {
+        const start = setTimeout(
+          () => {
+            const tick = () => {
+              const t = nowMs();
+              void agent.conn
+                .request("report", {
+                  id: agent.id,
+                  token: agent.token,
+                  report: { state: "working", summary: `tick ${t}` },
+                })
+                .then(() => steady.push(nowMs() - t));
+            };
+            tick();
+            timers.push(setInterval(tick, 1000));
+          },
+          (k * 1000) / agents.length,
+        );
+        timers.push(start);
+      });
+      setTimeout(resolve, STEADY_SECONDS * 1000 + 200);
+    });
+    for (const t of timers) clearInterval(t);
+    const steadyFigures = figures(steady);
+    console.log(
+      `\n${agents.length} agents reporting once a second for ${STEADY_SECONDS} s: ${steadyFigures.n} reports, ` +
+        `p50 ${fmt(steadyFigures.p50)} ms, p99 ${fmt(steadyFigures.p99)} ms (goal: p99 < 20 ms)`,
+    );
+    const stats = await hub.request("stats", {});
+    console.log(
+      `daemon memory with ${stats.result.jobs} jobs and ${stats.result.connections} connections: ` +
+        `${(stats.result.rss / 1024 / 1024).toFixed(0)} MB RSS (goal: < 200 MB)`,
+    );
+    for (const a of agents) a.conn.close();
+    for (const e of echoes) e.conn.close();
+    // The daemon ends its jobs and the process host before it exits: wait for that.
+    await hub.request("shutdown", { all: true });
+    await Promise.race([daemonExited, new Promise((r) => setTimeout(r, 120_000))]);
+    hub.close();
+    echoHub.close();
+  } finally {
+    for (const child of children) child.kill();
+    await new Promise((r) => setTimeout(r, 500));
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+await main();
