@@ -1,11 +1,11 @@
 import { BRIEFING_REVISION, buildBriefing } from "./briefing.js";
 import { type Clock, realClock } from "./clock.js";
-import { judgePayload } from "./command-payload.js";
+import { CommandLedger } from "./command-ledger.js";
 import { renderText } from "./envelope-text.js";
 import { RunError } from "./errors.js";
 import { EventLog } from "./event-log.js";
 import type { ScenarioDefinition, SolutionRunner } from "./scenario.js";
-import { decisionFields, type PendingWake, type Resolution, Simulation } from "./simulation.js";
+import { decisionFields, type PendingWake, Simulation } from "./simulation.js";
 import { argsProblem, describeValue } from "./tool-validation.js";
 import type {
   AgentSummary,
@@ -14,12 +14,10 @@ import type {
   Decision,
   Envelope,
   NpcPolicy,
-  Outcome,
   Receipt,
   RunEvent,
   RunStatus,
   RunSummary,
-  Verdict,
 } from "./types.js";
 
 export const DEFAULT_DECISION_TIMEOUT_MS = 60_000;
@@ -45,16 +43,6 @@ export interface RunOptions {
   replay?: ReadonlyMap<string, { decision: Decision; expired: boolean }>;
 }
 
-type ObservationState =
-  | { state: "outstanding" }
-  | { state: "answered"; commandId: string }
-  | { state: "expired"; because: "deadline" | "run_ended" };
-
-interface LedgerEntry {
-  agentId: string;
-  receipt: Receipt;
-}
-
 /**
  * A run: the deterministic simulation plus everything around it that involves wall time and
  * remote agents: deadlines, pace, the command ledger, the event log and notifications.
@@ -73,8 +61,7 @@ export class Run {
   private readonly runners = new Map<string, SolutionRunner>();
   private readonly briefings = new Map<string, Briefing>();
   private readonly envelopes = new Map<string, Envelope>();
-  private readonly observations = new Map<string, ObservationState>();
-  private readonly ledger = new Map<string, LedgerEntry>();
+  private readonly ledger = new CommandLedger();
   private readonly deadlineTimers = new Map<string, () => void>();
   private readonly observationListeners = new Set<(envelope: Envelope) => void>();
   private readonly endListeners = new Set<(summary: RunSummary) => void>();
@@ -259,7 +246,15 @@ export class Run {
     }
     const commandId = command.command_id as string;
     const observationId = command.observation_id as string;
-    const receipt = this.judge(agentId, commandId, observationId, command);
+    const { receipt, decision } = this.ledger.judge(agentId, commandId, observationId, command, {
+      tools: this.sim.toolsByAgent.get(agentId)!,
+      outstanding: this.envelopes.get(agentId)?.observation_id,
+      runStatus: this.runStatus,
+    });
+    if (decision) {
+      this.closeEnvelope(agentId);
+      this.sim.answer(agentId, decision);
+    }
     this.log.append(false, this.sim.now, "verdict", {
       agent: agentId,
       command_id: commandId,
@@ -273,9 +268,7 @@ export class Run {
 
   /** The receipt of an accepted command, with its current outcome; undefined if none was accepted. */
   receipt(agentId: string, commandId: string): Receipt | undefined {
-    const entry = this.ledger.get(commandId);
-    if (!entry || entry.agentId !== agentId) return undefined;
-    return { ...entry.receipt };
+    return this.ledger.receipt(agentId, commandId);
   }
 
   summary(): RunSummary {
@@ -335,69 +328,6 @@ export class Run {
     this.crash(reason);
   }
 
-  private judge(
-    agentId: string,
-    commandId: string,
-    observationId: string,
-    command: Record<string, unknown>,
-  ): Receipt {
-    const verdict = (status: Verdict, detail: string): Receipt => ({
-      command_id: commandId,
-      observation_id: observationId,
-      status,
-      detail,
-      outcome: "none",
-      outcome_reason: "",
-    });
-    const earlier = this.ledger.get(commandId);
-    if (earlier) {
-      if (earlier.agentId !== agentId) {
-        return verdict(
-          "rejected",
-          `command_id "${commandId}" was already used by another agent; mint a fresh one`,
-        );
-      }
-      return { ...earlier.receipt, status: "duplicate" };
-    }
-    const state = this.observations.get(observationId);
-    if (!state || !observationId.startsWith(`${agentId}#`)) {
-      const latest = this.envelopes.get(agentId)?.observation_id;
-      return verdict(
-        "rejected",
-        `observation "${observationId}" was never issued to ${agentId}${latest ? `; its outstanding observation is ${latest}` : ""}`,
-      );
-    }
-    if (state.state === "expired") {
-      return verdict(
-        "expired",
-        state.because === "deadline"
-          ? `the decision deadline of ${observationId} passed; a noop was recorded and your next observation comes on your next wake`
-          : `the run ended (${this.runStatus}) before ${observationId} was answered`,
-      );
-    }
-    if (state.state === "answered") {
-      const latest = this.envelopes.get(agentId);
-      const newer =
-        latest && latest.observation_id !== observationId ? `; answer ${latest.observation_id} instead` : "";
-      return verdict("stale", `${observationId} was already answered by command ${state.commandId}${newer}`);
-    }
-    const judged = judgePayload(command, this.sim.toolsByAgent.get(agentId)!);
-    if (!judged.ok) return verdict("rejected", judged.detail);
-    const receipt: Receipt = {
-      command_id: commandId,
-      observation_id: observationId,
-      status: "accepted",
-      detail: "",
-      outcome: "pending",
-      outcome_reason: "",
-    };
-    this.ledger.set(commandId, { agentId, receipt });
-    this.observations.set(observationId, { state: "answered", commandId });
-    this.closeEnvelope(agentId);
-    this.sim.answer(agentId, judged.decision);
-    return { ...receipt };
-  }
-
   private pump(): void {
     if (this.pumping) {
       this.pumpQueued = true;
@@ -421,7 +351,7 @@ export class Run {
     while (!this.sim.ended) {
       if (this.sim.batchSize > 0) {
         if (this.sim.unansweredCount > 0) return;
-        this.settle(this.sim.resolve());
+        this.ledger.settle(this.sim.resolve());
         continue;
       }
       const next = this.sim.nextTime();
@@ -465,7 +395,7 @@ export class Run {
     }
     const envelope = this.envelopeFor(wake);
     this.envelopes.set(wake.agentId, envelope);
-    this.observations.set(wake.observationId, { state: "outstanding" });
+    this.ledger.issue(wake.observationId);
     this.deadlineTimers.set(
       wake.agentId,
       this.clock.setTimer(this.decisionTimeoutMs, () => this.expire(wake.agentId, wake.observationId)),
@@ -501,9 +431,8 @@ export class Run {
   }
 
   private expire(agentId: string, observationId: string): void {
-    const state = this.observations.get(observationId);
-    if (state?.state !== "outstanding" || this.isEnded) return;
-    this.observations.set(observationId, { state: "expired", because: "deadline" });
+    if (!this.ledger.isOutstanding(observationId) || this.isEnded) return;
+    this.ledger.expire(observationId);
     this.closeEnvelope(agentId);
     this.log.append(false, this.sim.now, "expired", { agent: agentId, observation_id: observationId });
     this.sim.answer(agentId, { kind: "noop" }, true);
@@ -516,22 +445,10 @@ export class Run {
     this.deadlineTimers.delete(agentId);
   }
 
-  /** Fills in the outcomes of accepted commands once their batch is resolved. */
-  private settle(resolutions: Resolution[]): void {
-    for (const r of resolutions) {
-      const state = this.observations.get(r.observationId);
-      if (state?.state !== "answered") continue;
-      const entry = this.ledger.get(state.commandId);
-      if (!entry) continue;
-      entry.receipt.outcome = r.outcome;
-      entry.receipt.outcome_reason = r.reason;
-    }
-  }
-
   private finish(): void {
     if (this.isEnded) return;
     this.runStatus = this.sim.status === "completed" ? "completed" : "failed";
-    this.close("run_ended");
+    this.close();
   }
 
   private crash(reason: string): void {
@@ -539,24 +456,16 @@ export class Run {
     this.runStatus = "crashed";
     this.crashReason = reason;
     this.log.append(false, this.sim.now, "status", { status: "crashed", reason });
-    this.close("run_ended");
+    this.close();
   }
 
-  private close(because: "run_ended"): void {
+  private close(): void {
     this.cancelPaceTimer?.();
     this.cancelPaceTimer = undefined;
     for (const cancel of this.deadlineTimers.values()) cancel();
     this.deadlineTimers.clear();
-    for (const [id, state] of this.observations) {
-      if (state.state === "outstanding") this.observations.set(id, { state: "expired", because });
-    }
+    this.ledger.close();
     this.envelopes.clear();
-    for (const entry of this.ledger.values()) {
-      if (entry.receipt.outcome === "pending") {
-        entry.receipt.outcome = "cancelled" satisfies Outcome;
-        entry.receipt.outcome_reason = "the run ended before this command's batch was resolved";
-      }
-    }
     if (this.runStatus !== "crashed") {
       this.log.append(false, this.sim.now, "status", { status: this.runStatus, reason: this.statusReason });
     }

@@ -1,5 +1,6 @@
 import type { ScenarioDefinition } from "../../engine/scenario.js";
 import { buildFarm, CRATES } from "./map.js";
+import { sellAtMarket } from "./rules.js";
 import { harvestRushSolution } from "./solution.js";
 
 export const FIRST_CRATE_DEADLINE_MS = 30_000;
@@ -38,11 +39,7 @@ export const harvestRush: ScenarioDefinition = {
   tools: [],
   build: buildFarm,
   react(ctx, happening) {
-    if (happening.kind !== "dropped" || happening.item.kind !== "crate") return;
-    if (ctx.world.placeAt(happening.agent.cell)?.id !== "market") return;
-    ctx.world.moveItem(happening.item, { at: "gone" });
-    ctx.progress("first_crate", 1);
-    ctx.progress("harvest", 1);
+    if (happening.kind === "dropped") sellAtMarket(ctx, happening.agent, happening.item);
   },
   solution: harvestRushSolution,
   solvableWith: (agents) => agents.size >= 2,
