@@ -277,3 +277,17 @@ test("a request line of 16 MiB is read; one byte more ends the connection", asyn
   assert.equal(await send(`"${"x".repeat(limit - 1)}"`), null);
   assert.ok((await host.list()).length > 0);
 });
+
+test("what a program prints just before it exits is kept, even when the host is busy reading others", async () => {
+  const ids = ["last-1", "last-2", "last-3", "last-4"];
+  for (const id of ids) {
+    await host.spawn(bashJob(dir.stateDir, id, "head -c 1500000 /dev/urandom | base64 -w 100; echo THE-END"));
+  }
+  await waitFor("every flood to end", () => ids.every((id) => exits.has(id)), 60_000);
+  for (const id of ids) {
+    const screen = await host.screen(id);
+    assert.equal(screen.lines.filter((line) => line !== "").at(-1), "THE-END", id);
+    const log = readFileSync(join(dir.stateDir, "jobs", id, "terminal.log"), "utf8");
+    assert.ok(log.endsWith("\r\nTHE-END\r\n"), id);
+  }
+});

@@ -9,6 +9,7 @@ import { RoostError } from "../../protocol/errors.js";
 import type { HostJobInfo, HostSpawnSpec, ScreenSnapshot } from "./api.js";
 import { terminalLogPath } from "./files.js";
 import { DEFAULT_LOG_MAX_BYTES, OutputLog } from "./output-log.js";
+import { readToTheEnd } from "./pty-read-out.js";
 import { sameScreen, snapshotOf } from "./screen.js";
 
 const { Terminal } = xtermHeadless;
@@ -87,6 +88,12 @@ export class HostJob {
     this.pid = this.pty.pid;
     this.pty.onData((data) => this.received(data));
     this.pty.onExit(({ exitCode, signal }) => this.ended(exitCode, signal ?? 0));
+    // What a program prints just before it exits is kept, however busy the host is then.
+    readToTheEnd(
+      this.pty,
+      (data) => this.received(data),
+      () => this.resumeReading(),
+    );
   }
 
   info(): HostJobInfo {
@@ -180,10 +187,12 @@ export class HostJob {
 
   private parsedChunk(chars: number): void {
     this.unparsedChars -= chars;
-    if (this.paused && this.unparsedChars < UNPARSED_LOW_CHARS) {
-      this.paused = false;
-      this.pty.resume();
-    }
+    if (this.paused && this.unparsedChars < UNPARSED_LOW_CHARS) this.resumeReading();
+  }
+
+  private resumeReading(): void {
+    this.paused = false;
+    this.pty.resume();
   }
 
   private ended(exitCode: number, signal: number): void {
