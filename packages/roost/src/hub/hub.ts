@@ -1,5 +1,6 @@
-import { type Component, type Terminal, TUI } from "@mariozechner/pi-tui";
+import type { Component, Terminal } from "@mariozechner/pi-tui";
 import { roostHome } from "../daemon/paths.js";
+import { FullScreenTUI } from "./full-screen-tui.js";
 import { HubCommands } from "./hub-commands.js";
 import { HubConnection } from "./hub-connection.js";
 import { HubFeeds } from "./hub-feeds.js";
@@ -53,7 +54,7 @@ export class Hub {
   readonly actions: HubActions;
   /** Resolves when the user quits. */
   readonly finished: Promise<void>;
-  private readonly tui: TUI;
+  private readonly tui: FullScreenTUI;
   private readonly terminal: Terminal;
   private readonly connection: HubConnection;
   private readonly feeds: HubFeeds;
@@ -67,7 +68,7 @@ export class Hub {
   constructor(private readonly options: HubOptions = {}) {
     this.home = options.home ?? roostHome();
     this.terminal = options.terminal ?? new AlternateScreenTerminal();
-    this.tui = new TUI(this.terminal);
+    this.tui = new FullScreenTUI(this.terminal);
     const changed = () => this.changed();
     this.connection = new HubConnection(
       { home: this.home, socketPath: options.socketPath, startDaemon: options.startDaemon },

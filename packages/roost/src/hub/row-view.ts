@@ -40,7 +40,8 @@ function rowText(row: JobRow, parentName: string | null, showParent: boolean): s
 
 /**
  * A row's main line: selection mark, glyph, name (indented under its parent), state word,
- * summary, pending replies, pin, and time since it changed.
+ * summary, pending replies, pin, and time since it changed. Each column is cut to its width as
+ * plain text and styled after, so the line is exactly `width` wide without measuring styled text.
  */
 export function rowLine(
   entry: RowEntry,
@@ -59,33 +60,40 @@ export function rowLine(
   const age = formatAge(now - Date.parse(row.updatedAt)).padStart(4);
   const pending = row.pending > 0 ? `✉${row.pending} ` : "";
   const pin = row.pinned ? "⚑ " : "";
-  const right = `${pending}${pin}${age}`;
-  const left = 4 + nameCol + 1 + label.length + 1;
-  const summaryWidth = width - left - visibleWidth(right) - 1;
-  const summary =
-    summaryWidth > 0 ? fit(rowText(row, entry.parentName, grouped === "state"), summaryWidth) : "";
+  const rightWidth = pending.length + pin.length + age.length;
+  // mark, space, glyph, space, name, space, label, space | summary, space | right
+  const summaryWidth = width - (nameCol + 14) - rightWidth - 1;
   const mark = selected ? bold("›") : " ";
   const nameStyled = waiting ? bold(name) : name;
-  const line =
-    `${mark} ${look.colour(look.glyph)} ${nameStyled} ${look.colour(label)} ${summary}${summaryWidth > 0 ? " " : ""}` +
-    `${pending ? magenta(pending) : ""}${pin ? yellow(pin) : ""}${dim(age)}`;
-  const fitted = fit(line, width);
-  if (selected) return selectedBackground(fitted);
-  return waiting ? waitingBackground(fitted) : fitted;
+  const summary =
+    summaryWidth > 0 ? `${fit(rowText(row, entry.parentName, grouped === "state"), summaryWidth)} ` : "";
+  const right = `${pending ? magenta(pending) : ""}${pin ? yellow(pin) : ""}${dim(age)}`;
+  let line = `${mark} ${look.colour(look.glyph)} ${nameStyled} ${look.colour(label)} ${summary}${right}`;
+  if (summaryWidth <= 0) line = fit(line, width); // Narrower than the columns: cut the styled line.
+  if (selected) return selectedBackground(line);
+  return waiting ? waitingBackground(line) : line;
 }
 
 /** Under a waiting row: what it asks, and its choices numbered for one-key picks. */
 export function questionLine(row: JobRow, width: number, selected: boolean): string | null {
   if (!asksUser(row)) return null;
-  const question = row.question ? yellow(oneLine(row.question)) : "";
-  const choices = row.choices
-    .slice(0, 9)
-    .map((c, i) => `${bold(cyan(String(i + 1)))} ${oneLine(c)}`)
-    .join("  ");
-  const more = row.choices.length > 9 ? dim(` +${row.choices.length - 9}`) : "";
-  const text = `      ? ${question}${question && choices ? "  " : ""}${choices}${more}`;
-  const fitted = fit(text, width);
-  return selected ? selectedBackground(fitted) : waitingBackground(fitted);
+  const shown = row.choices.slice(0, 9).map((c, i) => ({ n: String(i + 1), text: oneLine(c) }));
+  const more = row.choices.length > 9 ? ` +${row.choices.length - 9}` : "";
+  const choicesPlain = shown.map((c) => `${c.n} ${c.text}`).join("  ") + more;
+  const prefix = "      ? ";
+  const room = width - prefix.length;
+  let body: string;
+  if (room <= 0) body = "";
+  else if (choicesPlain !== "" && visibleWidth(choicesPlain) + 2 < room) {
+    // The question takes what the choices leave; the choices stay whole.
+    const choices = shown.map((c) => `${bold(cyan(c.n))} ${c.text}`).join("  ") + dim(more);
+    const questionRoom = room - visibleWidth(choicesPlain) - 2;
+    const question = row.question ? truncateToWidth(oneLine(row.question), questionRoom, "…") : "";
+    const rest = " ".repeat(room - visibleWidth(question) - 2 - visibleWidth(choicesPlain));
+    body = `${yellow(question)}  ${choices}${rest}`;
+  } else body = yellow(fit(oneLine([row.question ?? "", choicesPlain].filter(Boolean).join("  ")), room));
+  const line = `${prefix}${body}`;
+  return selected ? selectedBackground(line) : waitingBackground(line);
 }
 
 /** An editor line: a prompt, then the text with the cursor drawn, scrolled to keep it in view. */
@@ -112,5 +120,5 @@ export function inPlaceEditorLine(
 }
 
 export function groupLine(label: string, count: number, width: number): string {
-  return fit(grey(`▾ ${oneLine(label)} (${count})`), width);
+  return grey(fit(`▾ ${oneLine(label)} (${count})`, width));
 }
