@@ -107,5 +107,7 @@ export function deliverEvent(job: Job, reply: StoredReply): DeliverEvent {
     seq: reply.seq,
     text: reply.text,
     ...(reply.mode ? { mode: reply.mode } : {}),
+    ...(reply.kind ? { kind: reply.kind } : {}),
+    ...(reply.from ? { from: reply.from } : {}),
   };
 }

@@ -1,3 +1,4 @@
+import type { BoardEvent } from "./board.js";
 import type { ReplyMode } from "./ops.js";
 import type { JobRow } from "./rows.js";
 
@@ -28,4 +29,4 @@ export interface RowRemovedEvent {
   id: string;
 }
 
-export type DaemonEvent = DeliverEvent | RowEvent | RowRemovedEvent;
+export type DaemonEvent = DeliverEvent | RowEvent | RowRemovedEvent | BoardEvent;

@@ -1,6 +1,8 @@
+export * from "./board.js";
 export * from "./environment.js";
 export * from "./errors.js";
 export * from "./events.js";
+export * from "./feed.js";
 export * from "./framing.js";
 export * from "./limits.js";
 export * from "./messages.js";
@@ -8,4 +10,5 @@ export * from "./names.js";
 export * from "./ops.js";
 export * from "./report.js";
 export * from "./rows.js";
+export * from "./schedules.js";
 export * from "./version.js";

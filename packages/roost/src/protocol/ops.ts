@@ -1,5 +1,14 @@
+import type { TaskArgs, TaskResult } from "./board.js";
+import type { EventsArgs, EventsResult } from "./feed.js";
 import type { ReportInput } from "./report.js";
 import type { JobRow } from "./rows.js";
+import type {
+  ScheduleAddArgs,
+  ScheduleId,
+  ScheduleResult,
+  ScheduleRunResult,
+  SchedulesResult,
+} from "./schedules.js";
 
 /** How a reply joins the agent's work: `steer` joins the run under way, `followUp` comes after it. */
 export type ReplyMode = "steer" | "followUp";
@@ -89,6 +98,14 @@ export interface OpMap {
   reorder: { args: { ids: string[] }; result: Record<string, never> };
   shutdown: { args: ShutdownArgs; result: Record<string, never> };
   stats: { args: Record<string, never>; result: StatsResult };
+  task: { args: TaskArgs; result: TaskResult };
+  events: { args: EventsArgs; result: EventsResult };
+  schedules: { args: Record<string, never>; result: SchedulesResult };
+  "schedule-add": { args: ScheduleAddArgs; result: ScheduleResult };
+  "schedule-rm": { args: { id: ScheduleId }; result: { id: number } };
+  "schedule-pause": { args: { id: ScheduleId }; result: ScheduleResult };
+  "schedule-resume": { args: { id: ScheduleId }; result: ScheduleResult };
+  "schedule-run": { args: { id: ScheduleId }; result: ScheduleRunResult };
 }
 
 export type OpName = keyof OpMap;
@@ -112,4 +129,10 @@ export const HUB_OPS = [
   "reorder",
   "shutdown",
   "stats",
+  "schedules",
+  "schedule-add",
+  "schedule-rm",
+  "schedule-pause",
+  "schedule-resume",
+  "schedule-run",
 ] as const satisfies readonly OpName[];

@@ -1,4 +1,7 @@
+import type { TaskBoard } from "../board/task-board.js";
 import type { Caller } from "../caller.js";
+import type { EventsFeed } from "../events-feed.js";
+import type { Scheduler } from "../schedules/scheduler.js";
 import type { DaemonState } from "../state.js";
 import type { Supervisor } from "../supervisor.js";
 
@@ -6,6 +9,9 @@ import type { Supervisor } from "../supervisor.js";
 export interface OpContext {
   state: DaemonState;
   supervisor: Supervisor;
+  feed: EventsFeed;
+  board: TaskBoard;
+  schedules: Scheduler;
 }
 
 /** An op: a function of (state, caller, args); the server routes requests to it. */

@@ -75,7 +75,7 @@ export const reply: OpHandler = async (ctx, _caller, args): Promise<ReplyResult>
       `a command reply (${text.split(/\s/)[0]}) is taken only while the agent is connected; job ${job.id} is not`,
     );
   if (job.kind === "terminal") return typeReply(ctx, job, text, requestId);
-  if (job.pending.length >= LIMITS.maxPendingReplies)
+  if (job.pending.filter((r) => r.kind === undefined).length >= LIMITS.maxPendingReplies)
     throw new RoostError("full", `job ${job.id} has ${LIMITS.maxPendingReplies} replies waiting already`);
 
   const saved = { jobId: job.id, seq: job.nextSeq, text, mode };

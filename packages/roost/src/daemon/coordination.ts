@@ -1,0 +1,64 @@
+import type Database from "better-sqlite3";
+import { TaskBoard } from "./board/task-board.js";
+import type { Caller } from "./caller.js";
+import { EventsFeed } from "./events-feed.js";
+import { isLive } from "./job.js";
+import { dispatch } from "./ops/jobs.js";
+import { clockFromEnv } from "./schedules/clock.js";
+import { Scheduler } from "./schedules/scheduler.js";
+import type { DaemonState } from "./state.js";
+import type { Supervisor } from "./supervisor.js";
+
+/** The daemon itself as a caller: what a schedule's run dispatches through. */
+const daemonCaller: Caller = {
+  connectionId: 0,
+  role: "hub",
+  jobId: null,
+  hello: null,
+  subscribed: false,
+  inFlightPeak: 0,
+  closed: false,
+  send: () => {},
+  later: (fn) => fn(),
+};
+
+export interface Coordination {
+  feed: EventsFeed;
+  board: TaskBoard;
+  schedules: Scheduler;
+}
+
+/**
+ * The feed, the task board and the schedules, on the store's database: the board hears of every
+ * job's change and removal (to release what an ended job held), the schedules dispatch as the user
+ * would.
+ */
+export function startCoordination(
+  state: DaemonState,
+  supervisor: Supervisor,
+  db: Database.Database,
+): Coordination {
+  const feed = new EventsFeed(db, () => state.now());
+  const board = new TaskBoard({ state, supervisor }, feed, db);
+  const schedules: Scheduler = new Scheduler(db, {
+    clock: clockFromEnv(),
+    feed,
+    dispatch: async (launch, requestId): Promise<{ id: string; name: string }> =>
+      (await dispatch({ state, supervisor, feed, board, schedules }, daemonCaller, {
+        ...launch,
+        requestId,
+      })) as {
+        id: string;
+        name: string;
+      },
+    isRunning: (jobId) => {
+      const job = state.jobs.get(jobId);
+      return job !== undefined && isLive(job);
+    },
+  });
+  state.jobWatchers.push({
+    changed: (job) => board.jobChanged(job),
+    removed: (id) => board.jobRemoved(id),
+  });
+  return { feed, board, schedules };
+}

@@ -1,0 +1,67 @@
+import type Database from "better-sqlite3";
+import { type EventsResult, type FeedEvent, LIMITS } from "../protocol/index.js";
+
+/** What a part of the daemon says happened; the feed gives it its cursor and time. */
+export type FeedEntry = Omit<FeedEvent, "id" | "at"> & { at?: string };
+
+/**
+ * The events feed (M43): the last 1000 events, kept in the store (they outlive a restart), each
+ * with a cursor that only grows. Readers page through it with `after`.
+ */
+export class EventsFeed {
+  private readonly kept: FeedEvent[];
+  private readonly insert: Database.Statement;
+  private readonly trim: Database.Statement;
+
+  constructor(
+    db: Database.Database,
+    private readonly now: () => string,
+  ) {
+    db.exec(
+      "CREATE TABLE IF NOT EXISTS feed_events (id INTEGER PRIMARY KEY AUTOINCREMENT, data TEXT NOT NULL)",
+    );
+    this.insert = db.prepare("INSERT INTO feed_events (data) VALUES (?)");
+    this.trim = db.prepare("DELETE FROM feed_events WHERE id <= ?");
+    const rows = db
+      .prepare("SELECT id, data FROM feed_events ORDER BY id DESC LIMIT ?")
+      .all(LIMITS.eventsKept) as { id: number; data: string }[];
+    this.kept = rows.reverse().map((r) => ({ ...(JSON.parse(r.data) as FeedEvent), id: r.id }));
+  }
+
+  add(entry: FeedEntry): FeedEvent {
+    const at = entry.at ?? this.now();
+    const body = { ...entry, at };
+    const id = Number(this.insert.run(JSON.stringify(body)).lastInsertRowid);
+    this.trim.run(id - LIMITS.eventsKept);
+    const event: FeedEvent = { id, ...body };
+    this.kept.push(event);
+    if (this.kept.length > LIMITS.eventsKept) this.kept.splice(0, this.kept.length - LIMITS.eventsKept);
+    return event;
+  }
+
+  /**
+   * After a cursor: the oldest `limit` events after it. Without one: the newest `limit`. `jobId`
+   * keeps the events about that job. The cursor returned is where the next read goes on from.
+   */
+  read(options: { after?: number; limit?: number; jobId?: string }): EventsResult {
+    const limit = options.limit ?? LIMITS.eventsKept;
+    const head = this.kept.at(-1)?.id ?? 0;
+    const about = (e: FeedEvent) => options.jobId === undefined || e.jobs.includes(options.jobId);
+    if (options.after === undefined) {
+      const events = this.kept.filter(about).slice(-limit);
+      return { events, cursor: head };
+    }
+    const after = options.after;
+    const events: FeedEvent[] = [];
+    let cursor = Math.max(after, 0);
+    for (const e of this.kept) {
+      if (e.id <= after) continue;
+      if (events.length >= limit) break;
+      cursor = e.id;
+      if (about(e)) events.push(e);
+    }
+    // Everything was read: the next read goes on from the newest event.
+    if (events.length < limit) cursor = Math.max(after, head);
+    return { events, cursor };
+  }
+}

@@ -1,0 +1,90 @@
+import {
+  BOARD_LIMITS,
+  RoostError,
+  TASK_ACTIONS,
+  type TaskAction,
+  type TaskResult,
+} from "../../protocol/index.js";
+import { actorFor, actorLabel } from "../board/actor.js";
+import { optionalString } from "./args.js";
+import type { OpHandler } from "./context.js";
+
+/** A task's id: a positive integer, or a string of digits. */
+export function readTaskId(value: unknown, field = "id"): number {
+  const n = typeof value === "string" && /^\d{1,15}$/.test(value) ? Number(value) : value;
+  if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 1)
+    throw new RoostError("bad_request", `${field} must be a positive integer (or a string of digits)`);
+  return n;
+}
+
+function boundedText(args: Record<string, unknown>, field: string, max: number): string | null {
+  const value = optionalString(args, field);
+  if (value === undefined || value.trim() === "") return null;
+  if (value.length > max) throw new RoostError("bad_request", `${field} is longer than ${max} characters`);
+  return value;
+}
+
+function readAction(args: Record<string, unknown>): TaskAction {
+  const action = args.action;
+  if (typeof action !== "string" || !(TASK_ACTIONS as readonly string[]).includes(action))
+    throw new RoostError("bad_request", `action must be one of ${TASK_ACTIONS.join(", ")}`);
+  return action as TaskAction;
+}
+
+function readAfter(args: Record<string, unknown>): number[] {
+  const after = args.after;
+  if (after === undefined || after === null) return [];
+  if (!Array.isArray(after)) throw new RoostError("bad_request", "after must be an array of task ids");
+  if (after.length > BOARD_LIMITS.after)
+    throw new RoostError("bad_request", `after names more than ${BOARD_LIMITS.after} tasks`);
+  return after.map((id) => readTaskId(id, "after"));
+}
+
+/** `task {action}`: the shared task board (M47), on any connection. */
+export const task: OpHandler = (ctx, caller, args): TaskResult => {
+  const { state, board: service } = ctx;
+  const action = readAction(args);
+  const actor = actorFor(state, caller);
+  const by = actorLabel(actor);
+  const board = service.board;
+  switch (action) {
+    case "list":
+      return service.result();
+    case "add": {
+      const title = boundedText(args, "title", BOARD_LIMITS.title);
+      if (title === null) throw new RoostError("bad_request", "title must be a non-empty string");
+      const detail = boundedText(args, "detail", BOARD_LIMITS.detail);
+      const changes = board.add(actor, title, detail, readAfter(args));
+      service.publish(changes, by);
+      return service.result(changes[0]!.task);
+    }
+    case "claim": {
+      const id = readTaskId(args.id);
+      const changes = board.claim(actor, id);
+      service.publish(changes, by);
+      return service.result(board.get(id));
+    }
+    case "done": {
+      const id = readTaskId(args.id);
+      const result = boundedText(args, "result", BOARD_LIMITS.result);
+      service.publish(board.done(actor, id, result), by);
+      return service.result(board.get(id));
+    }
+    case "release": {
+      const id = readTaskId(args.id);
+      service.publish(board.release(actor, id), by);
+      return service.result(board.get(id));
+    }
+    case "drop": {
+      const id = readTaskId(args.id);
+      service.publish(board.drop(actor, id), by);
+      return service.result(board.get(id));
+    }
+    case "assign": {
+      const id = readTaskId(args.id);
+      board.checkAssignable(actor, id);
+      const to = state.resolve(args.to);
+      return service.assign(actor, id, to);
+    }
+  }
+};
