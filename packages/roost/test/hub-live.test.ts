@@ -197,6 +197,38 @@ describe("the hub against a real daemon", () => {
     );
   });
 
+  test("the events, board and schedules panes show when the daemon has their ops, else stay hidden", async () => {
+    const board = await h.raw.request("task", { action: "add", title: "write the docs" });
+    const feed = await h.raw.request("events", { limit: 5 });
+    if (!board.ok || !feed.ok) {
+      // A daemon without them: the pane key says so and nothing is drawn.
+      h.terminal.type("v");
+      const screen = await h.waitForScreen("the refusal", (s) =>
+        s.includes("has no events, board or schedules"),
+      );
+      assert.doesNotMatch(screen, /── events|── board/);
+      return;
+    }
+    await h.waitForScreen("the board's counts in the title", (s) => /board 1 open 0 claimed 0 done/.test(s));
+    h.terminal.type("v");
+    await h.waitForScreen(
+      "the events pane",
+      (s) => /── events ─/.test(s) && /user task add #1 write the docs/.test(s),
+    );
+    h.terminal.type("v");
+    await h.waitForScreen(
+      "the board pane",
+      (s) => /── board · 1 open/.test(s) && /#1 open +write the docs/.test(s),
+    );
+    h.terminal.type("v");
+    await h.waitForScreen(
+      "the schedules pane",
+      (s) => /── schedules ─/.test(s) && s.includes("no schedules"),
+    );
+    h.terminal.type("v");
+    await h.waitForScreen("no pane", (s) => !s.includes("── "));
+  });
+
   test("says the daemon is gone, and reconnects when it is back", async () => {
     await h.daemon.kill("SIGKILL");
     await h.waitForScreen(

@@ -21,7 +21,8 @@ function text(value: unknown): string | null {
 /** An item of the `events` feed, read leniently: the feed's fields may grow. */
 export function feedItem(raw: Loose): FeedItem {
   const who = text(raw.who) ?? text(raw.name) ?? text(raw.id) ?? "";
-  const kind = text(raw.kind) ?? text(raw.type) ?? text(raw.why) ?? "event";
+  // `kind` and, within it, `why` (a `task` that was `done`); older feeds may name it `type`.
+  const kind = [text(raw.kind) ?? text(raw.type) ?? "event", text(raw.why)].filter(Boolean).join(" ");
   const body = text(raw.text) ?? text(raw.summary) ?? text(raw.message) ?? "";
   return { at: text(raw.at) ?? text(raw.time) ?? null, who, kind, text: body };
 }
@@ -31,7 +32,8 @@ export function boardTask(raw: Loose): BoardTaskItem {
   return {
     id: text(raw.id) ?? "?",
     title: text(raw.title) ?? "",
-    state: text(raw.state) ?? "",
+    // An open task waiting on another one reads as blocked, as the board's counts have it.
+    state: raw.blocked === true && raw.state === "open" ? "blocked" : (text(raw.state) ?? ""),
     owner: owner && typeof owner === "object" ? (text(owner.name) ?? text(owner.id)) : null,
   };
 }
