@@ -182,11 +182,14 @@ test("a client that leaves 16 MiB unread is dropped; one under it is kept", asyn
   const request = encodeLine({ id: 1, op: "list", args: {} });
   const under = Math.floor((LIMITS.maxUnreadBytes - 256 * 1024) / answerBytes);
   const over = Math.ceil((LIMITS.maxUnreadBytes + 1024 * 1024) / answerBytes);
+  const connections = async () => (await other.request("stats")).result.connections as number;
+  const base = await connections();
   const kept = await unreadSocket(daemon.socketPath);
   const dropped = await unreadSocket(daemon.socketPath);
   dropped.on("error", () => {});
-  const connections = async () => (await other.request("stats")).result.connections as number;
-  const before = await connections();
+  // Both accepted by the daemon before anything is written.
+  await waitFor("both connections", async () => ((await connections()) === base + 2 ? true : undefined));
+  const before = base + 2;
   kept.write(request.repeat(under));
   dropped.write(request.repeat(over));
   // A paused socket does not see its end: the daemon's count of connections does.
