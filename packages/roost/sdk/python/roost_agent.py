@@ -468,6 +468,36 @@ class RoostAgent:
             raise waiter.error
         return waiter.result
 
+    # -- the task board (M47) --------------------------------------------------------------------
+
+    def tasks(self, timeout=30.0):
+        """The shared task board: ``{"tasks": [...]}``, oldest first."""
+        return self.request("task", {"action": "list"}, timeout)
+
+    def claim_task(self, task_id, timeout=30.0):
+        """Takes a task; ``blocked`` while one it waits on is open, ``conflict`` while another holds it."""
+        return self.request("task", {"action": "claim", "id": task_id}, timeout)
+
+    def task_done(self, task_id, result=None, timeout=30.0):
+        """Marks a task this agent holds done, with what came of it."""
+        args = {"action": "done", "id": task_id}
+        if result is not None:
+            args["result"] = result
+        return self.request("task", args, timeout)
+
+    def release_task(self, task_id, timeout=30.0):
+        """Gives a task this agent holds back to the board."""
+        return self.request("task", {"action": "release", "id": task_id}, timeout)
+
+    def add_task(self, title, detail=None, after=None, timeout=30.0):
+        """Puts a new task on the board; ``after`` names tasks that must be done (or dropped) first."""
+        args = {"action": "add", "title": title}
+        if detail is not None:
+            args["detail"] = detail
+        if after is not None:
+            args["after"] = list(after)
+        return self.request("task", args, timeout)
+
     # -- connection ------------------------------------------------------------------------------
 
     def _start_connecting(self):

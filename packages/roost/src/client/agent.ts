@@ -1,3 +1,4 @@
+import type { TaskId, TaskResult } from "../protocol/board.js";
 import { type JobIdentity, jobIdentityFromEnv } from "../protocol/environment.js";
 import type { RoostError } from "../protocol/errors.js";
 import type { HelloResult, OpArgs, OpName, OpResult } from "../protocol/ops.js";
@@ -7,6 +8,7 @@ import { FinishedLedger } from "./finished-replies.js";
 import { type ReplyHandler, ReplyQueue } from "./reply-queue.js";
 import { Reporter } from "./reporter.js";
 
+export type { BoardTask, TaskResult } from "../protocol/board.js";
 export { RoostError } from "../protocol/errors.js";
 export type { DeliverEvent as AgentReply } from "../protocol/events.js";
 export type { Report, ReportInput } from "../protocol/report.js";
@@ -91,6 +93,31 @@ export class RoostAgent {
   call(op: string, args?: unknown): Promise<unknown>;
   call(op: string, args?: unknown): Promise<unknown> {
     return this.reporter.call(op, args);
+  }
+
+  /** The shared task board (M47), oldest first. */
+  tasks(): Promise<TaskResult> {
+    return this.call("task", { action: "list" });
+  }
+
+  /** Takes a task: `blocked` while one it waits on is open, `conflict` while another session holds it. */
+  claimTask(id: TaskId): Promise<TaskResult> {
+    return this.call("task", { action: "claim", id });
+  }
+
+  /** Marks a task this agent holds done, with what came of it. */
+  taskDone(id: TaskId, result?: string): Promise<TaskResult> {
+    return this.call("task", result === undefined ? { action: "done", id } : { action: "done", id, result });
+  }
+
+  /** Gives a task this agent holds back to the board. */
+  releaseTask(id: TaskId): Promise<TaskResult> {
+    return this.call("task", { action: "release", id });
+  }
+
+  /** Puts a new task on the board; `after` names tasks that must be done (or dropped) first. */
+  addTask(title: string, options: { detail?: string; after?: TaskId[] } = {}): Promise<TaskResult> {
+    return this.call("task", { action: "add", title, ...options });
   }
 
   /**
