@@ -81,15 +81,17 @@ export class DaemonState {
 
   private flush(): void {
     this.flushTimer = null;
+    const listeners = [...this.callers].filter((c) => c.subscribed);
+    if (listeners.length === 0) {
+      this.dirty.clear();
+      return;
+    }
     const rows = [...this.dirty].flatMap((id) => {
       const job = this.jobs.get(id);
       return job ? [toRow(job)] : [];
     });
     this.dirty.clear();
-    for (const c of this.callers) {
-      if (!c.subscribed) continue;
-      for (const row of rows) c.send({ event: "row", row });
-    }
+    for (const c of listeners) for (const row of rows) c.send({ event: "row", row });
   }
 
   get host(): ProcessHost | null {
