@@ -3,9 +3,25 @@ import { daemon, shutdown } from "./commands/daemon.js";
 import { dispatch, respawn, rm, stop } from "./commands/jobs.js";
 import { reply } from "./commands/reply.js";
 import { ls, pin, rename } from "./commands/rows.js";
+import { schedule } from "./commands/schedule.js";
+import { tasks } from "./commands/tasks.js";
 import { hub } from "./hub.js";
 
-const COMMANDS: Command[] = [hub, daemon, shutdown, dispatch, ls, reply, stop, rm, respawn, rename, pin];
+const COMMANDS: Command[] = [
+  hub,
+  daemon,
+  shutdown,
+  dispatch,
+  ls,
+  reply,
+  stop,
+  rm,
+  respawn,
+  rename,
+  pin,
+  tasks,
+  schedule,
+];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.usage.length));
