@@ -75,6 +75,9 @@ test("shutdown leaves the jobs running; the next command starts the daemon and f
   const after = (await json("ls")).find((r: { id: string }) => r.id === id);
   assert.equal(after.lifecycle, "running");
   assert.equal(after.pid, before.pid);
+  // Without a daemon, --all starts one to end the jobs still running in the host.
+  assert.equal((await roost("shutdown")).stdout, "daemon stopped\n");
   assert.equal((await roost("shutdown", "--all")).stdout, "daemon, jobs and process host stopped\n");
   assert.equal((await roost("shutdown")).stdout, "no daemon is running\n");
+  assert.throws(() => process.kill(after.pid, 0), "the job's process ended");
 });

@@ -1,4 +1,6 @@
+import { existsSync } from "node:fs";
 import { DaemonClient, isDisconnected } from "../../client/daemon-client.js";
+import { statePaths } from "../../daemon/paths.js";
 import type { Command } from "../command.js";
 
 export const daemon: Command = {
@@ -27,8 +29,12 @@ export const shutdown: Command = {
       client = await DaemonClient.connect({ home });
     } catch (err) {
       if (!isDisconnected(err)) throw err;
-      print("no daemon is running", { running: false });
-      return 0;
+      if (!values.all || !existsSync(statePaths(home).db)) {
+        print("no daemon is running", { running: false });
+        return 0;
+      }
+      // Jobs may still run in the process host without a daemon: one is started to end them.
+      client = await DaemonClient.connect({ home, start: true });
     }
     try {
       await client.call("shutdown", { all: values.all === true });
