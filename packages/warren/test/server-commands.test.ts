@@ -1,25 +1,18 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import type { ListeningServer } from "../src/server/index.js";
-import { call, runWithClaims, startTestServer } from "./helpers/server.js";
+import { describe, it } from "node:test";
+import { call, runWithClaims, serverForSuite } from "./helpers/server.js";
 
-let server: ListeningServer;
-let base: string;
-before(async () => {
-  server = await startTestServer();
-  base = server.url;
-});
-after(() => server.close());
+const live = serverForSuite();
 
 /** A bridge_repair run with engineer-1 remote, claimed, and its first envelope. */
 async function engineerRun(body: Record<string, unknown> = {}) {
-  const { runId, leases } = await runWithClaims(base, "bridge_repair", ["engineer-1"], body);
+  const { runId, leases } = await runWithClaims(live.url, "bridge_repair", ["engineer-1"], body);
   const lease = leases["engineer-1"]!;
   const agentPath = `/v1/runs/${runId}/agents/engineer-1`;
   const submit = (command: unknown) =>
-    call(base, "POST", `${agentPath}/commands`, { query: { lease }, body: command });
+    call(live.url, "POST", `${agentPath}/commands`, { query: { lease }, body: command });
   const poll = (after: number, wait = 5) =>
-    call(base, "GET", `${agentPath}/observations`, { query: { lease, after, wait } });
+    call(live.url, "GET", `${agentPath}/observations`, { query: { lease, after, wait } });
   const first = await poll(-1);
   assert.equal(first.status, 200);
   return { runId, lease, agentPath, submit, poll, envelope: first.json };
@@ -51,7 +44,7 @@ describe("commands", () => {
     const next = await poll(envelope.seq);
     assert.equal(next.status, 200);
     assert.ok(next.json.seq > envelope.seq);
-    const polled = await call(base, "GET", `${agentPath}/commands/c-take`, { query: { lease } });
+    const polled = await call(live.url, "GET", `${agentPath}/commands/c-take`, { query: { lease } });
     assert.equal(polled.status, 200);
     assert.equal(polled.json.status, "accepted");
     assert.equal(polled.json.outcome, "accepted");
@@ -79,7 +72,7 @@ describe("commands", () => {
     );
     assert.equal(wrong.json.outcome, "none");
     // A rejected id is not occupied: there is no receipt to poll, and an unchanged retry is judged the same.
-    const none = await call(base, "GET", `${agentPath}/commands/c-1`, { query: { lease } });
+    const none = await call(live.url, "GET", `${agentPath}/commands/c-1`, { query: { lease } });
     assert.equal(none.status, 404);
     assert.equal(none.json.error, "unknown_command");
     const same = await submit({
@@ -181,7 +174,7 @@ describe("commands", () => {
       sleep_ms: "x",
     });
     assert.equal(malformed.json.status, "expired");
-    const events = server.registry.get(runId).run.events(0);
+    const events = live.server.registry.get(runId).run.events(0);
     const id = envelope.observation_id;
     assert.ok(events.some((e) => e.kind === "expired" && e.data.observation_id === id));
     assert.ok(
@@ -192,16 +185,16 @@ describe("commands", () => {
   it("needs the lease: 401 without, 403 with a wrong one", async () => {
     const { envelope, agentPath } = await engineerRun();
     const command = { command_id: "x", observation_id: envelope.observation_id, noop: true };
-    const none = await call(base, "POST", `${agentPath}/commands`, { body: command });
+    const none = await call(live.url, "POST", `${agentPath}/commands`, { body: command });
     assert.equal(none.status, 401);
     assert.equal(none.json.error, "lease_required");
-    const wrong = await call(base, "POST", `${agentPath}/commands`, {
+    const wrong = await call(live.url, "POST", `${agentPath}/commands`, {
       query: { lease: "l-nope" },
       body: command,
     });
     assert.equal(wrong.status, 403);
     assert.equal(wrong.json.error, "lease_invalid");
-    const receipt = await call(base, "GET", `${agentPath}/commands/x`, { query: { lease: "l-nope" } });
+    const receipt = await call(live.url, "GET", `${agentPath}/commands/x`, { query: { lease: "l-nope" } });
     assert.equal(receipt.status, 403);
   });
 });

@@ -1,22 +1,15 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { listScenarios } from "../src/engine/index.js";
-import type { ListeningServer } from "../src/server/index.js";
-import { call, startTestServer } from "./helpers/server.js";
+import { call, serverForSuite } from "./helpers/server.js";
 
-let server: ListeningServer;
-let base: string;
-before(async () => {
-  server = await startTestServer();
-  base = server.url;
-});
-after(() => server.close());
+const live = serverForSuite();
 
 const PROTOCOL = "warren-agent/0";
 
 describe("runs and scenarios", () => {
   it("creates a run (201) with the defaults when there is no body, and shows it", async () => {
-    const created = await call(base, "POST", "/v1/runs", { query: { scenario: "bridge_repair" } });
+    const created = await call(live.url, "POST", "/v1/runs", { query: { scenario: "bridge_repair" } });
     assert.equal(created.status, 201);
     assert.equal(created.headers.get("location"), `/v1/runs/${created.json.run_id}`);
     assert.equal(created.json.seed, 0);
@@ -24,18 +17,18 @@ describe("runs and scenarios", () => {
     assert.equal(created.json.deadline_s, 60);
     assert.deepEqual(created.json.controlled_agents, []);
     // No remote agent to wait for: it starts at once and the solution runners finish it.
-    const shown = await call(base, "GET", `/v1/runs/${created.json.run_id}`);
+    const shown = await call(live.url, "GET", `/v1/runs/${created.json.run_id}`);
     assert.equal(shown.status, 200);
     assert.equal(shown.json.scenario, "bridge_repair");
     assert.ok(["running", "completed"].includes(shown.json.status));
     assert.equal(shown.json.agents.length, 3);
     assert.equal(shown.json.agents[0].leased, false);
-    const listed = await call(base, "GET", "/v1/runs");
+    const listed = await call(live.url, "GET", "/v1/runs");
     assert.ok(listed.json.runs.some((r: { run_id: string }) => r.run_id === created.json.run_id));
   });
 
   it("takes the worked example's body and waits for its remote agent to be claimed", async () => {
-    const created = await call(base, "POST", "/v1/runs", {
+    const created = await call(live.url, "POST", "/v1/runs", {
       query: { scenario: "bridge_repair", seed: 3 },
       body: { controlled_agents: ["engineer-1"], npc_policy: "solution", pace: null, deadline_s: 5 },
     });
@@ -45,11 +38,11 @@ describe("runs and scenarios", () => {
     assert.equal(created.json.deadline_s, 5);
     const engineer = created.json.agents.find((a: { agent_id: string }) => a.agent_id === "engineer-1");
     assert.equal(engineer.controller, "remote");
-    const claim = await call(base, "POST", `/v1/runs/${created.json.run_id}/agents/engineer-1/claim`, {
+    const claim = await call(live.url, "POST", `/v1/runs/${created.json.run_id}/agents/engineer-1/claim`, {
       query: { holder: "tester" },
     });
     assert.equal(claim.status, 200);
-    const shown = await call(base, "GET", `/v1/runs/${created.json.run_id}`);
+    const shown = await call(live.url, "GET", `/v1/runs/${created.json.run_id}`);
     assert.equal(shown.json.status, "running");
     const held = shown.json.agents.find((a: { agent_id: string }) => a.agent_id === "engineer-1");
     assert.equal(held.leased, true);
@@ -68,22 +61,22 @@ describe("runs and scenarios", () => {
       [{ colour: "red" }, /must NOT have additional properties/],
     ];
     for (const [body, detail] of cases) {
-      const reply = await call(base, "POST", "/v1/runs", { query: { scenario: "bridge_repair" }, body });
+      const reply = await call(live.url, "POST", "/v1/runs", { query: { scenario: "bridge_repair" }, body });
       assert.equal(reply.status, 400, JSON.stringify(body));
       assert.equal(reply.json.error, "bad_request");
       assert.match(reply.json.detail, detail);
     }
-    const seed = await call(base, "POST", "/v1/runs", { query: { scenario: "bridge_repair", seed: -1 } });
+    const seed = await call(live.url, "POST", "/v1/runs", { query: { scenario: "bridge_repair", seed: -1 } });
     assert.equal(seed.status, 400);
     assert.match(seed.json.detail, /querystring\/seed must be >= 0/);
-    const bigSeed = await call(base, "POST", "/v1/runs", {
+    const bigSeed = await call(live.url, "POST", "/v1/runs", {
       query: { scenario: "bridge_repair", seed: 2 ** 32 },
     });
     assert.equal(bigSeed.status, 400);
-    const noScenario = await call(base, "POST", "/v1/runs");
+    const noScenario = await call(live.url, "POST", "/v1/runs");
     assert.equal(noScenario.status, 400);
     assert.match(noScenario.json.detail, /scenario/);
-    const agent = await call(base, "POST", "/v1/runs", {
+    const agent = await call(live.url, "POST", "/v1/runs", {
       query: { scenario: "bridge_repair" },
       body: { controlled_agents: ["pilot-9"] },
     });
@@ -92,14 +85,14 @@ describe("runs and scenarios", () => {
   });
 
   it("answers 404 for an unknown scenario, run, agent or route", async () => {
-    const scenario = await call(base, "POST", "/v1/runs", { query: { scenario: "moon_base" } });
+    const scenario = await call(live.url, "POST", "/v1/runs", { query: { scenario: "moon_base" } });
     assert.equal(scenario.status, 404);
     assert.equal(scenario.json.error, "unknown_scenario");
     assert.match(scenario.json.detail, /bridge_repair/);
-    const run = await call(base, "GET", "/v1/runs/run-999");
+    const run = await call(live.url, "GET", "/v1/runs/run-999");
     assert.equal(run.status, 404);
     assert.equal(run.json.error, "unknown_run");
-    const created = await call(base, "POST", "/v1/runs", {
+    const created = await call(live.url, "POST", "/v1/runs", {
       query: { scenario: "bridge_repair" },
       body: { controlled_agents: ["engineer-1"] },
     });
@@ -110,18 +103,18 @@ describe("runs and scenarios", () => {
       ["POST", "release"],
       ["GET", "commands/c-1"],
     ] as const) {
-      const reply = await call(base, method, `/v1/runs/${created.json.run_id}/agents/pilot-9/${path}`);
+      const reply = await call(live.url, method, `/v1/runs/${created.json.run_id}/agents/pilot-9/${path}`);
       assert.equal(reply.status, 404, path);
       assert.equal(reply.json.error, "unknown_agent");
     }
-    const route = await call(base, "GET", "/v1/nowhere");
+    const route = await call(live.url, "GET", "/v1/nowhere");
     assert.equal(route.status, 404);
     assert.equal(route.json.error, "not_found");
     assert.equal(route.headers.get("x-warren-protocol"), PROTOCOL);
   });
 
   it("lists the bundled scenarios", async () => {
-    const reply = await call(base, "GET", "/v1/scenarios");
+    const reply = await call(live.url, "GET", "/v1/scenarios");
     assert.equal(reply.status, 200);
     assert.deepEqual(reply.json.scenarios, listScenarios());
   });
@@ -129,14 +122,14 @@ describe("runs and scenarios", () => {
 
 describe("bad bodies", () => {
   it("answers malformed JSON with 400 and the parser's reason", async () => {
-    const reply = await call(base, "POST", "/v1/runs", {
+    const reply = await call(live.url, "POST", "/v1/runs", {
       query: { scenario: "bridge_repair" },
       rawBody: '{"pace":',
     });
     assert.equal(reply.status, 400);
     assert.equal(reply.json.error, "malformed_json");
     assert.match(reply.json.detail, /not valid JSON: .*JSON/);
-    const empty = await call(base, "POST", "/v1/runs", {
+    const empty = await call(live.url, "POST", "/v1/runs", {
       query: { scenario: "bridge_repair" },
       rawBody: "",
       headers: { "content-type": "application/json" },
@@ -146,21 +139,21 @@ describe("bad bodies", () => {
   });
 
   it("answers a body that is not JSON with 415 and one too large with 413", async () => {
-    const text = await call(base, "POST", "/v1/runs", {
+    const text = await call(live.url, "POST", "/v1/runs", {
       query: { scenario: "bridge_repair" },
       rawBody: "hello",
       headers: { "content-type": "text/plain" },
     });
     assert.equal(text.status, 415);
     assert.equal(text.json.error, "unsupported_media_type");
-    const huge = await call(base, "POST", "/v1/runs", {
+    const huge = await call(live.url, "POST", "/v1/runs", {
       query: { scenario: "bridge_repair" },
       rawBody: JSON.stringify({ pad: "x".repeat(1 << 20) }),
     });
     assert.equal(huge.status, 413);
     assert.equal(huge.json.error, "body_too_large");
     // And the server is still fine.
-    assert.equal((await call(base, "GET", "/v1/scenarios")).status, 200);
+    assert.equal((await call(live.url, "GET", "/v1/scenarios")).status, 200);
   });
 });
 
@@ -173,29 +166,29 @@ describe("protocol version", () => {
       ["POST", "/v1/runs"],
       ["GET", "/v1/openapi.json"],
     ] as const) {
-      const reply = await call(base, method, path);
+      const reply = await call(live.url, method, path);
       assert.equal(reply.headers.get("x-warren-protocol"), PROTOCOL, `${method} ${path}`);
     }
   });
 
   it("refuses another version with 409, by header or by protocol= on claim; none is fine", async () => {
-    const other = await call(base, "GET", "/v1/scenarios", {
+    const other = await call(live.url, "GET", "/v1/scenarios", {
       headers: { "x-warren-protocol": "warren-agent/1" },
     });
     assert.equal(other.status, 409);
     assert.equal(other.json.error, "protocol_mismatch");
     assert.equal(other.headers.get("x-warren-protocol"), PROTOCOL);
-    const same = await call(base, "GET", "/v1/scenarios", { headers: { "x-warren-protocol": PROTOCOL } });
+    const same = await call(live.url, "GET", "/v1/scenarios", { headers: { "x-warren-protocol": PROTOCOL } });
     assert.equal(same.status, 200);
-    const created = await call(base, "POST", "/v1/runs", {
+    const created = await call(live.url, "POST", "/v1/runs", {
       query: { scenario: "bridge_repair" },
       body: { controlled_agents: ["engineer-1"] },
     });
     const claimPath = `/v1/runs/${created.json.run_id}/agents/engineer-1/claim`;
-    const wrong = await call(base, "POST", claimPath, { query: { protocol: "warren-agent/9" } });
+    const wrong = await call(live.url, "POST", claimPath, { query: { protocol: "warren-agent/9" } });
     assert.equal(wrong.status, 409);
     assert.equal(wrong.json.error, "protocol_mismatch");
-    const right = await call(base, "POST", claimPath, { query: { protocol: PROTOCOL } });
+    const right = await call(live.url, "POST", claimPath, { query: { protocol: PROTOCOL } });
     assert.equal(right.status, 200);
     assert.match(right.json.lease, /^l-[0-9a-f]{32}$/);
   });
@@ -203,7 +196,7 @@ describe("protocol version", () => {
 
 describe("OpenAPI", () => {
   it("serves a document generated from the route schemas listing every route", async () => {
-    const reply = await call(base, "GET", "/v1/openapi.json");
+    const reply = await call(live.url, "GET", "/v1/openapi.json");
     assert.equal(reply.status, 200);
     assert.match(reply.json.openapi, /^3\./);
     const paths = reply.json.paths;

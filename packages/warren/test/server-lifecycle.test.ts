@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { playBridgeEngineer } from "../examples/bridge-engineer.js";
 import type { ScenarioDefinition } from "../src/engine/index.js";
 import { bridgeRepair } from "../src/scenarios/bridge_repair/scenario.js";
-import { bundledScenarios, type ListeningServer, type ScenarioCatalog } from "../src/server/index.js";
-import { call, runWithClaims, startTestServer } from "./helpers/server.js";
+import { bundledScenarios, type ScenarioCatalog } from "../src/server/index.js";
+import { call, runWithClaims, serverForSuite, startTestServer } from "./helpers/server.js";
 
 /** bridge_repair whose courier's runner dies on its first wake after the start. */
 const fragileBridge: ScenarioDefinition = {
@@ -27,72 +27,68 @@ const catalog: ScenarioCatalog = {
   list: () => bundledScenarios.list(),
 };
 
-let server: ListeningServer;
-let base: string;
-before(async () => {
-  server = await startTestServer({ scenarios: catalog });
-  base = server.url;
-});
-after(() => server.close());
+const live = serverForSuite({ scenarios: catalog });
 
 describe("ended runs", () => {
   it("answers polls and claims on a completed run with 410 and its terminal status", async () => {
-    const { runId, status } = await playBridgeEngineer(base);
+    const { runId, status } = await playBridgeEngineer(live.url);
     assert.equal(status, "completed");
-    const view = await call(base, "GET", `/v1/runs/${runId}`);
+    const view = await call(live.url, "GET", `/v1/runs/${runId}`);
     assert.equal(view.json.status, "completed");
     assert.ok(view.json.objectives.every((o: { status: string }) => o.status === "completed"));
     const agent = `/v1/runs/${runId}/agents/engineer-1`;
-    const claim = await call(base, "POST", `${agent}/claim`);
+    const claim = await call(live.url, "POST", `${agent}/claim`);
     assert.equal(claim.status, 410);
     assert.equal(claim.json.error, "run_ended");
     assert.equal(claim.json.status, "completed");
     assert.match(claim.json.detail, /has ended: completed/);
-    const poll = await call(base, "GET", `${agent}/observations`, { query: { lease: "anything", wait: 1 } });
+    const poll = await call(live.url, "GET", `${agent}/observations`, {
+      query: { lease: "anything", wait: 1 },
+    });
     assert.equal(poll.status, 410);
     assert.equal(poll.json.status, "completed");
   });
 
   it("marks a run whose task dies as crashed, never a stale running", async () => {
-    const { runId, leases } = await runWithClaims(base, "fragile_bridge", ["engineer-1"]);
+    const { runId, leases } = await runWithClaims(live.url, "fragile_bridge", ["engineer-1"]);
     const agent = `/v1/runs/${runId}/agents/engineer-1`;
     const lease = leases["engineer-1"]!;
-    const envelope = await call(base, "GET", `${agent}/observations`, { query: { lease, wait: 5 } });
+    const envelope = await call(live.url, "GET", `${agent}/observations`, { query: { lease, wait: 5 } });
     assert.equal(envelope.status, 200);
     // A long sleep lets time run to the courier's next wake, where its runner throws.
-    const answer = await call(base, "POST", `${agent}/commands`, {
+    const answer = await call(live.url, "POST", `${agent}/commands`, {
       query: { lease },
       body: { command_id: "c-1", observation_id: envelope.json.observation_id, sleep_ms: 600_000 },
     });
     assert.equal(answer.json.status, "accepted");
-    const poll = await call(base, "GET", `${agent}/observations`, {
+    const poll = await call(live.url, "GET", `${agent}/observations`, {
       query: { lease, after: envelope.json.seq, wait: 5 },
     });
     assert.equal(poll.status, 410);
     assert.equal(poll.json.status, "crashed");
     assert.match(poll.json.detail, /crashed \(.*fell over\)/);
-    const view = await call(base, "GET", `/v1/runs/${runId}`);
+    const view = await call(live.url, "GET", `/v1/runs/${runId}`);
     assert.equal(view.json.status, "crashed");
     assert.match(view.json.status_reason, /fell over/);
     // Its accepted command keeps a settled receipt, never left pending.
-    const receipt = await call(base, "GET", `${agent}/commands/c-1`, { query: { lease } });
+    const receipt = await call(live.url, "GET", `${agent}/commands/c-1`, { query: { lease } });
     assert.equal(receipt.json.status, "accepted");
     assert.notEqual(receipt.json.outcome, "pending");
   });
 
   it("expires an observation left open when its run ends, saying so", async () => {
-    const { runId, leases } = await runWithClaims(base, "bridge_repair", ["engineer-1"]);
+    const { runId, leases } = await runWithClaims(live.url, "bridge_repair", ["engineer-1"]);
     const agent = `/v1/runs/${runId}/agents/engineer-1`;
     const lease = leases["engineer-1"]!;
-    const envelope = await call(base, "GET", `${agent}/observations`, { query: { lease, wait: 5 } });
-    const waiting = call(base, "GET", `${agent}/observations`, {
+    const envelope = await call(live.url, "GET", `${agent}/observations`, { query: { lease, wait: 5 } });
+    const waiting = call(live.url, "GET", `${agent}/observations`, {
       query: { lease, after: envelope.json.seq, wait: 20 },
     });
-    server.registry.get(runId).run.dispose("stopped by the test");
+    live.server.registry.get(runId).run.dispose("stopped by the test");
     const woken = await waiting;
     assert.equal(woken.status, 410);
     assert.equal(woken.json.status, "crashed");
-    const late = await call(base, "POST", `${agent}/commands`, {
+    const late = await call(live.url, "POST", `${agent}/commands`, {
       query: { lease },
       body: { command_id: "late", observation_id: envelope.json.observation_id, sleep_ms: "x" },
     });

@@ -1,19 +1,12 @@
 import assert from "node:assert/strict";
 import type { Socket } from "node:net";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { WebSocket } from "ws";
 import type { RunEvent } from "../src/engine/index.js";
-import type { ListeningServer } from "../src/server/index.js";
-import { call, runWithClaims, startTestServer, waitFor } from "./helpers/server.js";
+import { call, runWithClaims, serverForSuite, waitFor } from "./helpers/server.js";
 
 const LAG_BYTES = 64 * 1024;
-let server: ListeningServer;
-let base: string;
-before(async () => {
-  server = await startTestServer({ spectatorMaxBufferedBytes: LAG_BYTES });
-  base = server.url;
-});
-after(() => server.close());
+const live = serverForSuite({ spectatorMaxBufferedBytes: LAG_BYTES });
 
 interface Watcher {
   socket: WebSocket;
@@ -23,7 +16,7 @@ interface Watcher {
 }
 
 function watch(runId: string, since: number): Watcher {
-  const socket = new WebSocket(`${base.replace("http", "ws")}/v1/runs/${runId}/spectate?since=${since}`);
+  const socket = new WebSocket(`${live.url.replace("http", "ws")}/v1/runs/${runId}/spectate?since=${since}`);
   const frames: Watcher["frames"] = [];
   socket.on("message", (data) => frames.push(JSON.parse(String(data))));
   const headers = new Promise<Record<string, string | string[] | undefined>>((resolve) =>
@@ -43,9 +36,11 @@ function assertContiguous(events: { cursor: number }[], from: number): void {
 
 describe("spectator stream", () => {
   it("streams every event of a run with its cursor, then the terminal status, and closes 1000", async () => {
-    const created = await call(base, "POST", "/v1/runs", { query: { scenario: "bridge_repair", seed: 3 } });
+    const created = await call(live.url, "POST", "/v1/runs", {
+      query: { scenario: "bridge_repair", seed: 3 },
+    });
     const runId = created.json.run_id;
-    const run = server.registry.get(runId).run;
+    const run = live.server.registry.get(runId).run;
     await run.whenEnded();
     const watcher = watch(runId, 0);
     assert.equal((await watcher.headers)["x-warren-protocol"], "warren-agent/0");
@@ -63,20 +58,20 @@ describe("spectator stream", () => {
   });
 
   it("lags a slow reader (lagged frame, close 1013); it resumes with since and loses nothing", async () => {
-    const { runId, leases } = await runWithClaims(base, "bridge_repair", ["engineer-1"]);
+    const { runId, leases } = await runWithClaims(live.url, "bridge_repair", ["engineer-1"]);
     const agent = `/v1/runs/${runId}/agents/engineer-1`;
     const lease = leases["engineer-1"]!;
-    const run = server.registry.get(runId).run;
+    const run = live.server.registry.get(runId).run;
     const first = watch(runId, 0);
     await waitFor("the first frames", async () => (first.frames.length > 0 ? true : undefined));
     // The reader stops reading; the run goes on producing large events (verdicts on bogus commands).
     (first.socket as unknown as { _socket: Socket })._socket.pause();
     // Loopback buffers hold megabytes, so the events are large: the id is echoed in each verdict.
     const bogus = "x".repeat(100 * 1024);
-    const serverSide = [...server.app.websocketServer.clients];
+    const serverSide = [...live.server.app.websocketServer.clients];
     const lagging = () => serverSide.some((client) => client.readyState !== WebSocket.OPEN);
     for (let i = 0; i < 200 && !lagging(); i++) {
-      await call(base, "POST", `${agent}/commands`, {
+      await call(live.url, "POST", `${agent}/commands`, {
         query: { lease },
         body: { command_id: `c-${i}`, observation_id: `${bogus}-${i}`, noop: true },
       });
@@ -84,7 +79,7 @@ describe("spectator stream", () => {
     assert.ok(lagging(), "the server gave up on the paused reader");
     // Events keep coming while it is away.
     for (let i = 0; i < 5; i++) {
-      await call(base, "POST", `${agent}/commands`, {
+      await call(live.url, "POST", `${agent}/commands`, {
         query: { lease },
         body: { command_id: `away-${i}`, observation_id: `away-${i}`, noop: true },
       });
@@ -118,9 +113,9 @@ describe("spectator stream", () => {
       }),
     );
     assert.equal(refused, 404);
-    const created = await call(base, "POST", "/v1/runs", { query: { scenario: "bridge_repair" } });
+    const created = await call(live.url, "POST", "/v1/runs", { query: { scenario: "bridge_repair" } });
     const badSince = new WebSocket(
-      `${base.replace("http", "ws")}/v1/runs/${created.json.run_id}/spectate?since=x`,
+      `${live.url.replace("http", "ws")}/v1/runs/${created.json.run_id}/spectate?since=x`,
     );
     const status = await new Promise<number>((resolve) =>
       badSince.once("unexpected-response", (request, response) => {
@@ -129,7 +124,7 @@ describe("spectator stream", () => {
       }),
     );
     assert.equal(status, 400);
-    const plain = await call(base, "GET", `/v1/runs/${created.json.run_id}/spectate`);
+    const plain = await call(live.url, "GET", `/v1/runs/${created.json.run_id}/spectate`);
     assert.equal(plain.status, 426);
     assert.equal(plain.json.error, "upgrade_required");
   });

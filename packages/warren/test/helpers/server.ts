@@ -1,3 +1,4 @@
+import { after, before } from "node:test";
 import { type ListeningServer, type ServerOptions, startServer } from "../../src/server/index.js";
 
 /** A real warren server listening on 127.0.0.1 at a free port; close it in an after() hook. */
@@ -80,4 +81,15 @@ export async function waitFor<T>(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** A test server for the whole file: started before its tests, closed after them. */
+export function serverForSuite(options: ServerOptions = {}): { server: ListeningServer; url: string } {
+  const live = {} as { server: ListeningServer; url: string };
+  before(async () => {
+    live.server = await startTestServer(options);
+    live.url = live.server.url;
+  });
+  after(() => live.server.close());
+  return live;
 }
