@@ -2,6 +2,7 @@
 // differential renderer into a terminal that counts what it is sent. Prints the time to render a
 // frame (the pure view alone, and the whole frame with the diff and the write), bytes written per
 // second, and lines written against lines changed per frame. Run: node --import tsx bench/hub.ts
+import { loadavg } from "node:os";
 import { type Component, TUI } from "@mariozechner/pi-tui";
 import { FullScreenTUI } from "../src/hub/full-screen-tui.js";
 import { initialHubState } from "../src/hub/hub-state.js";
@@ -75,6 +76,8 @@ async function runScenario(scenario: Scenario, renderer: RendererName) {
   const terminal = new CountingTerminal(COLUMNS, LINES);
   const renderMs: number[] = [];
   const frameMs: number[] = [];
+  // CPU time is counted too: on a loaded machine wall time includes waiting for a core.
+  const frameCpuMs: number[] = [];
   let previous: string[] = [];
   let changedLines = 0;
   const screen: Component = {
@@ -95,8 +98,11 @@ async function runScenario(scenario: Scenario, renderer: RendererName) {
   const doRender = internals.doRender.bind(tui);
   internals.doRender = () => {
     const t0 = nowMs();
+    const cpu0 = process.cpuUsage();
     doRender();
+    const cpu = process.cpuUsage(cpu0);
     frameMs.push(nowMs() - t0);
+    frameCpuMs.push((cpu.user + cpu.system) / 1000);
   };
   tui.start();
   await new Promise((r) => setTimeout(r, 50));
@@ -125,6 +131,7 @@ async function runScenario(scenario: Scenario, renderer: RendererName) {
   terminal.reset();
   renderMs.length = 0;
   frameMs.length = 0;
+  frameCpuMs.length = 0;
   changedLines = 0;
   ticks = 0;
   const began = nowMs();
@@ -145,6 +152,7 @@ async function runScenario(scenario: Scenario, renderer: RendererName) {
   tui.stop();
   const render = figures(renderMs);
   const frame = figures(frameMs);
+  const frameCpu = figures(frameCpuMs);
   return {
     scenario: `${scenario.name} (${renderer})`,
     changesPerSecond: Math.round(ticks / seconds),
@@ -154,6 +162,8 @@ async function runScenario(scenario: Scenario, renderer: RendererName) {
     frameP50: frame.p50,
     frameP99: frame.p99,
     frameMax: Math.max(...frameMs),
+    frameCpuP50: frameCpu.p50,
+    frameCpuP99: frameCpu.p99,
     bytesPerSecond: Math.round(terminal.bytes / seconds),
     linesWrittenPerFrame: terminal.linesWritten / frame.n,
     linesChangedPerFrame: changedLines / frame.n,
@@ -161,8 +171,9 @@ async function runScenario(scenario: Scenario, renderer: RendererName) {
   };
 }
 
+const load = loadavg()[0]!.toFixed(1);
 console.log(
-  `hub render: ${ROWS} rows, ${COLUMNS}x${LINES} terminal, one row changing every ms, ${SECONDS} s each`,
+  `hub render: ${ROWS} rows, ${COLUMNS}x${LINES} terminal, one row changing every ms, ${SECONDS} s each (load ${load})`,
 );
 for (const scenario of SCENARIOS)
   for (const renderer of Object.keys(RENDERERS) as RendererName[]) {
@@ -171,6 +182,7 @@ for (const scenario of SCENARIOS)
     console.log(`  changes/s ${r.changesPerSecond}, frames ${r.frames} (pi-tui draws at most one per 16 ms)`);
     console.log(`  view render ms   p50 ${fmt(r.renderP50)}  p99 ${fmt(r.renderP99)}`);
     console.log(`  whole frame ms   p50 ${fmt(r.frameP50)}  p99 ${fmt(r.frameP99)}  max ${fmt(r.frameMax)}`);
+    console.log(`  frame CPU ms     p50 ${fmt(r.frameCpuP50)}  p99 ${fmt(r.frameCpuP99)}`);
     console.log(`  bytes written/s  ${r.bytesPerSecond}`);
     console.log(
       `  lines per frame  changed ${r.linesChangedPerFrame.toFixed(2)}  written ${r.linesWrittenPerFrame.toFixed(2)}  full redraws ${r.fullRedraws}`,

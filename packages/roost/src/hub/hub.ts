@@ -178,14 +178,25 @@ export class Hub {
 export async function runHub(options: HubOptions = {}): Promise<void> {
   const hub = new Hub(options);
   const end = () => hub.stop();
-  process.once("SIGTERM", end);
-  process.once("SIGHUP", end);
+  // A bug must not leave the user's terminal raw and on the alternate screen.
+  const crash = (error: unknown) => {
+    hub.stop();
+    process.stderr.write(
+      `roost hub: internal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exit(1);
+  };
+  const signals = ["SIGTERM", "SIGHUP", "SIGINT"] as const;
+  for (const signal of signals) process.once(signal, end);
+  process.once("uncaughtException", crash);
+  process.once("unhandledRejection", crash);
   try {
     await hub.start();
     await hub.finished;
   } finally {
     hub.stop();
-    process.off("SIGTERM", end);
-    process.off("SIGHUP", end);
+    for (const signal of signals) process.off(signal, end);
+    process.off("uncaughtException", crash);
+    process.off("unhandledRejection", crash);
   }
 }
