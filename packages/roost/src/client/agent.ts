@@ -12,7 +12,8 @@ export type { BoardTask, TaskResult } from "../protocol/board.js";
 export { RoostError } from "../protocol/errors.js";
 export type { DeliverEvent as AgentReply } from "../protocol/events.js";
 export type { Report, ReportInput } from "../protocol/report.js";
-export type { ReplyHandler } from "./reply-queue.js";
+export { AGENT_STATE_FILE, FinishedLedger } from "./finished-replies.js";
+export { type ReplyHandler, ReplyQueue, type ReplyQueueOptions } from "./reply-queue.js";
 export { Reporter, type ReporterOptions } from "./reporter.js";
 
 export interface RoostAgentOptions {
