@@ -197,4 +197,21 @@ describe("commands", () => {
     const receipt = await call(live.url, "GET", `${agentPath}/commands/x`, { query: { lease: "l-nope" } });
     assert.equal(receipt.status, 403);
   });
+
+  it("keeps a command_id to the agent that used it first", async () => {
+    const { runId, leases } = await runWithClaims(live.url, "bridge_repair", ["engineer-1", "courier-1"]);
+    const answer = async (agent: string) => {
+      const path = `/v1/runs/${runId}/agents/${agent}`;
+      const lease = leases[agent];
+      const envelope = await call(live.url, "GET", `${path}/observations`, { query: { lease, wait: 5 } });
+      return call(live.url, "POST", `${path}/commands`, {
+        query: { lease },
+        body: { command_id: "c-shared", observation_id: envelope.json.observation_id, sleep_ms: 1000 },
+      });
+    };
+    assert.equal((await answer("engineer-1")).json.status, "accepted");
+    const other = await answer("courier-1");
+    assert.equal(other.json.status, "rejected");
+    assert.match(other.json.detail, /already used by another agent/);
+  });
 });

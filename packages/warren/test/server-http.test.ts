@@ -50,6 +50,19 @@ describe("runs and scenarios", () => {
     assert.ok(held.lease_expires_unix > Date.now() / 1000);
   });
 
+  it("starts a run only when every controlled agent has been claimed", async () => {
+    const created = await call(live.url, "POST", "/v1/runs", {
+      query: { scenario: "bridge_repair" },
+      body: { controlled_agents: ["engineer-1", "courier-1", "engineer-1"] },
+    });
+    const runId = created.json.run_id;
+    assert.deepEqual(created.json.controlled_agents, ["engineer-1", "courier-1"]);
+    await call(live.url, "POST", `/v1/runs/${runId}/agents/engineer-1/claim`);
+    assert.equal((await call(live.url, "GET", `/v1/runs/${runId}`)).json.status, "created");
+    await call(live.url, "POST", `/v1/runs/${runId}/agents/courier-1/claim`);
+    assert.equal((await call(live.url, "GET", `/v1/runs/${runId}`)).json.status, "running");
+  });
+
   it("refuses bad run options with 400 and names the field, never coercing", async () => {
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ pace: "1" }, /body\/pace must be number,null/],
@@ -102,6 +115,7 @@ describe("runs and scenarios", () => {
       ["GET", "observations"],
       ["POST", "release"],
       ["GET", "commands/c-1"],
+      ["POST", "commands"],
     ] as const) {
       const reply = await call(live.url, method, `/v1/runs/${created.json.run_id}/agents/pilot-9/${path}`);
       assert.equal(reply.status, 404, path);
@@ -152,6 +166,11 @@ describe("bad bodies", () => {
     });
     assert.equal(huge.status, 413);
     assert.equal(huge.json.error, "body_too_large");
+    assert.equal(huge.headers.get("x-warren-protocol"), PROTOCOL);
+    const badUrl = await fetch(`${live.url}/v1/runs/%E0%A4%A`);
+    assert.equal(badUrl.status, 400);
+    assert.equal(badUrl.headers.get("x-warren-protocol"), PROTOCOL);
+    assert.deepEqual(Object.keys(await badUrl.json()), ["error", "detail"]);
     // And the server is still fine.
     assert.equal((await call(live.url, "GET", "/v1/scenarios")).status, 200);
   });

@@ -14,7 +14,7 @@ import { spectateRoutes } from "./routes/spectate.js";
 import { RunRegistry } from "./run-registry.js";
 import { bundledScenarios, type ScenarioCatalog } from "./scenario-catalog.js";
 import { validatorCompiler } from "./validation.js";
-import { PROTOCOL_HEADER } from "./wire.js";
+import { type ErrorBody, PROTOCOL_HEADER } from "./wire.js";
 
 export interface ServerOptions {
   /** Seconds a lease lives without a request (default 300). */
@@ -39,7 +39,17 @@ export async function buildServer(options: ServerOptions = {}): Promise<WarrenSe
     leaseTtlMs: (options.leaseTtlS ?? DEFAULT_LEASE_TTL_S) * 1000,
     clock: options.clock,
   });
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit: MAX_BODY_BYTES });
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: MAX_BODY_BYTES,
+    // Errors fastify raises before routing (a URL that does not decode) get the same shape.
+    frameworkErrors: (error, _request, reply) => {
+      void reply
+        .code(400)
+        .header(PROTOCOL_HEADER, PROTOCOL_VERSION)
+        .send({ error: "bad_request", detail: error.message } satisfies ErrorBody);
+    },
+  });
   app.setValidatorCompiler(validatorCompiler);
   // Responses are the engine's objects as they are: schemas document them, never strip them.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
