@@ -170,7 +170,7 @@ describe("bad bodies", () => {
     const badUrl = await fetch(`${live.url}/v1/runs/%E0%A4%A`);
     assert.equal(badUrl.status, 400);
     assert.equal(badUrl.headers.get("x-warren-protocol"), PROTOCOL);
-    assert.deepEqual(Object.keys(await badUrl.json()), ["error", "detail"]);
+    assert.deepEqual(Object.keys((await badUrl.json()) as object), ["error", "detail"]);
     // And the server is still fine.
     assert.equal((await call(live.url, "GET", "/v1/scenarios")).status, 200);
   });

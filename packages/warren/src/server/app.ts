@@ -1,6 +1,6 @@
 import swagger from "@fastify/swagger";
 import websocket from "@fastify/websocket";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import type { Clock } from "../engine/index.js";
 import { PROTOCOL_VERSION } from "../engine/types.js";
 import { installErrorHandling } from "./http-error.js";
@@ -44,7 +44,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<WarrenSe
     bodyLimit: MAX_BODY_BYTES,
     // Errors fastify raises before routing (a URL that does not decode) get the same shape.
     frameworkErrors: (error, _request, reply) => {
-      void reply
+      void (reply as FastifyReply)
         .code(400)
         .header(PROTOCOL_HEADER, PROTOCOL_VERSION)
         .send({ error: "bad_request", detail: error.message } satisfies ErrorBody);
