@@ -127,6 +127,23 @@ describe("leases", () => {
     assert.equal(old.status, 403);
   });
 
+  it("is not held alive by a long poll the client abandoned", async () => {
+    const at = shortLived.url;
+    const agent = await engineerRun(at);
+    const lease = (await call(at, "POST", `${agent}/claim`)).json.lease;
+    const envelope = await call(at, "GET", `${agent}/observations`, { query: { lease, wait: 5 } });
+    const hangUp = new AbortController();
+    const url = `${at}${agent}/observations?lease=${lease}&after=${envelope.json.seq}&wait=25`;
+    const abandoned = fetch(url, { signal: hangUp.signal }).catch((error: Error) => error.name);
+    await sleep(50);
+    hangUp.abort();
+    assert.equal(await abandoned, "AbortError");
+    await sleep(TTL_S * 1000 * 1.5);
+    const after = await call(at, "GET", `${agent}/briefing`, { query: { lease } });
+    assert.equal(after.status, 403);
+    assert.equal(after.json.error, "lease_expired");
+  });
+
   it("is freed at once by release", async () => {
     const agent = await engineerRun();
     const claim = await call(base, "POST", `${agent}/claim`);

@@ -58,7 +58,16 @@ export class HttpTransport {
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
     });
     const text = await response.text();
-    const parsed: unknown = text === "" ? undefined : JSON.parse(text);
+    let parsed: unknown;
+    try {
+      parsed = text === "" ? undefined : JSON.parse(text);
+    } catch {
+      // Something in between (a proxy's error page) answered: keep its status, report its text.
+      throw new WarrenHttpError(response.status >= 400 ? response.status : 502, {
+        error: "internal",
+        detail: `the response is not JSON: ${text.slice(0, 200)}`,
+      });
+    }
     if (response.status >= 400) {
       const body =
         parsed && typeof parsed === "object" && "error" in parsed
