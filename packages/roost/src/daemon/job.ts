@@ -17,6 +17,8 @@ export interface Job extends JobRecord {
   restartTimer: NodeJS.Timeout | null;
   killTimer: NodeJS.Timeout | null;
   startedAt: number | null;
+  /** Replies on their way to the store (counted against the 50 waiting). */
+  savingReplies: number;
 }
 
 export function jobFromRecord(record: JobRecord, pending: StoredReply[]): Job {
@@ -30,6 +32,7 @@ export function jobFromRecord(record: JobRecord, pending: StoredReply[]): Job {
     restartTimer: null,
     killTimer: null,
     startedAt: null,
+    savingReplies: 0,
   };
 }
 
@@ -44,6 +47,7 @@ export function jobRecord(job: Job): JobRecord {
     restartTimer: _t,
     killTimer: _kt,
     startedAt: _a,
+    savingReplies: _sr,
     ...record
   } = job;
   return record;

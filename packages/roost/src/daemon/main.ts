@@ -63,7 +63,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       coordination.schedules.stop();
       await supervisor.close(all).catch((err) => console.error(`roost: ${(err as Error).message}`));
       state.flushSaves();
-      store.close();
+      await store.close();
       rmSync(paths.socket, { force: true });
       release();
       finish();

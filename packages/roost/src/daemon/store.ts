@@ -1,6 +1,9 @@
+import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
 import type { AgentInfo, DeliverKind, JobKind, Lifecycle, ReplyMode, Report } from "../protocol/index.js";
 import { LIMITS } from "../protocol/index.js";
+import { STORE_WRITER_SOURCE, WRITE_STATEMENTS, type Write } from "./store-writer.js";
 
 /** What the store keeps of a job: its identity, how it runs, and its last known state. */
 export interface JobRecord {
@@ -51,185 +54,277 @@ interface JobDbRow {
   data: string;
 }
 
+interface Waiter {
+  resolve(): void;
+  reject(error: Error): void;
+}
+
 /**
- * The daemon's durable state in SQLite (WAL). `synchronous = NORMAL` in WAL mode commits to the
- * log before a write returns, so a committed reply survives the daemon's SIGKILL (the OS holds the
- * written pages); only a power loss may drop the last commits, the price of not syncing the disk
- * on every reply.
+ * The daemon's durable state in SQLite (WAL). Reads happen once, at start; from then on the store
+ * answers from memory (request ids included) and a worker thread writes, batching what one turn
+ * of the event loop asked for into one transaction. A reply's promise resolves once it is
+ * committed, and the reply is answered only then.
+ *
+ * `synchronous = NORMAL` in WAL mode: a committed write is in the log before the promise
+ * resolves, so it survives the daemon's SIGKILL (the OS holds the written pages); only a power loss
+ * may drop the last commits, the price of not syncing the disk on every reply.
  */
 export class Store {
+  /** The main thread's connection: the start's reads, and the tables other parts keep (board, ...). */
   private readonly db: Database.Database;
-  private readonly statements;
+  private readonly writer: Worker;
+  private queued: Write[] = [];
+  private queuedWaiters: Waiter[] = [];
+  private flushScheduled = false;
+  private nextBatch = 1;
+  private readonly inFlight = new Map<number, Waiter[]>();
+  private broken: Error | null = null;
+  private readonly jobs: JobRecord[];
+  private readonly pending = new Map<string, StoredReply[]>();
+  /** Per job: request id → seq, oldest first (at most 100), and the next position. */
+  private readonly replyIds = new Map<string, { ids: Map<string, number>; next: number }>();
+  private readonly dispatchIds = new Map<string, string>();
 
   constructor(file: string) {
-    this.db = new Database(file);
-    this.db.pragma("journal_mode = WAL");
-    this.db.pragma("synchronous = NORMAL");
-    this.db.pragma("busy_timeout = 5000");
-    this.db.exec(`
-      CREATE TABLE IF NOT EXISTS jobs (id TEXT PRIMARY KEY, data TEXT NOT NULL);
-      CREATE TABLE IF NOT EXISTS replies (
-        job_id TEXT NOT NULL, seq INTEGER NOT NULL, text TEXT NOT NULL, mode TEXT,
-        created_at TEXT NOT NULL, PRIMARY KEY (job_id, seq));
-      CREATE TABLE IF NOT EXISTS reply_request_ids (
-        job_id TEXT NOT NULL, request_id TEXT NOT NULL, seq INTEGER NOT NULL, n INTEGER NOT NULL,
-        PRIMARY KEY (job_id, request_id));
-      CREATE TABLE IF NOT EXISTS dispatch_request_ids (
-        request_id TEXT PRIMARY KEY, job_id TEXT NOT NULL, created_at TEXT NOT NULL);
-    `);
-    // Agent items share the replies' queue (and seq); a database from before them gains the columns.
-    const replyColumns = (this.db.pragma("table_info(replies)") as { name: string }[]).map((c) => c.name);
-    if (!replyColumns.includes("kind")) this.db.exec("ALTER TABLE replies ADD COLUMN kind TEXT");
-    if (!replyColumns.includes("sender")) this.db.exec("ALTER TABLE replies ADD COLUMN sender TEXT");
-    this.statements = {
-      allJobs: this.db.prepare("SELECT id, data FROM jobs"),
-      putJob: this.db.prepare("INSERT OR REPLACE INTO jobs (id, data) VALUES (?, ?)"),
-      deleteJob: this.db.prepare("DELETE FROM jobs WHERE id = ?"),
-      deleteReplies: this.db.prepare("DELETE FROM replies WHERE job_id = ?"),
-      deleteReplyIds: this.db.prepare("DELETE FROM reply_request_ids WHERE job_id = ?"),
-      deleteDispatchIds: this.db.prepare("DELETE FROM dispatch_request_ids WHERE job_id = ?"),
-      pending: this.db.prepare(
-        "SELECT job_id, seq, text, mode, kind, sender FROM replies WHERE job_id = ? ORDER BY seq",
-      ),
-      insertItem: this.db.prepare(
-        "INSERT INTO replies (job_id, seq, text, mode, kind, sender, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-      ),
-      insertReply: this.db.prepare(
-        "INSERT INTO replies (job_id, seq, text, mode, created_at) VALUES (?, ?, ?, ?, ?)",
-      ),
-      ackUpTo: this.db.prepare("DELETE FROM replies WHERE job_id = ? AND seq <= ? AND kind IS NULL"),
-      ackExact: this.db.prepare("DELETE FROM replies WHERE job_id = ? AND seq = ?"),
-      findReplyId: this.db.prepare("SELECT seq FROM reply_request_ids WHERE job_id = ? AND request_id = ?"),
-      nextReplyIdN: this.db.prepare(
-        "SELECT COALESCE(MAX(n), 0) + 1 AS n FROM reply_request_ids WHERE job_id = ?",
-      ),
-      insertReplyId: this.db.prepare(
-        "INSERT INTO reply_request_ids (job_id, request_id, seq, n) VALUES (?, ?, ?, ?)",
-      ),
-      trimReplyIds: this.db.prepare("DELETE FROM reply_request_ids WHERE job_id = ? AND n <= ?"),
-      findDispatch: this.db.prepare("SELECT job_id FROM dispatch_request_ids WHERE request_id = ?"),
-      insertDispatch: this.db.prepare(
-        "INSERT OR REPLACE INTO dispatch_request_ids (request_id, job_id, created_at) VALUES (?, ?, ?)",
-      ),
-    };
-  }
-
-  loadJobs(): JobRecord[] {
-    return (this.statements.allJobs.all() as JobDbRow[]).map((r) => JSON.parse(r.data) as JobRecord);
-  }
-
-  saveJob(job: JobRecord): void {
-    this.statements.putJob.run(job.id, JSON.stringify(job));
-  }
-
-  saveJobs(jobs: JobRecord[]): void {
-    this.db.transaction(() => {
-      for (const job of jobs) this.saveJob(job);
-    })();
-  }
-
-  /** A new job, its dispatch request id and its first reply (the task) in one write. */
-  createJob(job: JobRecord, requestId: string | undefined, firstReply: string | null): void {
-    this.db.transaction(() => {
-      this.saveJob(job);
-      if (requestId !== undefined) this.statements.insertDispatch.run(requestId, job.id, job.createdAt);
-      if (firstReply !== null) this.statements.insertReply.run(job.id, 1, firstReply, null, job.createdAt);
-    })();
-  }
-
-  deleteJob(id: string): void {
-    this.db.transaction(() => {
-      this.statements.deleteJob.run(id);
-      this.statements.deleteReplies.run(id);
-      this.statements.deleteReplyIds.run(id);
-      this.statements.deleteDispatchIds.run(id);
-    })();
-  }
-
-  pendingReplies(jobId: string): StoredReply[] {
-    return (
-      this.statements.pending.all(jobId) as {
+    const db = new Database(file);
+    this.db = db;
+    {
+      db.pragma("journal_mode = WAL");
+      db.pragma("synchronous = NORMAL");
+      db.pragma("busy_timeout = 5000");
+      db.exec(`
+        CREATE TABLE IF NOT EXISTS jobs (id TEXT PRIMARY KEY, data TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS replies (
+          job_id TEXT NOT NULL, seq INTEGER NOT NULL, text TEXT NOT NULL, mode TEXT,
+          created_at TEXT NOT NULL, PRIMARY KEY (job_id, seq));
+        CREATE TABLE IF NOT EXISTS reply_request_ids (
+          job_id TEXT NOT NULL, request_id TEXT NOT NULL, seq INTEGER NOT NULL, n INTEGER NOT NULL,
+          PRIMARY KEY (job_id, request_id));
+        CREATE TABLE IF NOT EXISTS dispatch_request_ids (
+          request_id TEXT PRIMARY KEY, job_id TEXT NOT NULL, created_at TEXT NOT NULL);
+      `);
+      // Agent items share the replies' queue (and seq); a database from before them gains the columns.
+      const replyColumns = (db.pragma("table_info(replies)") as { name: string }[]).map((c) => c.name);
+      if (!replyColumns.includes("kind")) db.exec("ALTER TABLE replies ADD COLUMN kind TEXT");
+      if (!replyColumns.includes("sender")) db.exec("ALTER TABLE replies ADD COLUMN sender TEXT");
+      this.jobs = (db.prepare("SELECT id, data FROM jobs").all() as JobDbRow[]).map(
+        (r) => JSON.parse(r.data) as JobRecord,
+      );
+      const replies = db
+        .prepare("SELECT job_id, seq, text, mode, kind, sender FROM replies ORDER BY job_id, seq")
+        .all() as {
         job_id: string;
         seq: number;
         text: string;
         mode: string | null;
         kind: string | null;
         sender: string | null;
-      }[]
-    ).map((r) => ({
-      jobId: r.job_id,
-      seq: r.seq,
-      text: r.text,
-      mode: r.mode as ReplyMode | null,
-      ...(r.kind !== null ? { kind: r.kind as DeliverKind } : {}),
-      ...(r.sender !== null ? { from: r.sender } : {}),
-    }));
+      }[];
+      for (const r of replies) {
+        const list = this.pending.get(r.job_id) ?? [];
+        list.push({
+          jobId: r.job_id,
+          seq: r.seq,
+          text: r.text,
+          mode: r.mode as ReplyMode | null,
+          ...(r.kind !== null ? { kind: r.kind as DeliverKind } : {}),
+          ...(r.sender !== null ? { from: r.sender } : {}),
+        });
+        this.pending.set(r.job_id, list);
+      }
+      const ids = db
+        .prepare("SELECT job_id, request_id, seq, n FROM reply_request_ids ORDER BY job_id, n")
+        .all() as { job_id: string; request_id: string; seq: number; n: number }[];
+      for (const r of ids) {
+        const kept = this.replyIdsOf(r.job_id);
+        kept.ids.set(r.request_id, r.seq);
+        kept.next = r.n + 1;
+      }
+      const dispatches = db.prepare("SELECT request_id, job_id FROM dispatch_request_ids").all() as {
+        request_id: string;
+        job_id: string;
+      }[];
+      for (const r of dispatches) this.dispatchIds.set(r.request_id, r.job_id);
+    }
+    this.writer = new Worker(STORE_WRITER_SOURCE, {
+      eval: true,
+      workerData: {
+        file,
+        driver: createRequire(import.meta.url).resolve("better-sqlite3"),
+        statements: WRITE_STATEMENTS,
+      },
+    });
+    this.writer.on("message", (m: { batch?: number; ok?: boolean; error?: string }) => {
+      if (m.batch === undefined) return;
+      const waiters = this.inFlight.get(m.batch) ?? [];
+      this.inFlight.delete(m.batch);
+      for (const w of waiters)
+        m.ok ? w.resolve() : w.reject(new Error(`the store could not write: ${m.error}`));
+    });
+    this.writer.on("error", (err) => this.fail(err));
+    this.writer.on("exit", () => this.fail(new Error("the store's writer ended")));
+  }
+
+  private fail(err: Error): void {
+    this.broken ??= err;
+    for (const waiters of this.inFlight.values()) for (const w of waiters) w.reject(err);
+    this.inFlight.clear();
+  }
+
+  /** Queues writes for this turn's transaction; resolves when that transaction is committed. */
+  private write(writes: Write[]): Promise<void> {
+    if (this.broken) return Promise.reject(this.broken);
+    this.queued.push(...writes);
+    const done = new Promise<void>((resolve, reject) => this.queuedWaiters.push({ resolve, reject }));
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flush());
+    }
+    return done;
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    if (this.queuedWaiters.length === 0) return;
+    const batch = this.nextBatch++;
+    this.inFlight.set(batch, this.queuedWaiters);
+    this.writer.postMessage({ batch, writes: this.queued });
+    this.queued = [];
+    this.queuedWaiters = [];
+  }
+
+  /** A write nobody waits for (a row's state): a failure is logged, the daemon goes on. */
+  private writeLater(writes: Write[]): void {
+    this.write(writes).catch((err) => console.error(`roost: ${(err as Error).message}`));
+  }
+
+  /** Resolves when everything written so far is committed. */
+  committed(): Promise<void> {
+    return this.write([]);
+  }
+
+  loadJobs(): JobRecord[] {
+    return this.jobs;
+  }
+
+  pendingReplies(jobId: string): StoredReply[] {
+    return this.pending.get(jobId) ?? [];
+  }
+
+  saveJob(job: JobRecord): void {
+    this.writeLater([["putJob", job.id, JSON.stringify(job)]]);
+  }
+
+  saveJobs(jobs: JobRecord[]): void {
+    this.writeLater(jobs.map((job): Write => ["putJob", job.id, JSON.stringify(job)]));
+  }
+
+  /** A new job, its dispatch request id and its first reply (the task) in one transaction. */
+  createJob(job: JobRecord, requestId: string | undefined, firstReply: string | null): Promise<void> {
+    const writes: Write[] = [["putJob", job.id, JSON.stringify(job)]];
+    if (requestId !== undefined) {
+      this.dispatchIds.set(requestId, job.id);
+      writes.push(["insertDispatch", requestId, job.id, job.createdAt]);
+    }
+    if (firstReply !== null) writes.push(["insertReply", job.id, 1, firstReply, null, job.createdAt]);
+    return this.write(writes);
+  }
+
+  deleteJob(id: string): void {
+    this.replyIds.delete(id);
+    for (const [requestId, jobId] of this.dispatchIds) if (jobId === id) this.dispatchIds.delete(requestId);
+    this.writeLater([
+      ["deleteJob", id],
+      ["deleteReplies", id],
+      ["deleteReplyIds", id],
+      ["deleteDispatchIds", id],
+    ]);
   }
 
   /**
-   * Saves a reply, the job's advanced seq and its request id in one transaction: once this returns,
-   * the reply is durable. Only the last 100 request ids of the job are kept.
+   * Saves a reply, the job's advanced seq and its request id in one transaction; resolves once it
+   * is committed. Only the last 100 request ids of the job are kept.
    */
-  addReply(job: JobRecord, reply: StoredReply, requestId: string | undefined, now: string): void {
-    this.db.transaction(() => {
-      this.statements.insertReply.run(job.id, reply.seq, reply.text, reply.mode, now);
-      this.saveJob(job);
-      if (requestId !== undefined) this.rememberReplyId(job.id, requestId, reply.seq);
-    })();
+  addReply(job: JobRecord, reply: StoredReply, requestId: string | undefined, now: string): Promise<void> {
+    return this.write([
+      ["insertReply", job.id, reply.seq, reply.text, reply.mode, now],
+      ["putJob", job.id, JSON.stringify(job)],
+      ...this.rememberReplyId(job.id, requestId, reply.seq),
+    ]);
   }
 
   /** Keeps a reply's request id alone: a terminal agent's reply is typed, not queued. */
-  addTypedReply(job: JobRecord, seq: number, requestId: string | undefined): void {
-    this.db.transaction(() => {
-      this.saveJob(job);
-      if (requestId !== undefined) this.rememberReplyId(job.id, requestId, seq);
-    })();
+  addTypedReply(job: JobRecord, seq: number, requestId: string | undefined): Promise<void> {
+    return this.write([
+      ["putJob", job.id, JSON.stringify(job)],
+      ...this.rememberReplyId(job.id, requestId, seq),
+    ]);
   }
 
-  private rememberReplyId(jobId: string, requestId: string, seq: number): void {
-    const { n } = this.statements.nextReplyIdN.get(jobId) as { n: number };
-    this.statements.insertReplyId.run(jobId, requestId, seq, n);
-    this.statements.trimReplyIds.run(jobId, n - LIMITS.replyRequestIdsKept);
+  private replyIdsOf(jobId: string) {
+    let kept = this.replyIds.get(jobId);
+    if (!kept) {
+      kept = { ids: new Map(), next: 1 };
+      this.replyIds.set(jobId, kept);
+    }
+    return kept;
+  }
+
+  private rememberReplyId(jobId: string, requestId: string | undefined, seq: number): Write[] {
+    if (requestId === undefined) return [];
+    const kept = this.replyIdsOf(jobId);
+    const n = kept.next++;
+    kept.ids.delete(requestId);
+    kept.ids.set(requestId, seq);
+    while (kept.ids.size > LIMITS.replyRequestIdsKept) kept.ids.delete(kept.ids.keys().next().value!);
+    return [
+      ["insertReplyId", jobId, requestId, seq, n],
+      ["trimReplyIds", jobId, n - LIMITS.replyRequestIdsKept],
+    ];
   }
 
   findReplyRequest(jobId: string, requestId: string): number | undefined {
-    const row = this.statements.findReplyId.get(jobId, requestId) as { seq: number } | undefined;
-    return row?.seq;
+    return this.replyIds.get(jobId)?.ids.get(requestId);
   }
 
   findDispatchRequest(requestId: string): string | undefined {
-    const row = this.statements.findDispatch.get(requestId) as { job_id: string } | undefined;
-    return row?.job_id;
+    return this.dispatchIds.get(requestId);
   }
 
   /** Drops acked replies: every user reply up to `seq`, or that one alone (`exact`, an agent item). */
   ack(jobId: string, seq: number, exact: boolean): void {
-    if (exact) this.statements.ackExact.run(jobId, seq);
-    else this.statements.ackUpTo.run(jobId, seq);
+    this.writeLater([exact ? ["ackExact", jobId, seq] : ["ackUpTo", jobId, seq]]);
   }
 
   /** Saves an agent item on the job's queue with the job's advanced seq, in one transaction. */
   addAgentItem(job: JobRecord, item: StoredReply, now: string): void {
-    this.db.transaction(() => {
-      this.statements.insertItem.run(
-        job.id,
-        item.seq,
-        item.text,
-        item.mode,
-        item.kind ?? "message",
-        item.from ?? null,
-        now,
-      );
-      this.saveJob(job);
-    })();
+    this.writeLater([
+      ["insertItem", job.id, item.seq, item.text, item.mode, item.kind ?? "message", item.from ?? null, now],
+      ["putJob", job.id, JSON.stringify(job)],
+    ]);
   }
 
-  /** The database itself, for the parts of the daemon that keep tables of their own (board, schedules, feed). */
+  /**
+   * The main thread's connection, for the parts of the daemon that keep tables of their own (board,
+   * schedules, feed): their writes are few; the jobs' and replies' go through the writer.
+   */
   get database(): Database.Database {
     return this.db;
   }
 
-  close(): void {
+  /** Writes what is queued, then closes the database and the writer. */
+  async close(): Promise<void> {
+    await this.committed().catch(() => {});
+    if (this.broken) {
+      this.db.close();
+      return;
+    }
+    const closed = new Promise<void>((resolve) => {
+      this.writer.on("message", (m: { closed?: boolean }) => m.closed && resolve());
+    });
+    this.writer.postMessage({ close: true });
+    await closed;
+    await this.writer.terminate();
     this.db.close();
   }
 }

@@ -107,9 +107,10 @@ export const dispatch: OpHandler = async ({ state, supervisor }, _caller, args) 
   };
   // A terminal agent's task is typed once it runs; a protocol agent takes it as a pending reply.
   const queued = typed !== null && profile.protocol;
-  state.store.createJob(record, requestId, queued ? typed : null);
   const job = jobFromRecord(record, queued ? [{ jobId: id, seq: 1, text: typed, mode: null }] : []);
+  // Known at once (a resend meanwhile finds it); started once its row is committed.
   state.jobs.set(id, job);
+  await state.store.createJob(record, requestId, queued ? typed : null);
   await supervisor.start(job);
   if (typed !== null && !profile.protocol && job.lifecycle === "running")
     await state.host?.write(id, `${typed}\r`).catch(() => {});

@@ -1,5 +1,6 @@
 import { LIMITS, type ReplyMode, type ReplyResult, RoostError } from "../../protocol/index.js";
 import { deliverEvent, isEnded, type Job, jobRecord } from "../job.js";
+import type { StoredReply } from "../store.js";
 import type { Supervisor } from "../supervisor.js";
 import { optionalRequestId, optionalString } from "./args.js";
 import type { OpContext, OpHandler } from "./context.js";
@@ -41,8 +42,15 @@ async function typeReply(ctx: OpContext, job: Job, text: string, requestId: stri
     throw new RoostError("busy", `job ${job.id} is not running; try again shortly`);
   await (await state.waitForHost()).write(job.id, `${text}\r`);
   const seq = job.nextSeq++;
-  state.store.addTypedReply(jobRecord(job), seq, requestId);
+  await state.store.addTypedReply(jobRecord(job), seq, requestId);
   return { seq, saved: true as const };
+}
+
+/** Keeps the queue in seq order (an agent item may have been queued while this reply was saved). */
+function insertBySeq(pending: StoredReply[], reply: StoredReply): void {
+  let i = pending.length;
+  while (i > 0 && pending[i - 1]!.seq > reply.seq) i--;
+  pending.splice(i, 0, reply);
 }
 
 export const reply: OpHandler = async (ctx, _caller, args): Promise<ReplyResult> => {
@@ -59,6 +67,8 @@ export const reply: OpHandler = async (ctx, _caller, args): Promise<ReplyResult>
   if (requestId !== undefined) {
     const seq = state.store.findReplyRequest(job.id, requestId);
     if (seq !== undefined) {
+      // The first may still be on its way to the disk: "saved" is said once it is there.
+      await state.store.committed();
       startIfEnded(supervisor, job);
       return { duplicate: true, saved: true, seq };
     }
@@ -75,15 +85,21 @@ export const reply: OpHandler = async (ctx, _caller, args): Promise<ReplyResult>
       `a command reply (${text.split(/\s/)[0]}) is taken only while the agent is connected; job ${job.id} is not`,
     );
   if (job.kind === "terminal") return typeReply(ctx, job, text, requestId);
-  if (job.pending.filter((r) => r.kind === undefined).length >= LIMITS.maxPendingReplies)
+  if (job.pending.filter((r) => r.kind === undefined).length + job.savingReplies >= LIMITS.maxPendingReplies)
     throw new RoostError("full", `job ${job.id} has ${LIMITS.maxPendingReplies} replies waiting already`);
 
   const saved = { jobId: job.id, seq: job.nextSeq, text, mode };
   job.nextSeq++;
   job.updatedAt = state.now();
-  // Committed (reply, seq and request id in one transaction) before anything is answered.
-  state.store.addReply(jobRecord(job), saved, requestId, job.updatedAt);
-  job.pending.push(saved);
+  // Committed (reply, seq and request id in one transaction) before it is delivered or answered.
+  job.savingReplies++;
+  try {
+    await state.store.addReply(jobRecord(job), saved, requestId, job.updatedAt);
+  } finally {
+    job.savingReplies--;
+  }
+  if (state.jobs.get(job.id) !== job) throw new RoostError("not_found", `job ${job.id} was removed`);
+  insertBySeq(job.pending, saved);
   state.changed(job);
   job.connection?.send(deliverEvent(job, saved));
   startIfEnded(supervisor, job);
