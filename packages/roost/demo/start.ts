@@ -1,6 +1,7 @@
-// `npm start`: a live fleet on a demo home inside the repository, in the hub. It writes the demo
-// profiles, starts the daemon, dispatches one agent of each kind (once: request ids make a second
-// run find the same jobs), and opens the hub. `npm start -- --stop` ends the demo's daemon and jobs.
+// `npm start`: a live fleet on a demo home inside the repository, in the hub. It writes the
+// examples' profiles and the demo's into demo-home/roost.json, starts the daemon, dispatches each
+// kind of agent once (request ids make a second run find the same jobs), and opens the hub.
+// `npm start -- --stop` ends the demo's daemon and its jobs.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,59 +13,66 @@ const roostPackage = fileURLToPath(new URL("..", import.meta.url));
 const repository = join(roostPackage, "..", "..");
 const home = join(repository, "demo-home");
 const agents = join(roostPackage, "demo", "agents");
-const tsx = fileURLToPath(import.meta.resolve("tsx"));
 
-/** The demo's profiles, plus any the examples folder brings. */
-function profiles(): Record<string, unknown> {
-  const own = {
-    "word-counter": {
-      command: [process.execPath, "--import", tsx, join(agents, "word-counter.ts")],
-      task: "type",
-      protocol: true,
-      env: { ROOST_DEMO_COUNT_AT_START: "1" },
-    },
-    planner: {
-      command: ["python3", join(agents, "planner.py")],
-      task: "type",
-      protocol: true,
-      env: { PYTHONPATH: join(roostPackage, "sdk", "python") },
-    },
-    deploy: { command: ["/bin/sh", join(agents, "deploy.sh")], task: "argv", protocol: false },
-  };
-  const examples = join(roostPackage, "examples", "roost.json");
-  if (!existsSync(examples)) return own;
-  try {
-    const theirs = (JSON.parse(readFileSync(examples, "utf8")) as { agentProfiles?: Record<string, unknown> })
-      .agentProfiles;
-    return { ...theirs, ...own };
-  } catch {
-    return own;
-  }
+/** The examples' profiles (a TypeScript and a Python protocol agent), with `@ROOT@` made this repository. */
+function exampleProfiles(): Record<string, unknown> {
+  const file = join(roostPackage, "examples", "roost.json");
+  if (!existsSync(file)) return {};
+  const text = readFileSync(file, "utf8").replaceAll("@ROOT@", repository.replace(/\/$/, ""));
+  return (JSON.parse(text) as { agentProfiles?: Record<string, unknown> }).agentProfiles ?? {};
 }
 
-/** One of each kind: a TypeScript and a Python protocol agent, and a terminal agent. */
+/** The demo's own: a Python agent that offers choices, and a shell script run as a terminal agent. */
+const DEMO_PROFILES = {
+  planner: {
+    command: ["python3", join(agents, "planner.py")],
+    task: "type",
+    protocol: true,
+    env: { PYTHONPATH: join(roostPackage, "sdk", "python") },
+  },
+  deploy: { command: ["/bin/sh", join(agents, "deploy.sh")], task: "argv", protocol: false },
+};
+
+/** One of each kind: protocol agents in TypeScript and Python, and a terminal agent. */
 const FLEET = [
-  { profile: "word-counter", name: "count-src", cwd: join(roostPackage, "src", "protocol") },
+  { profile: "word-count-ts", name: "count-ts", cwd: roostPackage, task: "src/protocol" },
+  { profile: "word-count-py", name: "count-py", cwd: join(roostPackage, "sdk"), task: "python" },
   { profile: "planner", name: "planner", cwd: roostPackage },
   { profile: "deploy", name: "deploy", cwd: repository },
 ];
 
-async function main(): Promise<void> {
-  mkdirSync(home, { recursive: true });
-  writeFileSync(join(home, "roost.json"), `${JSON.stringify({ agentProfiles: profiles() }, null, 2)}\n`);
-  process.env.ROOST_HOME = home;
+/** Dispatches the fleet (each job once: a second run finds the same jobs by their request ids). */
+async function dispatchFleet(profiles: Record<string, unknown>): Promise<void> {
   const client = await DaemonClient.connect({ home, start: true });
   try {
-    if (process.argv.includes("--stop")) {
-      await client.call("shutdown", { all: true });
-      process.stdout.write("The demo's daemon and its jobs are stopped.\n");
-      return;
+    for (const job of FLEET) {
+      if (!(job.profile in profiles)) continue; // The examples may name their profiles otherwise one day.
+      await client.call("dispatch", { ...job, requestId: `demo-${job.name}` });
     }
-    for (const job of FLEET) await client.call("dispatch", { ...job, requestId: `demo-${job.name}` });
   } finally {
     client.close();
   }
+}
+
+async function stopDemo(): Promise<void> {
+  const client = await DaemonClient.connect({ home, start: true });
+  await client.call("shutdown", { all: true });
+  client.close();
+  process.stdout.write("The demo's daemon and its jobs are stopped.\n");
+}
+
+async function main(): Promise<void> {
+  mkdirSync(home, { recursive: true });
+  const profiles = { ...exampleProfiles(), ...DEMO_PROFILES };
+  writeFileSync(join(home, "roost.json"), `${JSON.stringify({ agentProfiles: profiles }, null, 2)}\n`);
+  process.env.ROOST_HOME = home;
+  if (process.argv.includes("--stop")) return stopDemo();
+  // The hub opens at once and shows the rows as the jobs start.
+  let failed: unknown;
+  const fleet = dispatchFleet(profiles).catch((error: unknown) => (failed = error));
   await runHub({ home, startDaemon: true, attach: await findAttach() });
+  await fleet;
+  if (failed) process.stderr.write(`The demo fleet could not be dispatched: ${(failed as Error).message}\n`);
   process.stdout.write(
     "The demo fleet keeps running in the background: npm start opens the hub again, npm start -- --stop ends it.\n",
   );

@@ -304,6 +304,20 @@ describe("the hub's keys", () => {
     assert.deepEqual(calls, ["profiles", "dispatch two do"]);
   });
 
+  test("Home and End as tmux sends them, and as xterm does", () => {
+    const state = stateWith([row("a"), row("b", { order: 1 }), row("c", { order: 2 })]);
+    const { actions } = recorder();
+    for (const [end, home] of [
+      ["\x1b[4~", "\x1b[1~"],
+      ["\x1b[F", "\x1b[H"],
+    ]) {
+      press(state, actions, end!);
+      assert.equal(state.selectedId, "c");
+      press(state, actions, home!);
+      assert.equal(state.selectedId, "a");
+    }
+  });
+
   test("the filter applies as it is typed; Esc clears it", () => {
     const state = stateWith([row("alpha"), row("beta", { order: 1 })]);
     const { actions } = recorder();

@@ -1,7 +1,6 @@
-import { parseKey } from "@mariozechner/pi-tui";
 import { availablePanes, type HubState } from "./hub-state.js";
 import { effectiveSelection } from "./hub-view.js";
-import { type ListCommand, listCommand, normalizeKey } from "./key-map.js";
+import { keyOf, type ListCommand, listCommand } from "./key-map.js";
 import { editLine, emptyEditor } from "./line-editor.js";
 import { listEntries, rowEntries } from "./row-list.js";
 import { isWaiting } from "./row-look.js";
@@ -157,7 +156,7 @@ const LIST_COMMANDS: Record<ListCommand, CommandRun> = {
  * `actions`. `pageSize` is how many rows a page key moves.
  */
 export function handleKey(state: HubState, data: string, actions: HubActions, pageSize: number): void {
-  const key = normalizeKey(parseKey(data));
+  const key = keyOf(data);
   const mode = state.mode;
   switch (mode.kind) {
     case "list":

@@ -1,3 +1,5 @@
+import { parseKey } from "@mariozechner/pi-tui";
+
 /** Every key of the hub: what the input handler obeys and what the help overlay lists. */
 
 export type ListCommand =
@@ -85,8 +87,15 @@ export function listCommand(key: string): ListCommand | undefined {
   return BY_KEY.get(key);
 }
 
-/** pi-tui names a kitty-encoded shifted letter `shift+j`; here it is `J`, as typed on other terminals. */
-export function normalizeKey(key: string | undefined): string | undefined {
+/** Home and End as tmux and the Linux console send them, which pi-tui does not name. */
+const LEGACY_KEYS: Record<string, string> = { "\x1b[1~": "home", "\x1b[4~": "end" };
+
+/**
+ * The key an input is, as the hub names it: pi-tui's id, except that a kitty-encoded shifted
+ * letter (`shift+j`) is the capital (`J`) other terminals send.
+ */
+export function keyOf(data: string): string | undefined {
+  const key = parseKey(data) ?? LEGACY_KEYS[data];
   if (key === undefined) return undefined;
   const shifted = /^shift\+([a-z])$/.exec(key);
   return shifted ? shifted[1]!.toUpperCase() : key;
