@@ -28,6 +28,16 @@ function watch(runId: string, since: number): Watcher {
   return { socket, frames, headers, closed };
 }
 
+/** The HTTP status of a refused upgrade. */
+function refusal(socket: WebSocket): Promise<number> {
+  return new Promise((resolve) =>
+    socket.once("unexpected-response", (request, response) => {
+      request.destroy();
+      resolve(response.statusCode ?? 0);
+    }),
+  );
+}
+
 function assertContiguous(events: { cursor: number }[], from: number): void {
   events.forEach((e, i) => {
     assert.equal(e.cursor, from + i, `event ${i} has cursor ${e.cursor}`);
@@ -104,26 +114,24 @@ describe("spectator stream", () => {
     assert.deepEqual([...events, ...second.frames], run.events(0));
   });
 
-  it("answers an unknown run with 404, a bad since with 400 and a plain GET with 426", async () => {
+  it("answers an unknown run with 404, a bad since with 400, another protocol with 409 and a plain GET with 426", async () => {
     const unknown = watch("run-404", 0);
-    const refused = await new Promise<number>((resolve) =>
-      unknown.socket.once("unexpected-response", (request, response) => {
-        request.destroy();
-        resolve(response.statusCode ?? 0);
-      }),
-    );
+    const refused = await refusal(unknown.socket);
     assert.equal(refused, 404);
     const created = await call(live.url, "POST", "/v1/runs", { query: { scenario: "bridge_repair" } });
     const badSince = new WebSocket(
       `${live.url.replace("http", "ws")}/v1/runs/${created.json.run_id}/spectate?since=x`,
     );
-    const status = await new Promise<number>((resolve) =>
-      badSince.once("unexpected-response", (request, response) => {
-        request.destroy();
-        resolve(response.statusCode ?? 0);
-      }),
-    );
+    const status = await refusal(badSince);
     assert.equal(status, 400);
+    const otherVersion = new WebSocket(
+      `${live.url.replace("http", "ws")}/v1/runs/${created.json.run_id}/spectate`,
+      {
+        headers: { "x-warren-protocol": "warren-agent/9" },
+      },
+    );
+    const versionStatus = await refusal(otherVersion);
+    assert.equal(versionStatus, 409);
     const plain = await call(live.url, "GET", `/v1/runs/${created.json.run_id}/spectate`);
     assert.equal(plain.status, 426);
     assert.equal(plain.json.error, "upgrade_required");
