@@ -84,6 +84,13 @@ describe("the hub against a real daemon", () => {
     assert.match((await selectedLine()) ?? "", /beta/);
     h.terminal.type("x");
     await h.waitForScreen("beta stopped", (s) => /■ beta +stopped/.test(s) && s.includes("Stopped beta."));
+    // A refusal shows with its code and reason: a command reply needs the agent connected.
+    h.terminal.type(ENTER);
+    typeText("/compact");
+    h.terminal.type(ENTER);
+    await h.waitForScreen("the refusal", (s) =>
+      /Reply to beta refused: unsupported: a command reply/.test(s),
+    );
     h.terminal.type("o");
     await h.waitForScreen(
       "beta running again",
@@ -236,7 +243,16 @@ describe("the hub against a real daemon", () => {
       (s) => s.includes("The daemon is gone") && s.includes("✗ daemon gone"),
     );
     assert.match(await h.terminal.text(), /gamma/, "the rows stay as last seen");
+    // A reply typed meanwhile waits, and goes when the daemon is back, once.
+    await select("gamma");
+    h.terminal.type(ENTER);
+    typeText("while it was away");
+    h.terminal.type(ENTER);
+    await h.waitForScreen("the reply held", (s) => s.includes("sending again when it is back"));
     await h.daemon.start();
+    await h.waitForScreen("the reply saved", (s) => /Reply #\d+ saved for gamma/.test(s));
+    await h.waitForScreen("gamma's report of it", (s) => s.includes("got: while it was away"));
+    assert.equal(count(h.received(beta), "while it was away"), 1);
     const screen = await h.waitForScreen(
       "reconnected",
       (s) => s.includes("● daemon") && !s.includes("daemon is gone"),
