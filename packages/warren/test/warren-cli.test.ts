@@ -112,3 +112,11 @@ test("warren run --log writes the log; warren replay re-runs it and checks the h
   assert.equal(wrong.code, 2);
   assert.match(wrong.stderr, /is not a warren run log: format must be "warren-log\/1"/);
 });
+
+test("the command list's serve entry says what serve.ts says", async () => {
+  const { COMMANDS } = await import("../src/cli/command-list.js");
+  const { serveCommand } = await import("../src/cli/serve.js");
+  const listed = COMMANDS.find((c) => c.name === "serve")!;
+  assert.equal(listed.usage, serveCommand.usage);
+  assert.equal(listed.summary, serveCommand.summary);
+});

@@ -2,7 +2,17 @@ import type { CliCommand } from "./command.js";
 import { replayCommand } from "./commands/replay.js";
 import { runCommand } from "./commands/run.js";
 import { scenariosCommand } from "./commands/scenarios.js";
-import { serveCommand } from "./serve.js";
+
+/**
+ * serve pulls in the HTTP server and its dependencies, seconds of start-up the other commands do
+ * not need: it is loaded only when it runs. Its usage and summary mirror serve.ts (a test checks).
+ */
+const lazyServe: CliCommand = {
+  name: "serve",
+  usage: "warren serve [--host 127.0.0.1] [--port 8080] [--lease-ttl S]",
+  summary: "Serve the warren-agent/0 protocol over HTTP (runs, leases, long polls, a spectator WebSocket).",
+  run: async (args, io) => (await import("./serve.js")).serveCommand.run(args, io),
+};
 
 /** Every `warren` subcommand, in the order `warren --help` lists them. Add new ones here. */
-export const COMMANDS: CliCommand[] = [scenariosCommand, runCommand, replayCommand, serveCommand];
+export const COMMANDS: CliCommand[] = [scenariosCommand, runCommand, replayCommand, lazyServe];
