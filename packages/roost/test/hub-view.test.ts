@@ -3,7 +3,7 @@ import { describe, test } from "node:test";
 import { visibleWidth } from "@mariozechner/pi-tui";
 import { formatAge } from "../src/hub/age.js";
 import { type HubActions, handleKey } from "../src/hub/hub-input.js";
-import { type HubState, initialHubState } from "../src/hub/hub-state.js";
+import { type HubState, initialHubState, removeRow } from "../src/hub/hub-state.js";
 import { renderHub } from "../src/hub/hub-view.js";
 import { LIST_KEYS } from "../src/hub/key-map.js";
 import { editLine, emptyEditor } from "../src/hub/line-editor.js";
@@ -302,6 +302,16 @@ describe("the hub's keys", () => {
     const { calls, actions } = recorder();
     press(state, actions, "n", "\x1b[C", "\r", "d", "o", "\r");
     assert.deepEqual(calls, ["profiles", "dispatch two do"]);
+  });
+
+  test("removing the selected row selects the one that takes its place", () => {
+    const state = stateWith([row("a"), row("b", { order: 1 }), row("c", { order: 2 })], { selectedId: "b" });
+    removeRow(state, "b");
+    assert.equal(state.selectedId, "c");
+    removeRow(state, "c");
+    assert.equal(state.selectedId, "a");
+    removeRow(state, "a");
+    assert.equal(state.selectedId, null);
   });
 
   test("Home and End as tmux sends them, and as xterm does", () => {

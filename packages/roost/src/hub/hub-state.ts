@@ -1,5 +1,6 @@
 import type { JobRow } from "../protocol/rows.js";
 import type { LineEditor } from "./line-editor.js";
+import { listEntries, rowEntries } from "./row-list.js";
 
 export type Grouping = "dir" | "state";
 export type ConnectionStatus = "connecting" | "connected" | "gone";
@@ -103,4 +104,14 @@ export function availablePanes(state: HubState): PaneKind[] {
   if (state.board !== null) panes.push("board");
   if (state.schedules !== null) panes.push("schedules");
   return panes;
+}
+
+/** Drops a row; when it was the selected one, the selection moves to the row that took its place. */
+export function removeRow(state: HubState, id: string): void {
+  if (state.selectedId === id) {
+    const ids = rowEntries(listEntries(state.rows, state.grouping, state.filter)).map((e) => e.row.id);
+    const at = ids.indexOf(id);
+    state.selectedId = ids[at + 1] ?? ids[at - 1] ?? null;
+  }
+  state.rows.delete(id);
 }

@@ -5,7 +5,7 @@ import { HubCommands } from "./hub-commands.js";
 import { HubConnection } from "./hub-connection.js";
 import { HubFeeds } from "./hub-feeds.js";
 import { type HubActions, handleKey } from "./hub-input.js";
-import { type HubState, initialHubState } from "./hub-state.js";
+import { type HubState, initialHubState, removeRow } from "./hub-state.js";
 import { listHeight, renderHub } from "./hub-view.js";
 import { AlternateScreenTerminal } from "./screen-terminal.js";
 
@@ -87,7 +87,7 @@ export class Hub {
           changed();
         },
         rowRemoved: (id) => {
-          this.state.rows.delete(id);
+          removeRow(this.state, id);
           changed();
         },
         event: (event) => this.feeds.event(event),
