@@ -8,6 +8,7 @@ import { statePaths } from "../src/daemon/paths.js";
 import { RoostError } from "../src/protocol/errors.js";
 import type { EventMessage } from "../src/protocol/messages.js";
 import type { JobRow } from "../src/protocol/rows.js";
+import { ScriptedDaemon } from "./fixtures/client-fake-daemon.js";
 import { startTestDaemon, type TestDaemon, waitFor } from "./helpers/daemon.js";
 
 const SLEEPER = { command: ["sleep", "600"], task: "argv", protocol: false };
@@ -142,4 +143,24 @@ test("events() ends when the connection does", async () => {
   const outcome = await Promise.race([ended, late]);
   clearTimeout(timer);
   assert.equal(typeof outcome, "number", "the loop ended with the connection");
+});
+
+test("an op answered busy is tried again for a while; then the refusal is passed on", async () => {
+  const scripted = await new ScriptedDaemon().listen();
+  try {
+    let refusals = 2;
+    scripted.answer = () =>
+      refusals-- > 0 ? { code: "busy", error: "try again shortly" } : { result: { rows: [] } };
+    const patient = await DaemonClient.connect({ socketPath: scripted.socketPath });
+    assert.deepEqual(await patient.call("list", {}), { rows: [] });
+    assert.equal(scripted.ops("list").length, 3);
+    patient.close();
+    refusals = 1;
+    const hasty = await DaemonClient.connect({ socketPath: scripted.socketPath, busyRetryMs: 0 });
+    await assert.rejects(hasty.call("list", {}), isCode("busy"));
+    assert.equal(scripted.ops("list").length, 4);
+    hasty.close();
+  } finally {
+    await scripted.dispose();
+  }
 });
