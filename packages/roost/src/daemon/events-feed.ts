@@ -1,6 +1,8 @@
 import type Database from "better-sqlite3";
 import { type EventsResult, type FeedEvent, LIMITS } from "../protocol/index.js";
 
+const TRIM_EVERY = 50;
+
 /** What a part of the daemon says happened; the feed gives it its cursor and time. */
 export type FeedEntry = Omit<FeedEvent, "id" | "at"> & { at?: string };
 
@@ -32,7 +34,8 @@ export class EventsFeed {
     const at = entry.at ?? this.now();
     const body = { ...entry, at };
     const id = Number(this.insert.run(JSON.stringify(body)).lastInsertRowid);
-    this.trim.run(id - LIMITS.eventsKept);
+    // The table is trimmed now and then (a write less per event); the feed reads the last 1000.
+    if (id % TRIM_EVERY === 0) this.trim.run(id - LIMITS.eventsKept);
     const event: FeedEvent = { id, ...body };
     this.kept.push(event);
     if (this.kept.length > LIMITS.eventsKept) this.kept.splice(0, this.kept.length - LIMITS.eventsKept);

@@ -38,6 +38,7 @@ export interface BoardLogEntry {
   error?: string;
   // biome-ignore lint/suspicious/noExplicitAny: the task as the agent got it
   task?: any;
+  count?: number;
   kind?: string;
   from?: string;
   text?: string;
