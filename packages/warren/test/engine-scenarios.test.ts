@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { decisionsFromEvents, listScenarios, Run } from "../src/engine/index.js";
+import { SeededRandom } from "../src/engine/random.js";
 import { findScenario } from "../src/scenarios/index.js";
 import { headless, playRemotely } from "./helpers/engine-runs.js";
 
@@ -81,6 +82,48 @@ for (const name of SCENARIO_NAMES) {
         );
       }
     }
+  });
+}
+
+for (const name of SCENARIO_NAMES) {
+  test(`${name}: beside a remote agent that wanders and chats, the runners still finish`, async () => {
+    const scenario = findScenario(name)!;
+    const ids = scenario.agents.map((a) => a.id);
+    let tried = 0;
+    for (const wanderer of ids) {
+      if (!scenario.solvableWith(new Set(ids.filter((id) => id !== wanderer)))) continue;
+      tried++;
+      for (const seed of [1, 2, 3, 4, 5]) {
+        const run = new Run({
+          runId: "w",
+          scenario,
+          seed,
+          controlledAgents: [wanderer],
+          npcPolicy: "solution",
+        });
+        const rng = new SeededRandom(seed * 7919);
+        playRemotely(run, [wanderer], (envelope) => {
+          const options = envelope.affordances.filter(
+            (a) => a.action === "move_to" || a.action === "message",
+          );
+          const pick = options[rng.int(options.length + 1)];
+          if (!pick) return { kind: "sleep", sleep_ms: 1 + rng.int(5000) };
+          const args: Record<string, unknown> = {};
+          for (const [param, { choices }] of Object.entries(pick.params))
+            args[param] = choices[rng.int(choices.length)];
+          if (pick.action === "message") args.text = "Where are you going?";
+          return { kind: "action", action: pick.action, args };
+        });
+        run.start();
+        const summary = await run.whenEnded();
+        assert.equal(
+          summary.status,
+          "completed",
+          `${name} seed ${seed} beside ${wanderer}: ${summary.status_reason}`,
+        );
+      }
+    }
+    if (scenario.agents.length > 2) assert.ok(tried > 0, "some agent is optional");
   });
 }
 
