@@ -90,6 +90,7 @@ export function agentRoutes(app: FastifyInstance, registry: RunRegistry): void {
         if (!reply.sent) abandoned.abort();
       };
       request.raw.once("close", onClose);
+      if (request.raw.socket?.destroyed) abandoned.abort();
       const waitMs = Math.min(request.query.wait, MAX_WAIT_S) * 1000;
       const envelope = await awaitObservation(
         hosted.run,
