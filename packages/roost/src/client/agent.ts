@@ -23,7 +23,10 @@ export interface RoostAgentOptions {
   capabilities?: string[];
   /** Takes each reply once, in order, one at a time; the reply is acked when it returns. */
   onReply?: ReplyHandler;
-  /** A handler threw (the reply counts as handled), or the daemon refused the job's token. */
+  /**
+   * A handler threw (the reply counts as handled), or the daemon refused the job's token. Default:
+   * said on stderr.
+   */
   onError?(error: unknown): void;
   /** A connection was made, greeted and given the latest report (`hello` undefined: an older daemon). */
   onConnected?(hello: HelloResult | undefined): void;
@@ -47,6 +50,8 @@ export class RoostAgent {
     options: RoostAgentOptions,
   ) {
     const onReply = options.onReply;
+    // Said on stderr by default: a handler's failure must not pass unnoticed.
+    const onError = options.onError ?? ((error: unknown) => console.error("roost agent:", error));
     this.reporter = new Reporter({
       identity,
       agent: { name: options.name, version: options.version },
@@ -57,7 +62,7 @@ export class RoostAgent {
       onConnected: options.onConnected,
       onUnauthorized: (error: RoostError) => {
         this.replies?.stop();
-        options.onError?.(error);
+        onError(error);
       },
     });
     this.replies = onReply
@@ -65,7 +70,7 @@ export class RoostAgent {
           handler: onReply,
           ledger: new FinishedLedger(identity.dir),
           ack: (seq, exact) => this.reporter.ack(seq, exact),
-          onHandlerError: (error) => options.onError?.(error),
+          onHandlerError: onError,
         })
       : undefined;
   }
