@@ -21,17 +21,28 @@ test("the host and its jobs survive the SIGKILL of their starter's whole process
   const dir = testDir(t);
   const child = spawn(process.execPath, ["--import", "tsx", fixture("host-client-child.ts"), dir.stateDir], {
     detached: true,
-    stdio: ["ignore", "pipe", "inherit"],
+    stdio: ["ignore", "pipe", "pipe"],
   });
+  const killGroup = () => {
+    try {
+      process.kill(-child.pid!, "SIGKILL");
+    } catch {}
+  };
+  t.after(killGroup);
   let out = "";
   child.stdout.on("data", (chunk) => {
     out += chunk;
   });
+  let errors = "";
+  child.stderr.on("data", (chunk) => {
+    errors += chunk;
+  });
   const [hostPid, jobPid] = await waitFor("the child to be ready", () => {
+    if (child.exitCode !== null) throw new Error(`the child failed: ${errors}`);
     const match = /ready (\d+) (\d+)/.exec(out);
     return match ? [Number(match[1]), Number(match[2])] : undefined;
   });
-  process.kill(-child.pid!, "SIGKILL");
+  killGroup();
   await waitFor("the child to die", () => child.exitCode !== null || child.signalCode !== null);
 
   const host = await dir.connect();

@@ -4,6 +4,7 @@ import { createConnection } from "node:net";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { ProcessHost } from "../src/daemon/host/api.js";
+import { HOST_MAX_REQUEST_BYTES } from "../src/daemon/host/protocol.js";
 import {
   bashJob,
   type HostTestDir,
@@ -249,8 +250,9 @@ test("terminal sizes are taken up to their limits and refused past them", async 
   await host.kill(info.id, "SIGKILL");
 });
 
-test("a request line of 16 MiB is read; one byte more ends the connection", async () => {
-  const limit = 16 * 1024 * 1024;
+test("a request line of 4 MiB is read; one byte more ends the connection", async () => {
+  const limit = HOST_MAX_REQUEST_BYTES;
+  assert.equal(limit, 4 * 1024 * 1024);
   // Resolves with the answer (events from other jobs passed over), or null when the host hangs up.
   const send = (line: string) =>
     new Promise<{ code?: string } | null>((resolve) => {

@@ -8,7 +8,7 @@ import { RoostError } from "../../protocol/errors.js";
 import { encodeLine, LineDecoder, LineTooLongError } from "../../protocol/framing.js";
 import type { HostJobInfo, HostSpawnSpec, ProcessHost, ProcessHostEvents, ScreenSnapshot } from "./api.js";
 import {
-  HOST_MAX_LINE_BYTES,
+  HOST_MAX_ANSWER_BYTES,
   HOST_PROTOCOL_VERSION,
   type HostEvent,
   type HostOpName,
@@ -29,7 +29,7 @@ export class HostClient implements ProcessHost {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly events = new EventEmitter();
-  private readonly decoder = new LineDecoder(HOST_MAX_LINE_BYTES);
+  private readonly decoder = new LineDecoder(HOST_MAX_ANSWER_BYTES);
   /** Set once the connection was closed on purpose: no `lost` then. */
   private closing = false;
   private gone = false;

@@ -5,10 +5,15 @@
 import type { Socket } from "node:net";
 import { encodeLine, LineDecoder, LineTooLongError } from "../../protocol/framing.js";
 import type { OutputWatcher } from "./job.js";
-import { HOST_MAX_LINE_BYTES, HOST_MAX_UNREAD_BYTES, type HostEvent, type HostResponse } from "./protocol.js";
+import {
+  HOST_MAX_REQUEST_BYTES,
+  HOST_MAX_UNREAD_BYTES,
+  type HostEvent,
+  type HostResponse,
+} from "./protocol.js";
 
 export class HostConnection implements OutputWatcher {
-  private readonly decoder = new LineDecoder(HOST_MAX_LINE_BYTES);
+  private readonly decoder = new LineDecoder(HOST_MAX_REQUEST_BYTES);
 
   constructor(
     private readonly socket: Socket,

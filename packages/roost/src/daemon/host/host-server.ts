@@ -61,16 +61,12 @@ export class HostServer implements JobListener {
   /** Ends every job (SIGTERM, then SIGKILL for those that stay) and resolves once all have ended. */
   async endJobs(): Promise<void> {
     const running = [...this.jobs.values()].filter((job) => job.running);
+    const allEnded = Promise.all(running.map((job) => job.ended));
     for (const job of running) job.kill("SIGTERM");
-    const exited = (job: HostJob) =>
-      new Promise<void>((resolve) => {
-        const check = () => (job.running ? setTimeout(check, 20) : resolve());
-        check();
-      });
     const grace = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());
-    await Promise.race([Promise.all(running.map(exited)), grace]);
+    await Promise.race([allEnded, grace]);
     for (const job of running) job.kill("SIGKILL");
-    await Promise.all(running.map(exited));
+    await allEnded;
   }
 
   screen(job: HostJob, screen: ScreenSnapshot): void {

@@ -45,6 +45,9 @@ export class HostJob {
   running = true;
   exitCode: number | null = null;
   signal: number | null = null;
+  /** Settles when the process has ended. */
+  readonly ended: Promise<void>;
+  private markEnded!: () => void;
 
   private readonly pty: IPty;
   private readonly terminal: InstanceType<typeof Terminal>;
@@ -56,6 +59,8 @@ export class HostJob {
   private screenTimer: NodeJS.Timeout | null = null;
   private unparsedChars = 0;
   private paused = false;
+  /** Forgotten: parse callbacks still queued in the screen model must not touch it any more. */
+  private disposed = false;
   /** Each watcher, with the output it is owed while its replay is on the way (null once live). */
   private readonly watchers = new Map<OutputWatcher, string[] | null>();
 
@@ -64,6 +69,9 @@ export class HostJob {
     private readonly listener: JobListener,
   ) {
     this.id = spec.id;
+    this.ended = new Promise((resolve) => {
+      this.markEnded = resolve;
+    });
     this.lastOutputAt = this.startedAt;
     this.terminal = new Terminal({
       cols: spec.cols,
@@ -87,7 +95,7 @@ export class HostJob {
     });
     this.pid = this.pty.pid;
     this.pty.onData((data) => this.received(data));
-    this.pty.onExit(({ exitCode, signal }) => this.ended(exitCode, signal ?? 0));
+    this.pty.onExit(({ exitCode, signal }) => this.exited(exitCode, signal ?? 0));
     // What a program prints just before it exits is kept, however busy the host is then.
     readToTheEnd(
       this.pty,
@@ -163,6 +171,7 @@ export class HostJob {
 
   /** Lets go of everything the job holds; its process must have ended. */
   dispose(): void {
+    this.disposed = true;
     if (this.screenTimer) clearTimeout(this.screenTimer);
     this.watchers.clear();
     this.log.close();
@@ -195,8 +204,9 @@ export class HostJob {
     this.pty.resume();
   }
 
-  private ended(exitCode: number, signal: number): void {
+  private exited(exitCode: number, signal: number): void {
     this.running = false;
+    this.markEnded();
     this.exitCode = signal ? null : exitCode;
     this.signal = signal || null;
     // Nothing more will be printed: the log's file is let go now, not when the job is forgotten.
@@ -205,6 +215,7 @@ export class HostJob {
     this.screenTimer = null;
     // The last screen goes out before the exit, so whoever hears of the exit has what it showed.
     this.terminal.write("", () => {
+      if (this.disposed) return;
       this.emitScreen();
       this.listener.exit(this);
     });
@@ -218,6 +229,7 @@ export class HostJob {
   }
 
   private emitScreen(): void {
+    if (this.disposed) return;
     const screen = this.snapshot();
     if (this.lastScreen && sameScreen(this.lastScreen, screen)) return;
     this.lastScreen = screen;

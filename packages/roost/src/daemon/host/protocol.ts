@@ -52,7 +52,9 @@ export type HostEvent =
   | { event: "screen"; id: string; screen: ScreenSnapshot }
   | { event: "output"; id: string; data: string };
 
-/** A line longer than this ends the connection (a write of a long reply fits many times over). */
-export const HOST_MAX_LINE_BYTES = 16 * 1024 * 1024;
+/** A request line longer than this ends the connection (a write of a long reply fits many times). */
+export const HOST_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+/** What a client takes from its host in one line: a serialized big screen with its scrollback. */
+export const HOST_MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 /** A connection that leaves this much unread (a stalled watcher) is dropped. */
 export const HOST_MAX_UNREAD_BYTES = 32 * 1024 * 1024;
