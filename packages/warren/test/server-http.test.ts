@@ -4,6 +4,7 @@ import { listScenarios } from "../src/engine/index.js";
 import { call, serverForSuite } from "./helpers/server.js";
 
 const live = serverForSuite();
+const small = serverForSuite({ maxLiveRuns: 1, keepEndedRuns: 1 });
 
 const PROTOCOL = "warren-agent/0";
 
@@ -131,6 +132,29 @@ describe("runs and scenarios", () => {
     const reply = await call(live.url, "GET", "/v1/scenarios");
     assert.equal(reply.status, 200);
     assert.deepEqual(reply.json.scenarios, listScenarios());
+  });
+});
+
+describe("run limits", () => {
+  it("refuses a run past the live-run limit with 503 and forgets the oldest ended runs", async () => {
+    const create = (controlled: string[]) =>
+      call(small.url, "POST", "/v1/runs", {
+        query: { scenario: "bridge_repair" },
+        body: { controlled_agents: controlled },
+      });
+    const waiting = await create(["engineer-1"]);
+    assert.equal(waiting.status, 201);
+    const refused = await create([]);
+    assert.equal(refused.status, 503);
+    assert.equal(refused.json.error, "too_many_runs");
+    small.server.registry.get(waiting.json.run_id).run.dispose("done waiting");
+    // With no remote agent this one runs to its end at once.
+    const quick = await create([]);
+    assert.equal(quick.status, 201);
+    const quickView = await call(small.url, "GET", `/v1/runs/${quick.json.run_id}`);
+    assert.equal(quickView.json.status, "completed");
+    const forgotten = await call(small.url, "GET", `/v1/runs/${waiting.json.run_id}`);
+    assert.equal(forgotten.status, 404);
   });
 });
 

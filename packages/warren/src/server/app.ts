@@ -5,7 +5,13 @@ import type { Clock } from "../engine/index.js";
 import { PROTOCOL_VERSION } from "../engine/types.js";
 import { installErrorHandling } from "./http-error.js";
 import { installJsonParser } from "./json-body.js";
-import { DEFAULT_LEASE_TTL_S, DEFAULT_SPECTATOR_MAX_BUFFERED_BYTES, MAX_BODY_BYTES } from "./limits.js";
+import {
+  DEFAULT_KEEP_ENDED_RUNS,
+  DEFAULT_LEASE_TTL_S,
+  DEFAULT_MAX_LIVE_RUNS,
+  DEFAULT_SPECTATOR_MAX_BUFFERED_BYTES,
+  MAX_BODY_BYTES,
+} from "./limits.js";
 import { installProtocolVersion } from "./protocol-version.js";
 import { agentRoutes } from "./routes/agents.js";
 import { commandRoutes } from "./routes/commands.js";
@@ -19,6 +25,10 @@ import { type ErrorBody, PROTOCOL_HEADER } from "./wire.js";
 export interface ServerOptions {
   /** Seconds a lease lives without a request (default 300). */
   leaseTtlS?: number;
+  /** Runs not yet ended at once (default 100); more are refused with 503. */
+  maxLiveRuns?: number;
+  /** Ended runs remembered (default 1000); older ones are forgotten. */
+  keepEndedRuns?: number;
   /** Unread bytes after which a live spectator is lagged (default 1 MiB). */
   spectatorMaxBufferedBytes?: number;
   scenarios?: ScenarioCatalog;
@@ -37,6 +47,8 @@ export async function buildServer(options: ServerOptions = {}): Promise<WarrenSe
   const registry = new RunRegistry({
     catalog,
     leaseTtlMs: (options.leaseTtlS ?? DEFAULT_LEASE_TTL_S) * 1000,
+    maxLiveRuns: options.maxLiveRuns ?? DEFAULT_MAX_LIVE_RUNS,
+    keepEndedRuns: options.keepEndedRuns ?? DEFAULT_KEEP_ENDED_RUNS,
     clock: options.clock,
   });
   const app = Fastify({

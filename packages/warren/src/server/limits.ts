@@ -10,3 +10,7 @@ export const DEFAULT_SPECTATOR_MAX_BUFFERED_BYTES = 1 << 20;
 /** `holder=` labels on claim. */
 export const MAX_HOLDER_CHARS = 64;
 export const MAX_BODY_BYTES = 1 << 20;
+/** Runs not yet ended at once. */
+export const DEFAULT_MAX_LIVE_RUNS = 100;
+/** Ended runs remembered; older ones are forgotten (404). */
+export const DEFAULT_KEEP_ENDED_RUNS = 1000;

@@ -19,7 +19,11 @@ export class HostedRun {
     now: () => number,
   ) {
     this.leases = new LeaseBook(leaseTtlMs, now);
-    if (controlled.length === 0) run.start();
+  }
+
+  /** A run with no remote agents starts at once; the others wait for their claims. */
+  startIfReady(): void {
+    if (this.controlled.length === 0) this.run.start();
   }
 
   /** The run starts once every controlled agent has been claimed, so no deadline runs out unseen. */
@@ -77,12 +81,18 @@ export class HostedRun {
 export interface RegistryOptions {
   catalog: ScenarioCatalog;
   leaseTtlMs: number;
+  /** Runs not yet ended (created or running) at once; more are refused with 503. */
+  maxLiveRuns: number;
+  /** Ended runs kept for GET and spectators; past this the oldest are forgotten. */
+  keepEndedRuns: number;
   clock?: Clock;
 }
 
 /** Every run this server hosts, by id. */
 export class RunRegistry {
   private readonly runs = new Map<string, HostedRun>();
+  /** Ids of ended runs, oldest first. */
+  private readonly ended: string[] = [];
   private nextId = 1;
 
   constructor(private readonly options: RegistryOptions) {}
@@ -95,6 +105,14 @@ export class RunRegistry {
         404,
         "unknown_scenario",
         `there is no scenario "${scenarioName}"; scenarios: ${names.join(", ")}`,
+      );
+    }
+    const live = this.runs.size - this.ended.length;
+    if (live >= this.options.maxLiveRuns) {
+      throw new HttpError(
+        503,
+        "too_many_runs",
+        `this server already hosts ${live} runs that have not ended (at most ${this.options.maxLiveRuns}); try again when one ends`,
       );
     }
     const controlled = [...new Set(request.controlled_agents ?? [])];
@@ -126,7 +144,14 @@ export class RunRegistry {
       () => clock.now(),
     );
     this.runs.set(run.id, hosted);
+    run.onEnd(() => this.retire(run.id));
+    hosted.startIfReady();
     return hosted;
+  }
+
+  private retire(runId: string): void {
+    this.ended.push(runId);
+    while (this.ended.length > this.options.keepEndedRuns) this.runs.delete(this.ended.shift()!);
   }
 
   /** The run, or 404. */
@@ -144,6 +169,7 @@ export class RunRegistry {
 
   /** Ends every run still going (as crashed, never a stale running): the server is stopping. */
   disposeAll(): void {
-    for (const hosted of this.runs.values()) hosted.run.dispose("the server stopped before the run ended");
+    for (const hosted of [...this.runs.values()])
+      hosted.run.dispose("the server stopped before the run ended");
   }
 }

@@ -105,7 +105,7 @@ export const createRunSchema = {
       deadline_s: { type: "number", exclusiveMinimum: 0, maximum: MAX_DEADLINE_S, default: 60 },
     },
   },
-  response: { 201: runViewSchema, ...errors(400, 404, 409) },
+  response: { 201: runViewSchema, ...errors(400, 404, 409, 503) },
 } as const;
 
 export const listRunsSchema = {

@@ -34,6 +34,7 @@ export type ErrorCode =
   | "run_ended"
   | "unprocessable_command"
   | "upgrade_required"
+  | "too_many_runs"
   | "internal";
 
 /** Body of POST /v1/runs?scenario=&seed=. */
