@@ -3,6 +3,7 @@ import { after, before, describe, test } from "node:test";
 import { visibleWidth } from "@mariozechner/pi-tui";
 import { waitFor } from "./helpers/daemon.js";
 import { type HubHarness, startHubHarness } from "./helpers/hub-harness.js";
+import type { HeadlessTerminal } from "./helpers/hub-terminal.js";
 
 const ESC = "\x1b";
 const TAB = "\t";
@@ -14,8 +15,19 @@ describe("the hub against a real daemon", () => {
   let alpha: string;
   let beta: string;
 
+  // Stands in for `roost attach` (another part of the project): draws its own screen while it has
+  // the terminal, and gives it back when told, as the detach key would.
+  const attached: { id: string; drawnWhileHubStopped: boolean }[] = [];
+  let detach: () => void = () => {};
+  const attach = (id: string, terminal: HeadlessTerminal) =>
+    new Promise<void>((resolve) => {
+      attached.push({ id, drawnWhileHubStopped: !terminal.started });
+      terminal.write("\x1b[2J\x1b[Hthe session's own screen");
+      detach = resolve;
+    });
+
   before(async () => {
-    h = await startHubHarness(100, 30);
+    h = await startHubHarness(100, 30, { attach });
   });
   after(async () => {
     await h?.close();
@@ -24,16 +36,15 @@ describe("the hub against a real daemon", () => {
   const typeText = (text: string) => h.terminal.type(...[...text]);
   const selectedLine = async () => (await h.terminal.screen()).find((line) => line.startsWith("›"));
   const count = (list: string[], text: string) => list.filter((t) => t === text).length;
-  /** Selects the row named `name`: Home, then down until it is the selected one. */
+  /** Selects the row named `name`: Home, then down until it is the selected one, as drawn. */
   const select = async (name: string) => {
+    const selectedName = () => h.hub.state.rows.get(h.hub.state.selectedId ?? "")?.name;
     h.terminal.type(HOME);
-    for (let i = 0; i < 20; i++) {
-      const line = await waitFor("a selected row", async () => await selectedLine());
-      if (new RegExp(`\\b${name}\\b`).test(line)) return;
-      h.terminal.type("j");
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    throw new Error(`no row ${name} to select`);
+    for (let i = 0; i < 20 && selectedName() !== name; i++) h.terminal.type("j");
+    assert.equal(selectedName(), name, `a row named ${name} to select`);
+    await waitFor(`${name} drawn selected`, async () =>
+      new RegExp(`\\b${name}\\b`).test((await selectedLine()) ?? "") ? true : undefined,
+    );
   };
 
   test("rows appear and change as agents report", async () => {
@@ -185,6 +196,18 @@ describe("the hub against a real daemon", () => {
       rows.find((r) => r.id === alpha),
       undefined,
     );
+  });
+
+  test("attach hands the terminal over and takes it back on detach", async () => {
+    await select("gamma");
+    h.terminal.type("a");
+    await h.waitForScreen("the session's screen", (s) => s.startsWith("the session's own screen"));
+    assert.deepEqual(attached, [{ id: beta, drawnWhileHubStopped: true }]);
+    h.terminal.type("x"); // Keys while attached are not the hub's: nothing is stopped.
+    detach();
+    const screen = await h.waitForScreen("the hub again", (s) => s.includes("Back from gamma."));
+    assert.doesNotMatch(screen, /session's own screen/);
+    assert.match(screen, /gamma +working/);
   });
 
   test("the help lists the keys and any key closes it", async () => {

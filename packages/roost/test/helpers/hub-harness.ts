@@ -31,10 +31,20 @@ export interface HubHarness {
 }
 
 /** A real daemon with the test profiles, and a hub on it drawing into a headless terminal. */
-export async function startHubHarness(columns = 100, rows = 30): Promise<HubHarness> {
+export async function startHubHarness(
+  columns = 100,
+  rows = 30,
+  options: { attach?: (id: string, terminal: HeadlessTerminal) => Promise<void> } = {},
+): Promise<HubHarness> {
   const daemon = await startTestDaemon({ config: HUB_TEST_CONFIG });
   const terminal = new HeadlessTerminal(columns, rows);
-  const hub = new Hub({ home: daemon.home, terminal, feedPollMs: 200 });
+  const attach = options.attach;
+  const hub = new Hub({
+    home: daemon.home,
+    terminal,
+    feedPollMs: 200,
+    ...(attach ? { attach: (id: string) => attach(id, terminal) } : {}),
+  });
   await hub.start();
   const raw = await daemon.connect();
   const waitForScreen = async (what: string, predicate: (text: string) => boolean, timeoutMs = 15_000) => {
