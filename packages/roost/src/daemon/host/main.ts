@@ -3,7 +3,7 @@
  * the state folder's host lock (or leaves quietly when another host has it), serves
  * `<stateDir>/host.sock` (0600), and runs until shutdown or until idle.
  */
-import { chmodSync, mkdirSync } from "node:fs";
+import { chmodSync, existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { hostSocketPath, removeIfPresent } from "./files.js";
 import { HostServer } from "./host-server.js";
@@ -19,7 +19,8 @@ function log(message: string): void {
 async function main(): Promise<void> {
   const stateDir = process.argv[2];
   if (!stateDir) throw new Error("usage: main <stateDir>");
-  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  // The starter made the folder; a host starting late, after it was removed, has nothing to serve.
+  if (!existsSync(stateDir)) throw new Error(`state folder ${stateDir} is gone`);
   const lock = await acquireHostLock(stateDir);
   if (!lock) {
     log("another host serves this state folder");
