@@ -17,7 +17,7 @@ import {
   type HostResponse,
 } from "./protocol.js";
 
-const HELLO_TIMEOUT_MS = 5000;
+const HELLO_TIMEOUT_MS = 10_000;
 
 interface Pending {
   resolve: (result: unknown) => void;
