@@ -27,8 +27,10 @@ export function buildObservation(
   const world = ctx.world;
   const budget = { left: world.budgets.max_sight };
   const place = world.placeAt(agent.cell);
-  const hereAgents = seenAgents(world, world.agentsAt(agent.cell), agent.id, budget);
-  const hereItems = seenItems(world, world.itemsAt(agent.cell), budget);
+  const hereAgents: SeenAgent[] = [];
+  const hereItems: SeenItem[] = [];
+  seeAgents(world, world.agentIdsAt(agent.cell), agent.id, budget, hereAgents);
+  seeItems(world, world.itemIdsAt(agent.cell), budget, hereItems);
   const placeView: PlaceView = {
     id: place?.id ?? null,
     name: place?.name ?? "open ground",
@@ -108,8 +110,14 @@ function itemView(world: World, id: string): SeenItem {
   return { id: item.id, name: item.name, kind: item.kind, cell };
 }
 
-function seenAgents(world: World, ids: string[], self: string, budget: { left: number }): SeenAgent[] {
-  const out: SeenAgent[] = [];
+/** Adds the agents among `ids` to `out` while the sight budget lasts. */
+function seeAgents(
+  world: World,
+  ids: ReadonlySet<string>,
+  self: string,
+  budget: { left: number },
+  out: SeenAgent[],
+): void {
   for (const id of ids) {
     if (id === self) continue;
     if (budget.left <= 0) break;
@@ -117,17 +125,14 @@ function seenAgents(world: World, ids: string[], self: string, budget: { left: n
     const a = world.agents.get(id)!;
     out.push({ id: a.id, name: a.name, role: a.role, cell: cellName(a.cell) });
   }
-  return out;
 }
 
-function seenItems(world: World, ids: string[], budget: { left: number }): SeenItem[] {
-  const out: SeenItem[] = [];
+function seeItems(world: World, ids: ReadonlySet<string>, budget: { left: number }, out: SeenItem[]): void {
   for (const id of ids) {
     if (budget.left <= 0) break;
     budget.left--;
     out.push(itemView(world, id));
   }
-  return out;
 }
 
 /** Cells around the agent within sight_radius (Chebyshev), nearest rings first. */
@@ -145,8 +150,8 @@ function lookAround(world: World, agent: AgentState, budget: { left: number }): 
         const cell = { space: space.id, x, y };
         const place = world.placeAt(cell);
         if (place) nearby.places.push({ id: place.id, name: place.name, cell: cellName(cell) });
-        nearby.agents.push(...seenAgents(world, world.agentsAt(cell), agent.id, budget));
-        nearby.items.push(...seenItems(world, world.itemsAt(cell), budget));
+        seeAgents(world, world.agentIdsAt(cell), agent.id, budget, nearby.agents);
+        seeItems(world, world.itemIdsAt(cell), budget, nearby.items);
       }
     }
   }

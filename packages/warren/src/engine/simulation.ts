@@ -302,6 +302,7 @@ export class Simulation {
         const o = this.world.objectives.get(item.objective)!;
         if (o.status === "pending") {
           o.status = "failed";
+          this.world.objectivesChanged();
           this.emit("objective", { id: o.id, status: o.status, current: o.current, target: o.target });
         }
         this.checkEnd();
@@ -433,6 +434,7 @@ export class Simulation {
     if (o?.status !== "pending") return;
     o.current = Math.max(0, Math.min(o.target, o.current + delta));
     if (o.current >= o.target) o.status = "completed";
+    this.world.objectivesChanged();
     this.emit("objective", { id: o.id, status: o.status, current: o.current, target: o.target });
   }
 

@@ -66,6 +66,7 @@ export class World {
   private readonly itemsByCell = new Map<number, Set<string>>();
   private readonly spaceOffsets = new Map<string, number>();
   private nextOffset = 0;
+  private objectiveCache: ObjectiveView[] | undefined;
 
   constructor(
     readonly sightRadius: number,
@@ -138,6 +139,16 @@ export class World {
     if (location.at === "agent") this.agents.get(location.agent)?.inventory.push(item.id);
   }
 
+  /** The ids of agents on a cell, without copying (do not change it). */
+  agentIdsAt(cell: Cell): ReadonlySet<string> {
+    return this.agentsByCell.get(this.key(cell)) ?? NONE;
+  }
+
+  /** The ids of items on a cell, without copying (do not change it). */
+  itemIdsAt(cell: Cell): ReadonlySet<string> {
+    return this.itemsByCell.get(this.key(cell)) ?? NONE;
+  }
+
   agentsAt(cell: Cell): string[] {
     // Insertion order: fixed by the run's history, so as deterministic as sorting and cheaper.
     return [...(this.agentsByCell.get(this.key(cell)) ?? [])];
@@ -156,7 +167,21 @@ export class World {
     return this.spaceOffsets.get(cell.space)! + cell.y * space.width + cell.x;
   }
 
+  /**
+   * The objectives as agents see them. Shared between observations until an objective changes
+   * (call `objectivesChanged()`), since they change far more rarely than agents wake: treat them
+   * as read-only.
+   */
   objectiveViews(): ObjectiveView[] {
+    this.objectiveCache ??= this.buildObjectiveViews();
+    return this.objectiveCache;
+  }
+
+  objectivesChanged(): void {
+    this.objectiveCache = undefined;
+  }
+
+  private buildObjectiveViews(): ObjectiveView[] {
     return [...this.objectives.values()].map((o) => ({
       id: o.id,
       description: o.description,
@@ -166,6 +191,8 @@ export class World {
     }));
   }
 }
+
+const NONE: ReadonlySet<string> = new Set();
 
 export function sameCell(a: Cell, b: Cell): boolean {
   return a.space === b.space && a.x === b.x && a.y === b.y;
