@@ -34,13 +34,15 @@ parentPort.on("message", (message) => {
 /** Every write the daemon makes, by name: the writer prepares each once. */
 export const WRITE_STATEMENTS = {
   putJob: "INSERT OR REPLACE INTO jobs (id, data) VALUES (?, ?)",
+  putSpawn: "INSERT OR REPLACE INTO job_spawn (id, command, env) VALUES (?, ?, ?)",
+  deleteSpawn: "DELETE FROM job_spawn WHERE id = ?",
   deleteJob: "DELETE FROM jobs WHERE id = ?",
   deleteReplies: "DELETE FROM replies WHERE job_id = ?",
   deleteReplyIds: "DELETE FROM reply_request_ids WHERE job_id = ?",
   deleteDispatchIds: "DELETE FROM dispatch_request_ids WHERE job_id = ?",
   insertReply: "INSERT INTO replies (job_id, seq, text, mode, created_at) VALUES (?, ?, ?, ?, ?)",
   insertItem:
-    "INSERT INTO replies (job_id, seq, text, mode, kind, sender, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO replies (job_id, seq, text, mode, kind, sender, relation, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
   ackUpTo: "DELETE FROM replies WHERE job_id = ? AND seq <= ? AND kind IS NULL",
   ackExact: "DELETE FROM replies WHERE job_id = ? AND seq = ?",
   insertReplyId: "INSERT OR REPLACE INTO reply_request_ids (job_id, request_id, seq, n) VALUES (?, ?, ?, ?)",

@@ -34,6 +34,17 @@ export interface JobRecord {
   error: string | null;
   /** The next reply's seq: never reused, kept across restarts. */
   nextSeq: number;
+  /** A spawned child's parent session (a job's id, or a foreground session's key), and its root. */
+  parentSession?: string | null;
+  rootSession?: string | null;
+  /** The parent's peer id when it spawned (the only link to a foreground parent without a session). */
+  parentPeer?: string | null;
+  /** A report for the parent that no one could take yet: sent when the parent is back. */
+  undeliveredReport?: string | null;
+  /** Runs its parent's messages started in a row that reported (at most 3 do). */
+  parentRuns?: number;
+  /** The last hand-backs' request ids, so a resend hands back once. */
+  handbackIds?: string[];
   createdAt: string;
   updatedAt: string;
 }
@@ -47,11 +58,28 @@ export interface StoredReply {
   kind?: DeliverKind;
   /** Who sent the agent item. */
   from?: string;
+  /** How the sender stands to the receiver (parent, child, ...). */
+  relation?: string;
 }
 
 interface JobDbRow {
   id: string;
   data: string;
+}
+
+interface SpawnDbRow {
+  id: string;
+  command: string;
+  env: string;
+}
+
+/**
+ * A job's row as written on every change: without how it is started (its command and its
+ * environment), which is written once, with the job, and would only make every write bigger.
+ */
+function jobData(job: JobRecord): string {
+  const { command: _command, env: _env, ...changing } = job;
+  return JSON.stringify(changing);
 }
 
 interface Waiter {
@@ -79,6 +107,7 @@ export class Store {
   private nextBatch = 1;
   private readonly inFlight = new Map<number, Waiter[]>();
   private broken: Error | null = null;
+  private closing = false;
   private readonly jobs: JobRecord[];
   private readonly pending = new Map<string, StoredReply[]>();
   /** Per job: request id → seq, oldest first (at most 100), and the next position. */
@@ -94,6 +123,7 @@ export class Store {
       db.pragma("busy_timeout = 5000");
       db.exec(`
         CREATE TABLE IF NOT EXISTS jobs (id TEXT PRIMARY KEY, data TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS job_spawn (id TEXT PRIMARY KEY, command TEXT NOT NULL, env TEXT NOT NULL);
         CREATE TABLE IF NOT EXISTS replies (
           job_id TEXT NOT NULL, seq INTEGER NOT NULL, text TEXT NOT NULL, mode TEXT,
           created_at TEXT NOT NULL, PRIMARY KEY (job_id, seq));
@@ -107,11 +137,21 @@ export class Store {
       const replyColumns = (db.pragma("table_info(replies)") as { name: string }[]).map((c) => c.name);
       if (!replyColumns.includes("kind")) db.exec("ALTER TABLE replies ADD COLUMN kind TEXT");
       if (!replyColumns.includes("sender")) db.exec("ALTER TABLE replies ADD COLUMN sender TEXT");
-      this.jobs = (db.prepare("SELECT id, data FROM jobs").all() as JobDbRow[]).map(
-        (r) => JSON.parse(r.data) as JobRecord,
+      if (!replyColumns.includes("relation")) db.exec("ALTER TABLE replies ADD COLUMN relation TEXT");
+      const spawns = new Map(
+        (db.prepare("SELECT id, command, env FROM job_spawn").all() as SpawnDbRow[]).map((r) => [r.id, r]),
       );
+      this.jobs = (db.prepare("SELECT id, data FROM jobs").all() as JobDbRow[]).map((r) => {
+        const job = JSON.parse(r.data) as JobRecord;
+        const spawn = spawns.get(r.id);
+        if (spawn) {
+          job.command = JSON.parse(spawn.command) as string[];
+          job.env = JSON.parse(spawn.env) as Record<string, string>;
+        }
+        return job;
+      });
       const replies = db
-        .prepare("SELECT job_id, seq, text, mode, kind, sender FROM replies ORDER BY job_id, seq")
+        .prepare("SELECT job_id, seq, text, mode, kind, sender, relation FROM replies ORDER BY job_id, seq")
         .all() as {
         job_id: string;
         seq: number;
@@ -119,6 +159,7 @@ export class Store {
         mode: string | null;
         kind: string | null;
         sender: string | null;
+        relation: string | null;
       }[];
       for (const r of replies) {
         const list = this.pending.get(r.job_id) ?? [];
@@ -129,6 +170,7 @@ export class Store {
           mode: r.mode as ReplyMode | null,
           ...(r.kind !== null ? { kind: r.kind as DeliverKind } : {}),
           ...(r.sender !== null ? { from: r.sender } : {}),
+          ...(r.relation !== null ? { relation: r.relation } : {}),
         });
         this.pending.set(r.job_id, list);
       }
@@ -195,7 +237,9 @@ export class Store {
 
   /** A write nobody waits for (a row's state): a failure is logged, the daemon goes on. */
   private writeLater(writes: Write[]): void {
-    this.write(writes).catch((err) => console.error(`roost: ${(err as Error).message}`));
+    this.write(writes).catch((err) => {
+      if (!this.closing) console.error(`roost: ${(err as Error).message}`);
+    });
   }
 
   /** Resolves when everything written so far is committed. */
@@ -212,16 +256,19 @@ export class Store {
   }
 
   saveJob(job: JobRecord): void {
-    this.writeLater([["putJob", job.id, JSON.stringify(job)]]);
+    this.writeLater([["putJob", job.id, jobData(job)]]);
   }
 
   saveJobs(jobs: JobRecord[]): void {
-    this.writeLater(jobs.map((job): Write => ["putJob", job.id, JSON.stringify(job)]));
+    this.writeLater(jobs.map((job): Write => ["putJob", job.id, jobData(job)]));
   }
 
   /** A new job, its dispatch request id and its first reply (the task) in one transaction. */
   createJob(job: JobRecord, requestId: string | undefined, firstReply: string | null): Promise<void> {
-    const writes: Write[] = [["putJob", job.id, JSON.stringify(job)]];
+    const writes: Write[] = [
+      ["putJob", job.id, jobData(job)],
+      ["putSpawn", job.id, JSON.stringify(job.command), JSON.stringify(job.env)],
+    ];
     if (requestId !== undefined) {
       this.dispatchIds.set(requestId, job.id);
       writes.push(["insertDispatch", requestId, job.id, job.createdAt]);
@@ -235,6 +282,7 @@ export class Store {
     for (const [requestId, jobId] of this.dispatchIds) if (jobId === id) this.dispatchIds.delete(requestId);
     this.writeLater([
       ["deleteJob", id],
+      ["deleteSpawn", id],
       ["deleteReplies", id],
       ["deleteReplyIds", id],
       ["deleteDispatchIds", id],
@@ -248,17 +296,14 @@ export class Store {
   addReply(job: JobRecord, reply: StoredReply, requestId: string | undefined, now: string): Promise<void> {
     return this.write([
       ["insertReply", job.id, reply.seq, reply.text, reply.mode, now],
-      ["putJob", job.id, JSON.stringify(job)],
+      ["putJob", job.id, jobData(job)],
       ...this.rememberReplyId(job.id, requestId, reply.seq),
     ]);
   }
 
   /** Keeps a reply's request id alone: a terminal agent's reply is typed, not queued. */
   addTypedReply(job: JobRecord, seq: number, requestId: string | undefined): Promise<void> {
-    return this.write([
-      ["putJob", job.id, JSON.stringify(job)],
-      ...this.rememberReplyId(job.id, requestId, seq),
-    ]);
+    return this.write([["putJob", job.id, jobData(job)], ...this.rememberReplyId(job.id, requestId, seq)]);
   }
 
   private replyIdsOf(jobId: string) {
@@ -299,8 +344,18 @@ export class Store {
   /** Saves an agent item on the job's queue with the job's advanced seq, in one transaction. */
   addAgentItem(job: JobRecord, item: StoredReply, now: string): void {
     this.writeLater([
-      ["insertItem", job.id, item.seq, item.text, item.mode, item.kind ?? "message", item.from ?? null, now],
-      ["putJob", job.id, JSON.stringify(job)],
+      [
+        "insertItem",
+        job.id,
+        item.seq,
+        item.text,
+        item.mode,
+        item.kind ?? "message",
+        item.from ?? null,
+        item.relation ?? null,
+        now,
+      ],
+      ["putJob", job.id, jobData(job)],
     ]);
   }
 
@@ -315,6 +370,7 @@ export class Store {
   /** Writes what is queued, then closes the database and the writer. */
   async close(): Promise<void> {
     await this.committed().catch(() => {});
+    this.closing = true;
     if (this.broken) {
       this.db.close();
       return;

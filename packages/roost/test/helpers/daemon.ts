@@ -166,12 +166,17 @@ export async function startTestDaemon(options: { config?: object; home?: string 
       }),
     );
     child = proc;
-    await waitFor("the daemon's socket", async () => {
-      if (gone) throw new Error(`the daemon exited: ${stderr}`);
-      const c = await connectRaw(paths.socket);
-      c.close();
-      return true;
-    }).catch((err) => {
+    await waitFor(
+      "the daemon's socket",
+      async () => {
+        if (gone) throw new Error(`the daemon exited: ${stderr}`);
+        const c = await connectRaw(paths.socket);
+        c.close();
+        return true;
+      },
+      // A loaded machine can take a while to start node, tsx and the daemon.
+      60_000,
+    ).catch((err) => {
       throw new Error(`${(err as Error).message}\n${stderr}`);
     });
   };
