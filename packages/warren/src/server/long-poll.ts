@@ -1,35 +1,31 @@
 import type { Run } from "../engine/index.js";
 import type { Envelope } from "../engine/types.js";
 
-/**
- * The agent's outstanding envelope with seq > after, waiting up to waitMs for one. Resolves
- * undefined on timeout, when the run ends, or when `abandoned` fires (the client hung up), so a
- * dropped long poll holds nothing.
- */
-export function awaitObservation(
-  run: Run,
-  agentId: string,
-  after: number,
-  waitMs: number,
-  abandoned: AbortSignal,
-): Promise<Envelope | undefined> {
+export interface ObservationWait {
+  /** The envelope, or undefined on timeout, at the run's end, or once cancelled. */
+  envelope: Promise<Envelope | undefined>;
+  /** Gives up waiting (the client hung up), so a dropped long poll holds nothing. */
+  cancel(): void;
+}
+
+/** Waits up to waitMs for the agent's outstanding envelope with seq > after. */
+export function awaitObservation(run: Run, agentId: string, after: number, waitMs: number): ObservationWait {
   const ready = run.outstanding(agentId);
-  if (ready && ready.seq > after) return Promise.resolve(ready);
-  if (run.isEnded || waitMs <= 0 || abandoned.aborted) return Promise.resolve(undefined);
-  return new Promise((resolve) => {
-    const finish = (envelope: Envelope | undefined): void => {
+  if (ready && ready.seq > after) return { envelope: Promise.resolve(ready), cancel: () => {} };
+  if (run.isEnded || waitMs <= 0) return { envelope: Promise.resolve(undefined), cancel: () => {} };
+  let finish!: (envelope: Envelope | undefined) => void;
+  const envelope = new Promise<Envelope | undefined>((resolve) => {
+    finish = (found) => {
       clearTimeout(timer);
       offObservation();
       offEnd();
-      abandoned.removeEventListener("abort", onAbort);
-      resolve(envelope);
+      resolve(found);
     };
-    const onAbort = (): void => finish(undefined);
-    const timer = setTimeout(() => finish(undefined), waitMs);
-    const offObservation = run.onObservation((envelope) => {
-      if (envelope.agent_id === agentId && envelope.seq > after) finish(envelope);
-    });
-    const offEnd = run.onEnd(() => finish(undefined));
-    abandoned.addEventListener("abort", onAbort, { once: true });
   });
+  const timer = setTimeout(() => finish(undefined), waitMs);
+  const offObservation = run.onObservation((issued) => {
+    if (issued.agent_id === agentId && issued.seq > after) finish(issued);
+  });
+  const offEnd = run.onEnd(() => finish(undefined));
+  return { envelope, cancel: () => finish(undefined) };
 }

@@ -20,13 +20,19 @@ export function requireProtocol(offered: unknown, where: string): void {
  * 404s included, and the spectator's 101), 409 for a request header naming another version.
  */
 export function installProtocolVersion(app: FastifyInstance): void {
-  app.addHook("onRequest", async (request, reply) => {
-    if (!request.url.startsWith("/v1")) return;
+  // Callback-style hooks: they run on every request, and skip the promise machinery.
+  app.addHook("onRequest", (request, reply, done) => {
+    if (!request.url.startsWith("/v1")) return done();
     void reply.header(PROTOCOL_HEADER, PROTOCOL_VERSION);
-    requireProtocol(request.headers[PROTOCOL_HEADER], `${PROTOCOL_HEADER} header`);
+    try {
+      requireProtocol(request.headers[PROTOCOL_HEADER], `${PROTOCOL_HEADER} header`);
+      done();
+    } catch (error) {
+      done(error as Error);
+    }
   });
-  app.addHook("onSend", async (request, reply, payload) => {
+  app.addHook("onSend", (request, reply, payload, done) => {
     if (request.url.startsWith("/v1")) void reply.header(PROTOCOL_HEADER, PROTOCOL_VERSION);
-    return payload;
+    done(null, payload);
   });
 }

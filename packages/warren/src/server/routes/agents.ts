@@ -85,20 +85,14 @@ export function agentRoutes(app: FastifyInstance, registry: RunRegistry): void {
       const agentId = request.params.agent;
       hosted.requireNotEnded();
       const endHold = hosted.leases.hold(agentId, presentedLease(request));
-      const abandoned = new AbortController();
+      const waitMs = Math.min(request.query.wait, MAX_WAIT_S) * 1000;
+      const wait = awaitObservation(hosted.run, agentId, request.query.after, waitMs);
       const onClose = (): void => {
-        if (!reply.sent) abandoned.abort();
+        if (!reply.sent) wait.cancel();
       };
       request.raw.once("close", onClose);
-      if (request.raw.socket?.destroyed) abandoned.abort();
-      const waitMs = Math.min(request.query.wait, MAX_WAIT_S) * 1000;
-      const envelope = await awaitObservation(
-        hosted.run,
-        agentId,
-        request.query.after,
-        waitMs,
-        abandoned.signal,
-      );
+      if (request.raw.socket?.destroyed) wait.cancel();
+      const envelope = await wait.envelope;
       request.raw.off("close", onClose);
       endHold();
       if (envelope) return envelope;
