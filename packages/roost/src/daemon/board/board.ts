@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import { BOARD_LIMITS, type BoardCounts, type BoardTask, RoostError } from "../../protocol/index.js";
+import { RecordTable } from "../record-table.js";
 import { actorLabel, type BoardActor, runsTheBoard } from "./actor.js";
 
 /** What the board keeps of a task; `blocked` is derived when it is shown. */
@@ -24,32 +25,16 @@ export interface TaskChange {
  */
 export class Board {
   private readonly tasks = new Map<number, StoredTask>();
-  private nextId: number;
-  private readonly statements;
+  private readonly table: RecordTable<StoredTask>;
 
   constructor(
-    private readonly db: Database.Database,
+    db: Database.Database,
     private readonly now: () => string,
     /** Whether a session can hold a claim still (it has not failed, stopped or gone). */
     private readonly holds: (sessionId: string) => boolean,
   ) {
-    db.exec(`
-      CREATE TABLE IF NOT EXISTS board_tasks (id INTEGER PRIMARY KEY, data TEXT NOT NULL);
-      CREATE TABLE IF NOT EXISTS board_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
-    `);
-    this.statements = {
-      put: db.prepare("INSERT OR REPLACE INTO board_tasks (id, data) VALUES (?, ?)"),
-      remove: db.prepare("DELETE FROM board_tasks WHERE id = ?"),
-      setNextId: db.prepare("INSERT OR REPLACE INTO board_meta (key, value) VALUES ('next_id', ?)"),
-    };
-    for (const row of db.prepare("SELECT data FROM board_tasks ORDER BY id").all() as { data: string }[]) {
-      const task = JSON.parse(row.data) as StoredTask;
-      this.tasks.set(task.id, task);
-    }
-    const kept = db.prepare("SELECT value FROM board_meta WHERE key = 'next_id'").get() as
-      | { value: number }
-      | undefined;
-    this.nextId = Math.max(kept?.value ?? 1, ...[...this.tasks.keys()].map((id) => id + 1));
+    this.table = new RecordTable(db, "board_tasks");
+    for (const task of this.table.all()) this.tasks.set(task.id, task);
   }
 
   /** Every task, oldest first, with `blocked` worked out. */
@@ -108,8 +93,14 @@ export class Board {
         throw new RoostError("full", `the board holds ${BOARD_LIMITS.tasks} tasks, none done or dropped`);
       changes.push(finished.id);
     }
+    this.table.transaction(() => {
+      for (const id of changes) {
+        this.table.remove(id);
+        this.tasks.delete(id);
+      }
+    });
     const task: StoredTask = {
-      id: this.nextId++,
+      id: this.table.newId(),
       title,
       detail,
       state: "open",
@@ -122,15 +113,8 @@ export class Board {
       result: null,
       assigned: null,
     };
-    this.db.transaction(() => {
-      for (const id of changes) {
-        this.statements.remove.run(id);
-        this.tasks.delete(id);
-      }
-      this.statements.setNextId.run(this.nextId);
-      this.tasks.set(task.id, task);
-      this.write(task);
-    })();
+    this.tasks.set(task.id, task);
+    this.write(task);
     return [{ why: "add", task, note: null, holder: null }];
   }
 
@@ -241,6 +225,6 @@ export class Board {
   }
 
   private write(task: StoredTask): void {
-    this.statements.put.run(task.id, JSON.stringify(task));
+    this.table.put(task);
   }
 }

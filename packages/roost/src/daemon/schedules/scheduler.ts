@@ -8,6 +8,7 @@ import {
   type SchedulesResult,
 } from "../../protocol/index.js";
 import type { EventsFeed } from "../events-feed.js";
+import { RecordTable } from "../record-table.js";
 import type { Clock } from "./clock.js";
 import { localIso, localTimeZone } from "./local-time.js";
 import { parseWhen, type When } from "./when.js";
@@ -57,33 +58,19 @@ export class Scheduler {
   private readonly records = new Map<number, ScheduleRecord>();
   private readonly whens = new Map<number, When>();
   private readonly running = new Set<number>();
-  private nextId: number;
+  private readonly table: RecordTable<ScheduleRecord>;
   private timer: NodeJS.Timeout | null = null;
   private stopped = true;
-  private readonly statements;
 
   constructor(
     db: Database.Database,
     private readonly deps: SchedulerDeps,
   ) {
-    db.exec(`
-      CREATE TABLE IF NOT EXISTS schedules (id INTEGER PRIMARY KEY, data TEXT NOT NULL);
-      CREATE TABLE IF NOT EXISTS schedule_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
-    `);
-    this.statements = {
-      put: db.prepare("INSERT OR REPLACE INTO schedules (id, data) VALUES (?, ?)"),
-      remove: db.prepare("DELETE FROM schedules WHERE id = ?"),
-      setNextId: db.prepare("INSERT OR REPLACE INTO schedule_meta (key, value) VALUES ('next_id', ?)"),
-    };
-    for (const row of db.prepare("SELECT data FROM schedules ORDER BY id").all() as { data: string }[]) {
-      const record = JSON.parse(row.data) as ScheduleRecord;
+    this.table = new RecordTable(db, "schedules");
+    for (const record of this.table.all()) {
       this.records.set(record.id, record);
       this.whens.set(record.id, parseWhen(record.when, record.anchor));
     }
-    const kept = db.prepare("SELECT value FROM schedule_meta WHERE key = 'next_id'").get() as
-      | { value: number }
-      | undefined;
-    this.nextId = Math.max(kept?.value ?? 1, ...[...this.records.keys()].map((id) => id + 1));
   }
 
   private get now(): number {
@@ -106,7 +93,7 @@ export class Scheduler {
   }
 
   private save(record: ScheduleRecord): void {
-    this.statements.put.run(record.id, JSON.stringify(record));
+    this.table.put(record);
   }
 
   get(id: number): ScheduleRecord {
@@ -153,7 +140,7 @@ export class Scheduler {
       throw new RoostError("full", `there are ${SCHEDULE_LIMITS.schedules} schedules already`);
     const now = this.now;
     const parsed = parseWhen(when, now);
-    const id = this.nextId++;
+    const id = this.table.newId();
     const record: ScheduleRecord = {
       id,
       name: (name !== undefined && foldName(name, SCHEDULE_LIMITS.name)) || `${launch.profile}-${id}`,
@@ -172,7 +159,6 @@ export class Scheduler {
     };
     this.records.set(id, record);
     this.whens.set(id, parsed);
-    this.statements.setNextId.run(this.nextId);
     this.save(record);
     this.reschedule();
     return this.shown(record);
@@ -182,7 +168,7 @@ export class Scheduler {
     this.get(id);
     this.records.delete(id);
     this.whens.delete(id);
-    this.statements.remove.run(id);
+    this.table.remove(id);
     this.reschedule();
   }
 
