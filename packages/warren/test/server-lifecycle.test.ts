@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { WebSocket } from "ws";
 import { playBridgeEngineer } from "../examples/bridge-engineer.js";
 import type { ScenarioDefinition } from "../src/engine/index.js";
 import { bridgeRepair } from "../src/scenarios/bridge_repair/scenario.js";
@@ -106,6 +107,11 @@ describe("ended runs", () => {
     const waiting = call(own.url, "GET", `${agent}/observations`, {
       query: { lease, after: envelope.json.seq, wait: 25 },
     });
+    const spectator = new WebSocket(`${own.url.replace("http", "ws")}/v1/runs/${runId}/spectate`);
+    const frames: { kind: string; data?: { status?: string } }[] = [];
+    spectator.on("message", (data) => frames.push(JSON.parse(String(data))));
+    const closed = new Promise<number>((resolve) => spectator.once("close", resolve));
+    await new Promise((resolve) => spectator.once("open", resolve));
     const started = Date.now();
     await new Promise((resolve) => setTimeout(resolve, 50));
     await own.close();
@@ -113,5 +119,8 @@ describe("ended runs", () => {
     assert.equal(woken.status, 410);
     assert.ok(Date.now() - started < 10_000);
     assert.equal(own.registry.get(runId).run.status, "crashed");
+    // The spectator saw the run end before its socket closed.
+    assert.equal(await closed, 1000);
+    assert.deepEqual(frames.at(-1)?.data?.status, "crashed");
   });
 });

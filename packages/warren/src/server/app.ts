@@ -78,6 +78,9 @@ export async function buildServer(options: ServerOptions = {}): Promise<WarrenSe
       },
     },
   });
+  // Runs end first (this hook is added before the WebSocket plugin's own), so long polls answer and
+  // spectators see the terminal status before their sockets close.
+  app.addHook("preClose", async () => registry.disposeAll());
   await app.register(websocket);
   app.websocketServer.on("headers", (headers: string[]) => {
     headers.push(`${PROTOCOL_HEADER}: ${PROTOCOL_VERSION}`);
@@ -87,8 +90,6 @@ export async function buildServer(options: ServerOptions = {}): Promise<WarrenSe
   commandRoutes(app, registry);
   spectateRoutes(app, registry, options.spectatorMaxBufferedBytes ?? DEFAULT_SPECTATOR_MAX_BUFFERED_BYTES);
   app.get("/v1/openapi.json", { schema: { hide: true } }, async () => app.swagger());
-  // Runs end first, so long polls answer and spectators see the terminal status before sockets close.
-  app.addHook("preClose", async () => registry.disposeAll());
   return { app, registry };
 }
 
