@@ -1,10 +1,13 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { ListeningServer } from "../src/server/index.js";
-import { call, startTestServer } from "./helpers/server.js";
+import { call, runWithClaims, startTestServer, waitFor } from "./helpers/server.js";
 
 const run = promisify(execFile);
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
@@ -13,7 +16,7 @@ const example = `${packageDir}examples/bridge_engineer.py`;
 
 let server: ListeningServer;
 before(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ spectatorMaxBufferedBytes: 64 * 1024 });
 });
 after(() => server.close());
 
@@ -122,5 +125,58 @@ except RunEnded as ended:
     );
     assert.equal((ended as string[])[0], "crashed");
     assert.match((ended as string[])[1]!, /has ended: crashed/);
+  });
+
+  it("spectates a run to its end, resuming after a lagged close with every event once", async () => {
+    const { runId, leases } = await runWithClaims(server.url, "bridge_repair", ["engineer-1"]);
+    const lease = leases["engineer-1"]!;
+    const agent = `/v1/runs/${runId}/agents/engineer-1`;
+    await call(server.url, "GET", `${agent}/observations`, { query: { lease, wait: 5 } });
+    const dir = mkdtempSync(join(tmpdir(), "warren-py-"));
+    const go = join(dir, "go");
+    try {
+      // The reader stops after its first event until the file `go` appears.
+      const reading = python(
+        `
+import json, os, sys, time
+from warren_agent import WarrenClient
+cursors, lags = [], []
+def on_event(event):
+    cursors.append(event["cursor"])
+    if len(cursors) == 1:
+        deadline = time.time() + 60
+        while not os.path.exists(sys.argv[3]) and time.time() < deadline:
+            time.sleep(0.02)
+last = WarrenClient(sys.argv[1]).spectate(sys.argv[2], on_event, on_lagged=lags.append)
+print(json.dumps({"cursors": cursors, "lags": lags, "last": last}))
+`,
+        server.url,
+        runId,
+        go,
+      );
+      const clients = server.app.websocketServer.clients;
+      await waitFor("the spectator to connect", async () => (clients.size > 0 ? true : undefined));
+      const lagging = () => [...clients].some((c) => c.readyState !== c.OPEN);
+      const bogus = "x".repeat(100 * 1024);
+      for (let i = 0; i < 200 && !lagging(); i++) {
+        await call(server.url, "POST", `${agent}/commands`, {
+          query: { lease },
+          body: { command_id: `c-${i}`, observation_id: `${bogus}-${i}`, noop: true },
+        });
+      }
+      assert.ok(lagging(), "the paused reader was lagged");
+      writeFileSync(go, "");
+      const run = server.registry.get(runId).run;
+      run.dispose("the test is done");
+      const result = (await reading) as { cursors: number[]; lags: number[]; last: number };
+      assert.equal(result.lags.length, 1);
+      assert.equal(result.last, run.eventCursor);
+      assert.deepEqual(
+        result.cursors,
+        run.events(0).map((e) => e.cursor),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -9,15 +9,21 @@ One file, standard library only, Python 3.8+.
     session = warren.agent(run["run_id"], "engineer-1")
     status = play_agent(session, lambda ctx: {"noop": True})
 
+`spectate(base_url, run_id, on_event)` follows a run's events to its end, resuming after a lag.
+
 The loop claims the agent (or resumes a saved lease), reads the briefing once per revision,
 long-polls each observation and answers it with exactly one command. A command keeps its
 command_id through every retry, so a response lost on the way back is answered as a duplicate
 of the accepted command, never a second command.
 """
 
+import base64
+import hashlib
 import http.client
 import json
+import os
 import socket
+import struct
 import time
 import urllib.error
 import urllib.parse
@@ -34,6 +40,7 @@ __all__ = [
     "WarrenClient",
     "AgentSession",
     "play_agent",
+    "spectate",
 ]
 
 
@@ -217,10 +224,163 @@ class AgentSession:
             attempt += 1
 
 
+class _SpectatorSocket:
+    """Just enough of a WebSocket client (RFC 6455) to read a spectator stream."""
+
+    def __init__(self, base_url: str, path: str, timeout_s: float) -> None:
+        parsed = urllib.parse.urlsplit(base_url)
+        host = parsed.hostname or "127.0.0.1"
+        port = parsed.port or 80
+        self.sock = socket.create_connection((host, port), timeout=timeout_s)
+        key = base64.b64encode(os.urandom(16)).decode("ascii")
+        request = (
+            "GET %s HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\nX-Warren-Protocol: %s\r\n\r\n"
+        ) % (path, host, port, key, PROTOCOL_VERSION)
+        self.sock.sendall(request.encode("ascii"))
+        self.buffer = b""
+        head = self._read_until(b"\r\n\r\n").decode("latin-1")
+        status = int(head.split(" ", 2)[1])
+        if status != 101:
+            length = 0
+            for line in head.split("\r\n")[1:]:
+                name, _, value = line.partition(":")
+                if name.strip().lower() == "content-length":
+                    length = int(value.strip())
+            try:
+                body = self._read_exact(length).decode("utf-8", "replace")
+            except ConnectionError:
+                body = self.buffer.decode("utf-8", "replace")
+            self.sock.close()
+            try:
+                parsed_body = json.loads(body)
+            except ValueError:
+                parsed_body = {"error": "internal", "detail": body}
+            raise WarrenError(status, parsed_body)
+        accept = base64.b64encode(
+            hashlib.sha1((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").encode("ascii")).digest()
+        ).decode("ascii")
+        if accept.lower() not in head.lower():
+            self.sock.close()
+            raise WarrenError(502, {"error": "internal", "detail": "bad WebSocket handshake"})
+
+    def _read_until(self, marker: bytes) -> bytes:
+        while marker not in self.buffer:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise ConnectionError("the spectator stream closed during the handshake")
+            self.buffer += chunk
+        head, self.buffer = self.buffer.split(marker, 1)
+        return head
+
+    def _read_exact(self, n: int) -> bytes:
+        while len(self.buffer) < n:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise ConnectionError("the spectator stream dropped")
+            self.buffer += chunk
+        data, self.buffer = self.buffer[:n], self.buffer[n:]
+        return data
+
+    def _send(self, opcode: int, payload: bytes) -> None:
+        mask = os.urandom(4)
+        header = bytes([0x80 | opcode])
+        if len(payload) < 126:
+            header += bytes([0x80 | len(payload)])
+        elif len(payload) < 65536:
+            header += bytes([0x80 | 126]) + struct.pack("!H", len(payload))
+        else:
+            header += bytes([0x80 | 127]) + struct.pack("!Q", len(payload))
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        self.sock.sendall(header + mask + masked)
+
+    def messages(self) -> "Any":
+        """Yields each text message; returns the close code when the server closes."""
+        fragments = b""
+        while True:
+            first, second = self._read_exact(2)
+            opcode = first & 0x0F
+            length = second & 0x7F
+            if length == 126:
+                length = struct.unpack("!H", self._read_exact(2))[0]
+            elif length == 127:
+                length = struct.unpack("!Q", self._read_exact(8))[0]
+            payload = self._read_exact(length)
+            if opcode == 8:
+                code = struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else 1005
+                try:
+                    self._send(8, payload[:2])
+                finally:
+                    self.sock.close()
+                return code
+            if opcode == 9:
+                self._send(10, payload)
+                continue
+            if opcode in (0, 1):
+                fragments += payload
+                if first & 0x80:
+                    yield fragments.decode("utf-8")
+                    fragments = b""
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def spectate(
+    base_url: str,
+    run_id: str,
+    on_event: Callable[[Dict[str, Any]], None],
+    since: int = 0,
+    on_lagged: Optional[Callable[[int], None]] = None,
+    attempts: int = 8,
+    timeout_s: float = 300,
+) -> int:
+    """Follows a run's spectator stream to its end, resuming with since=<cursor> after a lagged
+    close (1013) or a dropped connection; each event reaches on_event once, in order. Returns the
+    last cursor."""
+    cursor = since
+    failures = 0
+    while True:
+        path = "/v1/runs/%s/spectate?since=%d" % (urllib.parse.quote(run_id, safe=""), cursor)
+        lagged = False
+        code = 1006
+        try:
+            stream = _SpectatorSocket(base_url, path, timeout_s)
+            messages = stream.messages()
+            while True:
+                try:
+                    frame = json.loads(next(messages))
+                except StopIteration as stop:
+                    code = stop.value if stop.value is not None else 1005
+                    break
+                if frame.get("kind") == "lagged":
+                    lagged = True
+                    if on_lagged is not None:
+                        on_lagged(int(frame["cursor"]))
+                    continue
+                if frame["cursor"] <= cursor:
+                    continue
+                cursor = frame["cursor"]
+                failures = 0
+                on_event(frame)
+        except WarrenError:
+            raise
+        except (OSError, ConnectionError):
+            code = 1006
+        if code == 1000 and not lagged:
+            return cursor
+        if not lagged:
+            failures += 1
+            if failures >= attempts:
+                raise ConnectionError("the spectator stream of %s keeps dropping (last close %d)" % (run_id, code))
+            time.sleep(_backoff_s(failures))
+
+
 class WarrenClient:
     """A warren-agent/0 server: runs, scenarios and agents."""
 
     def __init__(self, base_url: str, timeout_s: float = 60) -> None:
+        self.base_url = base_url
         self._http = _Http(base_url, timeout_s)
 
     def create_run(
@@ -255,6 +415,16 @@ class WarrenClient:
     ) -> AgentSession:
         """A session for one agent; nothing is sent until it claims."""
         return AgentSession(self._http, run_id, agent_id, lease=lease, holder=holder)
+
+    def spectate(
+        self,
+        run_id: str,
+        on_event: Callable[[Dict[str, Any]], None],
+        since: int = 0,
+        on_lagged: Optional[Callable[[int], None]] = None,
+    ) -> int:
+        """Follows the run's events to its end; see spectate()."""
+        return spectate(self.base_url, run_id, on_event, since=since, on_lagged=on_lagged)
 
 
 Decide = Callable[[Dict[str, Any]], Dict[str, Any]]
