@@ -158,6 +158,9 @@ describe("the task board", () => {
       [{ action: "add", title: "x".repeat(501) }, "bad_request"],
       [{ action: "add", title: "waits", after: [999] }, "bad_request"],
       [{ action: "add", title: "waits", after: "1" }, "bad_request"],
+      [{ action: "add", title: "waits", after: Array<number>(51).fill(t.id) }, "bad_request"],
+      [{ action: "add", title: "long", detail: "d".repeat(8001) }, "bad_request"],
+      [{ action: "done", id: t.id, result: "r".repeat(6001) }, "bad_request"],
       [{ action: "claim", id: t.id }, "unsupported"],
       [{ action: "done", id: "abc" }, "bad_request"],
       [{ action: "done", id: 0 }, "bad_request"],
@@ -171,6 +174,17 @@ describe("the task board", () => {
     for (const [args, code] of refusals)
       await assert.rejects(hub.call("task", args as never), isCode(code), JSON.stringify(args));
 
+    // At the edges: 50 tasks in after, a detail of 8000.
+    const edge = (
+      await hub.call("task", {
+        action: "add",
+        title: "t".repeat(500),
+        detail: "d".repeat(8000),
+        after: Array<number>(50).fill(t.id),
+      })
+    ).task!;
+    assert.deepEqual([edge.title.length, edge.detail!.length, edge.after], [500, 8000, [t.id]]);
+    await hub.call("task", { action: "drop", id: edge.id });
     const open = await add("open one");
     await assert.rejects(
       hub.call("task", { action: "assign", id: open.id, to: "nobody" }),

@@ -91,6 +91,11 @@ describe("schedules", () => {
     await assert.rejects(hub.call("schedule-rm", { id: 999 }), isCode("not_found"));
     await assert.rejects(hub.call("schedule-pause", { id: "x" }), isCode("bad_request"));
     assert.deepEqual((await hub.call("schedules", {})).schedules, []);
+    // At most 100 schedules.
+    const made = await Promise.all(Array.from({ length: 100 }, () => addSchedule("daily 03:00", "quitter")));
+    await assert.rejects(addSchedule("daily 03:00", "quitter"), isCode("full"));
+    await Promise.all(made.map((m) => hub.call("schedule-rm", { id: m.id })));
+    assert.deepEqual((await hub.call("schedules", {})).schedules, []);
   });
 
   test("a due run dispatches once, with a request id made of the schedule and its due time", async () => {
