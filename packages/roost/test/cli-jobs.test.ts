@@ -35,7 +35,7 @@ async function json(...args: string[]) {
   return JSON.parse(out.stdout);
 }
 
-test("reply, rename, pin, stop, respawn and rm, human and --json", async () => {
+test("reply, rename and pin, human and --json", async () => {
   const { id } = await json("dispatch", "mute", "--name", "target");
   const saved = await roost("reply", "target", "hello there");
   assert.equal(saved.code, 0, saved.stderr);
@@ -55,14 +55,4 @@ test("reply, rename, pin, stop, respawn and rm, human and --json", async () => {
   assert.equal(pinnedFirst[0].id, id);
   assert.equal(pinnedFirst[0].pending, 2);
   assert.equal((await roost("pin", id, "--off")).stdout, `unpinned ${id}\n`);
-
-  assert.equal((await roost("stop", id)).stdout, `stopped ${id}\n`);
-  assert.equal((await rows()).find((r) => r.id === id)?.lifecycle, "stopped");
-  assert.deepEqual(await json("respawn", id), { id });
-  assert.equal((await rows()).find((r) => r.id === id)?.lifecycle, "running");
-  assert.equal((await roost("rm", id)).stdout, `removed ${id}\n`);
-  assert.equal(
-    (await rows()).find((r) => r.id === id),
-    undefined,
-  );
 });
