@@ -177,6 +177,12 @@ describe("the hub against a real daemon", () => {
     h.terminal.type(ENTER);
     const screen = await h.waitForScreen("the new row", (s) => /agent +working +got: from the hub/.test(s));
     assert.match(screen, /Started agent \(\w+\) from agent\./);
+    const rows = (await h.raw.request("list")).result.rows as { name: string; cwd: string }[];
+    assert.equal(
+      rows.find((r) => r.name === "agent")?.cwd,
+      process.cwd(),
+      "it starts where the hub was opened",
+    );
     assert.match(screen, /3 sessions/);
   });
 

@@ -139,6 +139,14 @@ describe("the hub's view", () => {
     assert.match(byState, /child +working +↳ parent · summary of child/);
   });
 
+  test("a parent named by parentSession nests its child too", () => {
+    const rows = [row("p"), row("q", { order: 1 }), { ...row("c", { order: 2 }), parentSession: "p" }];
+    const names = view(stateWith(rows))
+      .filter((l) => /^[› ] ●/.test(l))
+      .map((l) => l.trim());
+    assert.match(names[1]!, /● ↳ c/);
+  });
+
   test("rows without a parent field are all top level", () => {
     const lines = view(stateWith([row("a"), row("b", { order: 1 })]));
     assert.ok(!lines.join("\n").includes("↳"));

@@ -94,7 +94,12 @@ export class HubCommands {
     const requestId = `hub-${randomUUID()}`;
     this.notify(`Dispatching ${profile}…`, "info");
     void this.resending(() =>
-      this.connection.call("dispatch", { profile, ...(task !== "" ? { task } : {}), requestId }),
+      this.connection.call("dispatch", {
+        profile,
+        cwd: this.state.cwd,
+        ...(task !== "" ? { task } : {}),
+        requestId,
+      }),
     ).then(
       ({ id, name }) => {
         this.state.selectedId = id;

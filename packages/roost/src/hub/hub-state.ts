@@ -71,6 +71,8 @@ export interface HubState {
   notice: Notice | null;
   /** Profiles a new job can be dispatched from. */
   profiles: string[];
+  /** The folder a new job starts in (where the hub was opened, as for `roost dispatch`). */
+  cwd: string;
   /** The feed, or null while the daemon has no `events` op. */
   events: FeedItem[] | null;
   /** The board, or null while the daemon has no `task` op. */
@@ -79,7 +81,7 @@ export interface HubState {
   schedules: ScheduleItem[] | null;
 }
 
-export function initialHubState(): HubState {
+export function initialHubState(cwd = process.cwd()): HubState {
   return {
     rows: new Map(),
     selectedId: null,
@@ -91,6 +93,7 @@ export function initialHubState(): HubState {
     connectionDetail: null,
     notice: null,
     profiles: [],
+    cwd,
     events: null,
     board: null,
     schedules: null,

@@ -2,7 +2,7 @@ import { visibleWidth } from "@mariozechner/pi-tui";
 import { helpLines } from "./help-view.js";
 import { availablePanes, type HubState, type Mode, type NoticeTone } from "./hub-state.js";
 import { boardSummary, paneLines } from "./pane-view.js";
-import { type Entry, listEntries, type RowEntry } from "./row-list.js";
+import { type Entry, listEntries, type RowEntry, shortPath } from "./row-list.js";
 import { asksUser, isWaiting } from "./row-look.js";
 import { editorLine, fit, groupLine, inPlaceEditorLine, questionLine, rowLine } from "./row-view.js";
 import { bold, cyan, dim, errorBackground, green, grey, inverse, red, yellow } from "./style.js";
@@ -156,7 +156,10 @@ function statusLine(state: HubState, width: number): string {
     if (state.profiles.length === 0)
       return fit(yellow(" No profiles in roost.json (agentProfiles). Esc: back"), width);
     const names = state.profiles.map((p, i) => (i === mode.choice ? inverse(` ${p} `) : ` ${p} `)).join("");
-    return fit(` New job from ${names}  ${dim("←/→ choose · Enter: task · Esc: cancel")}`, width);
+    return fit(
+      ` New job from ${names} in ${shortPath(state.cwd)}  ${dim("←/→ · Enter: task · Esc: cancel")}`,
+      width,
+    );
   }
   if (mode.kind === "dispatch-task")
     return editorLine(bold(cyan(` New ${mode.profile} · task › `)), mode.editor, width);

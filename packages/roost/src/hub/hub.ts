@@ -24,6 +24,8 @@ export interface HubOptions {
   attach?: (id: string) => Promise<void>;
   /** The clock the row ages are counted on. */
   now?: () => number;
+  /** The folder new jobs start in (default: the working folder, as for `roost dispatch`). */
+  cwd?: string;
   /** How often the events feed is polled (ms). */
   feedPollMs?: number;
 }
@@ -50,7 +52,7 @@ class HubScreen implements Component {
 
 /** The hub: the fleet's rows, live, in a terminal, with every action on them a key away. */
 export class Hub {
-  readonly state: HubState = initialHubState();
+  readonly state: HubState;
   readonly actions: HubActions;
   /** Resolves when the user quits. */
   readonly finished: Promise<void>;
@@ -67,6 +69,7 @@ export class Hub {
 
   constructor(private readonly options: HubOptions = {}) {
     this.home = options.home ?? roostHome();
+    this.state = initialHubState(options.cwd);
     this.terminal = options.terminal ?? new AlternateScreenTerminal();
     this.tui = new FullScreenTUI(this.terminal);
     const changed = () => this.changed();

@@ -10,13 +10,23 @@ export type Entry =
 
 export type RowEntry = Extract<Entry, { kind: "row" }>;
 
-/** The parent's id, when the daemon gives rows one (a string, or an object with an id). */
-export function parentId(row: JobRow): string | null {
-  const parent = (row as JobRow & { parent?: unknown }).parent;
-  if (typeof parent === "string" && parent !== "") return parent;
-  if (typeof parent === "object" && parent !== null && typeof (parent as { id?: unknown }).id === "string")
-    return (parent as { id: string }).id;
+function idIn(value: unknown): string | null {
+  if (typeof value === "string" && value !== "") return value;
+  if (typeof value === "object" && value !== null && typeof (value as { id?: unknown }).id === "string")
+    return (value as { id: string }).id;
   return null;
+}
+
+/**
+ * The parent's id, when the daemon gives rows one: `parentSession` (the parent job) or `parent`;
+ * rows from a daemon without spawning have neither.
+ */
+export function parentId(row: JobRow, rows?: Map<string, JobRow>): string | null {
+  const linked = row as JobRow & { parentSession?: unknown; parent?: unknown };
+  const candidates = [idIn(linked.parentSession), idIn(linked.parent)].filter(
+    (id): id is string => id !== null,
+  );
+  return candidates.find((id) => rows?.has(id)) ?? candidates[0] ?? null;
 }
 
 /** Pinned rows first, then the user's order; creation breaks ties. */
@@ -58,7 +68,7 @@ function asTree(rows: JobRow[], byId: Map<string, JobRow>): RowEntry[] {
   const children = new Map<string, JobRow[]>();
   const roots: JobRow[] = [];
   for (const row of rows) {
-    const parent = parentId(row);
+    const parent = parentId(row, byId);
     if (parent !== null && present.has(parent) && parent !== row.id) {
       const list = children.get(parent) ?? [];
       list.push(row);
@@ -70,7 +80,7 @@ function asTree(rows: JobRow[], byId: Map<string, JobRow>): RowEntry[] {
   const visit = (row: JobRow, depth: number) => {
     if (seen.has(row.id)) return; // A cycle in the parents: each row once.
     seen.add(row.id);
-    const parent = parentId(row);
+    const parent = parentId(row, byId);
     out.push({ kind: "row", row, depth, parentName: parent ? (byId.get(parent)?.name ?? null) : null });
     for (const child of children.get(row.id) ?? []) visit(child, depth + 1);
   };
@@ -102,7 +112,7 @@ export function listEntries(rows: Map<string, JobRow>, grouping: Grouping, filte
     if (grouping === "dir") out.push(...asTree(members, rows));
     else
       for (const row of members) {
-        const parent = parentId(row);
+        const parent = parentId(row, rows);
         out.push({
           kind: "row",
           row,
