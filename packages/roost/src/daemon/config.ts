@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { RoostError } from "../protocol/index.js";
+import { checkBlockedPatterns } from "./terminal/blocked-patterns.js";
 
 /** One way of running an agent, from `roost.json`'s `agentProfiles`. */
 export interface AgentProfile {
@@ -11,6 +12,8 @@ export interface AgentProfile {
   protocol: boolean;
   cwd?: string;
   env?: Record<string, string>;
+  /** Regular expressions for screen lines that mean the agent waits for the user. */
+  blockedPatterns?: string[];
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -41,6 +44,9 @@ function checkProfile(file: string, name: string, raw: unknown): AgentProfile {
     protocol: protocol as boolean,
     ...(p.cwd !== undefined ? { cwd: p.cwd as string } : {}),
     ...(p.env !== undefined ? { env: p.env as Record<string, string> } : {}),
+    ...(p.blockedPatterns !== undefined
+      ? { blockedPatterns: checkBlockedPatterns(file, key, p.blockedPatterns) }
+      : {}),
   };
 }
 

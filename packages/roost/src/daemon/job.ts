@@ -1,6 +1,7 @@
 import type { DeliverEvent, JobRow, Report } from "../protocol/index.js";
 import type { Caller } from "./caller.js";
 import type { JobRecord, StoredReply } from "./store.js";
+import { screenReportOf } from "./terminal/screen-report.js";
 
 /** A job as the daemon holds it: its record, plus what lives only while the daemon runs. */
 export interface Job extends JobRecord {
@@ -69,7 +70,8 @@ function rowState(job: Job, report: Report | null): JobRow["state"] {
 
 /** The row the hub and the CLI show: derived from the job, never stored twice. */
 export function toRow(job: Job): JobRow {
-  const r = job.report;
+  // Until the agent reports (a terminal agent: always), its row is read from its screen.
+  const r = job.report ?? screenReportOf(job);
   return {
     id: job.id,
     name: job.name,
@@ -89,7 +91,7 @@ export function toRow(job: Job): JobRow {
     thinking: r?.thinking ?? null,
     context: r?.context ?? null,
     lifecycle: job.lifecycle,
-    reported: r !== null,
+    reported: job.report !== null,
     connected: job.connection !== null,
     pid: job.pid,
     exitCode: job.exitCode,

@@ -2,6 +2,8 @@ import type { Lifecycle } from "../protocol/index.js";
 import type { HostJobInfo, ProcessHost, ScreenSnapshot } from "./host/api.js";
 import { isLive, type Job } from "./job.js";
 import type { DaemonState } from "./state.js";
+import { keepLastScreen } from "./terminal/last-screen.js";
+import { terminalRowsOf } from "./terminal/terminal-rows.js";
 
 /** Crashes in a row before a job is given up (`failed`). */
 export const MAX_CRASHES_IN_A_ROW = 3;
@@ -15,15 +17,6 @@ const TERMINAL_SIZE = { cols: 120, rows: 40 };
 
 function describeExit(code: number | null, signal: number | null): string {
   return signal !== null && signal !== 0 ? `signal ${signal}` : `exit code ${code}`;
-}
-
-/** The last non-empty line of the screen: the row's text until the agent reports. */
-export function screenSummary(screen: ScreenSnapshot): string | null {
-  for (let i = screen.lines.length - 1; i >= 0; i--) {
-    const line = screen.lines[i]!.trim();
-    if (line !== "") return line.slice(0, 500);
-  }
-  return null;
 }
 
 /**
@@ -43,18 +36,19 @@ export class Supervisor {
 
   private readonly onExit = (id: string, exitCode: number | null, signal: number | null) => {
     const job = this.state.jobs.get(id);
-    void this.host?.forget(id).catch(() => {});
-    if (job) this.recordExit(job, exitCode, signal);
+    const host = this.host;
+    // The last screen goes to the job's folder before the host forgets it: attach still shows it.
+    const kept = job && host ? keepLastScreen(host, id, job.dir) : Promise.resolve();
+    void kept.catch(() => {}).then(() => host?.forget(id).catch(() => {}));
+    if (job) {
+      terminalRowsOf(this.state).exited(job);
+      this.recordExit(job, exitCode, signal);
+    }
   };
 
   private readonly onScreen = (id: string, screen: ScreenSnapshot) => {
     const job = this.state.jobs.get(id);
-    if (!job || job.report !== null) return;
-    const summary = screenSummary(screen);
-    if (summary === job.screenSummary) return;
-    job.screenSummary = summary;
-    // The screen changes often: it is kept in memory and written with the job's next save.
-    this.state.changed(job);
+    if (job) terminalRowsOf(this.state).screen(job, screen);
   };
 
   private readonly onLost = () => {
@@ -135,6 +129,7 @@ export class Supervisor {
   /** Starts the job's process (again): `starting`, then `running` once the host runs it. */
   async start(job: Job): Promise<void> {
     this.clearTimers(job);
+    terminalRowsOf(this.state).starting(job);
     job.lifecycle = "starting";
     job.exitCode = null;
     job.stopping = false;

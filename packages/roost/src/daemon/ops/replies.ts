@@ -2,6 +2,8 @@ import { LIMITS, type ReplyMode, type ReplyResult, RoostError } from "../../prot
 import { deliverEvent, isEnded, type Job, jobRecord } from "../job.js";
 import type { StoredReply } from "../store.js";
 import type { Supervisor } from "../supervisor.js";
+import { terminalRowsOf } from "../terminal/terminal-rows.js";
+import { typeInto } from "../terminal/typing.js";
 import { optionalRequestId, optionalString } from "./args.js";
 import type { OpContext, OpHandler } from "./context.js";
 
@@ -31,16 +33,19 @@ function startIfEnded(supervisor: Supervisor, job: Job): void {
  */
 async function typeReply(ctx: OpContext, job: Job, text: string, requestId: string | undefined) {
   const { state, supervisor } = ctx;
+  const rows = terminalRowsOf(state);
   if (isEnded(job)) {
     job.crashStreak = 0;
     job.error = null;
     await supervisor.start(job);
+    // Typed once the program is ready for it, not into a terminal nobody reads yet.
+    if (job.lifecycle === "running") await rows.whenReady(job);
   }
   if (job.lifecycle === "stopped")
     throw new RoostError("unsupported", `job ${job.id} is stopped; respawn it to reply`);
   if (job.lifecycle !== "running")
     throw new RoostError("busy", `job ${job.id} is not running; try again shortly`);
-  await (await state.waitForHost()).write(job.id, `${text}\r`);
+  await typeInto(await state.waitForHost(), job, text, rows);
   const seq = job.nextSeq++;
   await state.store.addTypedReply(jobRecord(job), seq, requestId);
   return { seq, saved: true as const };

@@ -1,0 +1,68 @@
+/**
+ * A profile's `blockedPatterns`: regular expressions (JavaScript syntax, no slashes) that mark a
+ * screen line as the agent waiting for the user, beside the prompts roost knows by itself. Checked
+ * when `roost.json` is read; compiled once per profile and kept until the file changes.
+ */
+import { statSync } from "node:fs";
+import { RoostError } from "../../protocol/index.js";
+import { loadProfiles } from "../config.js";
+
+export const MAX_BLOCKED_PATTERNS = 20;
+export const MAX_BLOCKED_PATTERN_LENGTH = 500;
+
+/** Checks `raw` as a profile's blockedPatterns; a bad one is a `bad_request` naming the key. */
+export function checkBlockedPatterns(file: string, key: string, raw: unknown): string[] {
+  const bad = (why: string): never => {
+    throw new RoostError(
+      "bad_request",
+      `${file}: ${key}.blockedPatterns${why.startsWith("[") ? "" : " "}${why}`,
+    );
+  };
+  if (!Array.isArray(raw)) bad("must be an array of regular expressions (strings)");
+  const patterns = raw as unknown[];
+  if (patterns.length > MAX_BLOCKED_PATTERNS) bad(`has more than ${MAX_BLOCKED_PATTERNS} patterns`);
+  patterns.forEach((pattern, i) => {
+    if (typeof pattern !== "string" || pattern === "") bad(`[${i}] must be a non-empty string`);
+    const text = pattern as string;
+    if (text.length > MAX_BLOCKED_PATTERN_LENGTH)
+      bad(`[${i}] is longer than ${MAX_BLOCKED_PATTERN_LENGTH} characters`);
+    try {
+      new RegExp(text, "u");
+    } catch (err) {
+      bad(`[${i}] is not a valid regular expression: ${(err as Error).message}`);
+    }
+  });
+  return patterns as string[];
+}
+
+interface Cached {
+  mtimeMs: number;
+  byProfile: Map<string, RegExp[]>;
+}
+
+const cache = new Map<string, Cached>();
+
+/**
+ * The compiled patterns of a profile. A `roost.json` that cannot be read now gives none (the
+ * dispatch that made the job read it whole; a later bad edit is reported by the next dispatch).
+ */
+export function blockedPatternsOf(file: string, profile: string): RegExp[] {
+  const mtimeMs = statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? -1;
+  let cached = cache.get(file);
+  if (!cached || cached.mtimeMs !== mtimeMs) {
+    const byProfile = new Map<string, RegExp[]>();
+    try {
+      for (const [name, p] of loadProfiles(file)) {
+        byProfile.set(
+          name,
+          (p.blockedPatterns ?? []).map((source) => new RegExp(source, "u")),
+        );
+      }
+    } catch {
+      // Left empty: see above.
+    }
+    cached = { mtimeMs, byProfile };
+    cache.set(file, cached);
+  }
+  return cached.byProfile.get(profile) ?? [];
+}

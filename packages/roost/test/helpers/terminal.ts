@@ -1,0 +1,65 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type Message, type RawConnection, type TestDaemon, waitFor } from "./daemon.js";
+
+const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
+
+/** Terminal agents (no protocol) the terminal tests run, each a real program under a real pty. */
+export const TERMINAL_PROFILES = {
+  proceed: { command: ["/bin/sh", fixture("terminal-proceed.sh")], task: "argv", protocol: false },
+  menu: { command: ["/bin/sh", fixture("terminal-menu.sh")], task: "argv", protocol: false },
+  title: { command: ["/bin/sh", fixture("terminal-title.sh")], task: "argv", protocol: false },
+  fullscreen: { command: ["/bin/sh", fixture("terminal-fullscreen.sh")], task: "argv", protocol: false },
+  givesUp: { command: ["/bin/sh", fixture("terminal-gives-up.sh")], task: "argv", protocol: false },
+  paste: { command: ["python3", fixture("terminal-paste.py")], task: "argv", protocol: false },
+  deploy: {
+    command: [
+      "/bin/sh",
+      "-c",
+      "echo 'Ready to ship'; printf 'Type SHIP to continue: '; read -r a; echo \"got $a\"; sleep 600",
+    ],
+    task: "argv",
+    protocol: false,
+    blockedPatterns: ["^Type (?<question>SHIP to continue)"],
+  },
+} as const;
+
+/** What a fixture kept of its answers (its job folder's received.txt), one line each. */
+export function receivedLines(dir: string): string[] {
+  try {
+    return readFileSync(join(dir, "received.txt"), "utf8").split("\n").filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+/** The job's row, polled through `list` until `match` holds (or the deadline). */
+export function rowWhen(
+  conn: RawConnection,
+  id: string,
+  match: (row: Message) => boolean,
+  timeoutMs = 15_000,
+): Promise<Message> {
+  return waitFor(
+    `a row of ${id} that matches`,
+    async () => {
+      const rows = (await conn.request("list")).result.rows as Message[];
+      const row = rows.find((r) => r.id === id);
+      return row && match(row) ? row : undefined;
+    },
+    timeoutMs,
+  );
+}
+
+/** Dispatches a profile and answers its job's id and folder. */
+export async function dispatchTerminal(
+  daemon: TestDaemon,
+  conn: RawConnection,
+  profile: string,
+): Promise<{ id: string; dir: string }> {
+  const answer = await conn.request("dispatch", { profile, cwd: daemon.home });
+  if (!answer.ok) throw new Error(`dispatch ${profile}: ${answer.code}: ${answer.error}`);
+  const id = answer.result.id as string;
+  return { id, dir: join(daemon.stateDir, "jobs", id) };
+}

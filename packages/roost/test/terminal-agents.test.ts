@@ -1,0 +1,129 @@
+// Terminal agents under real pseudo-terminals: rows read from their screens, replies typed into them.
+import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { type RawConnection, startTestDaemon, type TestDaemon, waitFor } from "./helpers/daemon.js";
+import { dispatchTerminal, receivedLines, rowWhen, TERMINAL_PROFILES } from "./helpers/terminal.js";
+
+describe("terminal agents", () => {
+  let daemon: TestDaemon;
+  let conn: RawConnection;
+
+  before(async () => {
+    daemon = await startTestDaemon({ config: { agentProfiles: TERMINAL_PROFILES } });
+    conn = await daemon.connect();
+  });
+
+  after(async () => {
+    conn?.close();
+    await daemon?.stop();
+  });
+
+  test("a [y/N] prompt blocks the row with y and n; the answer typed reaches the script once", async () => {
+    const { id, dir } = await dispatchTerminal(daemon, conn, "proceed");
+    const blocked = await rowWhen(conn, id, (r) => r.state === "blocked");
+    assert.equal(blocked.waitingFor, "question");
+    assert.equal(blocked.question, "Proceed? [y/N]");
+    assert.deepEqual(blocked.choices, ["y", "n"]);
+    assert.equal(blocked.status, "waiting");
+    assert.equal(blocked.reported, false);
+    const answer = await conn.request("reply", { id, text: "y", requestId: "proceed-1" });
+    assert.equal(answer.ok, true);
+    const done = await rowWhen(conn, id, (r) => r.summary === "deployed v2");
+    assert.equal(done.state, "working");
+    assert.equal(done.question, null);
+    assert.deepEqual(done.choices, []);
+    // The same request again is taken once: not typed a second time.
+    const again = await conn.request("reply", { id, text: "y", requestId: "proceed-1" });
+    assert.equal(again.result.duplicate, true);
+    assert.deepEqual(receivedLines(dir), ["got [y]"]);
+    const idle = await rowWhen(conn, id, (r) => r.status === "idle");
+    assert.equal(idle.summary, "deployed v2");
+  });
+
+  test("a numbered menu offers its items; picking one types its number", async () => {
+    const { id, dir } = await dispatchTerminal(daemon, conn, "menu");
+    const blocked = await rowWhen(conn, id, (r) => r.state === "blocked");
+    assert.equal(blocked.question, "Pick a fruit:");
+    assert.deepEqual(blocked.choices, ["apple", "pear", "plum"]);
+    await conn.request("reply", { id, text: "pear" });
+    await rowWhen(conn, id, (r) => r.summary === "you picked 2");
+    assert.deepEqual(receivedLines(dir), ["got [2]"]);
+  });
+
+  test("the window title is the row's text when the program sets one", async () => {
+    const { id } = await dispatchTerminal(daemon, conn, "title");
+    const row = await rowWhen(conn, id, (r) => r.summary !== null);
+    assert.equal(row.summary, "building the docs");
+    assert.equal(row.state, "working");
+  });
+
+  test("a full-screen program is read past its frame; a key typed reaches it", async () => {
+    const { id, dir } = await dispatchTerminal(daemon, conn, "fullscreen");
+    const row = await rowWhen(conn, id, (r) => r.summary === "compiling src/main.c");
+    assert.equal(row.state, "working");
+    await conn.request("reply", { id, text: "q" });
+    await rowWhen(conn, id, (r) => r.summary === "left full screen");
+    assert.deepEqual(receivedLines(dir), ["got [q]"]);
+  });
+
+  test("a profile's blockedPatterns make its own prompts questions; a bad one is refused with its key", async () => {
+    const { id, dir } = await dispatchTerminal(daemon, conn, "deploy");
+    const blocked = await rowWhen(conn, id, (r) => r.state === "blocked");
+    assert.equal(blocked.question, "SHIP to continue");
+    await conn.request("reply", { id, text: "SHIP" });
+    await rowWhen(conn, id, (r) => r.summary === "got SHIP");
+    assert.equal(dir.length > 0, true);
+  });
+
+  test("a program that exits while asking: the row stops asking; a reply starts it again and is typed once it is ready", async () => {
+    const { id, dir } = await dispatchTerminal(daemon, conn, "givesUp");
+    await rowWhen(conn, id, (r) => r.state === "blocked");
+    const ended = await rowWhen(conn, id, (r) => r.lifecycle === "done");
+    assert.equal(ended.question, null);
+    assert.equal(ended.summary, "gave up waiting");
+    const answer = await conn.request("reply", { id, text: "y" });
+    assert.equal(answer.ok, true, JSON.stringify(answer));
+    await rowWhen(conn, id, (r) => r.summary === "continuing" && r.lifecycle === "running");
+    assert.deepEqual(receivedLines(dir), ["run 2 got [y]"]);
+  });
+
+  test("a program that turned bracketed paste on gets the reply pasted, then Enter", async () => {
+    const { id, dir } = await dispatchTerminal(daemon, conn, "paste");
+    await rowWhen(conn, id, (r) => r.state === "blocked");
+    await conn.request("reply", { id, text: "hello there" });
+    const lines = await waitFor("the pasted line", async () => {
+      const got = receivedLines(dir);
+      return got.length > 0 ? got : undefined;
+    });
+    assert.deepEqual(lines, [String.raw`'\x1b[200~hello there\x1b[201~\n'`]);
+  });
+
+  test("/stop stops a terminal agent", async () => {
+    const { id } = await dispatchTerminal(daemon, conn, "title");
+    await rowWhen(conn, id, (r) => r.lifecycle === "running");
+    const answer = await conn.request("reply", { id, text: "/stop" });
+    assert.equal(answer.result.stopped, true);
+    await rowWhen(conn, id, (r) => r.lifecycle === "stopped");
+  });
+
+  test("a bad blockedPatterns is refused at dispatch, naming the profile and the pattern", async () => {
+    const config = join(daemon.home, "roost.json");
+    const good = readFileSync(config, "utf8");
+    const profiles = { ...TERMINAL_PROFILES, broken: { command: ["true"], blockedPatterns: ["(unclosed"] } };
+    // roost.json is read on every dispatch: the bad pattern is refused without a restart.
+    writeFileSync(config, JSON.stringify({ agentProfiles: profiles }));
+    try {
+      const answer = await conn.request("dispatch", { profile: "broken" });
+      assert.equal(answer.ok, false);
+      assert.equal(answer.code, "bad_request");
+      assert.match(
+        answer.error,
+        /agentProfiles\.broken\.blockedPatterns\[0\] is not a valid regular expression/,
+      );
+    } finally {
+      writeFileSync(config, good);
+    }
+  });
+});
