@@ -214,6 +214,22 @@ describe("schedules", () => {
     await hub.call("schedule-rm", { id: overlapping.id });
   });
 
+  test("a run that cannot start says so in the feed", async () => {
+    setClock("2026-12-02T09:00:00Z");
+    const ghost = await addSchedule("every 1m", "no-such-profile", { name: "ghost" });
+    setClock("2026-12-02T09:01:01Z");
+    const [failed] = await waitFor("the failed run", async () => {
+      const events = await runsOf(ghost.id, "failed");
+      return events.length ? events : undefined;
+    });
+    assert.match(failed!.text, /^ghost: could not start: not_found: no profile "no-such-profile"/);
+    assert.deepEqual(
+      [(await scheduleOf(ghost.id)).runs, (await scheduleOf(ghost.id)).nextAt],
+      [0, "2026-12-02T10:02:00+01:00"],
+    );
+    await hub.call("schedule-rm", { id: ghost.id });
+  });
+
   test("the schedule ops are the hub's: a session's connection is refused", async () => {
     const raw = await daemon.connect();
     await raw.request("hello", { protocol: 1, agent: { name: "raw", version: "1" } });
