@@ -5,25 +5,28 @@ import { type Command, runCommand } from "./command.js";
  * after it lands. The hub hands it the terminal and takes it back when the user detaches.
  */
 export async function findAttach(): Promise<((id: string) => Promise<void>) | undefined> {
-  const specifier = "./attach.js";
-  let module: Record<string, unknown>;
-  try {
-    module = (await import(specifier)) as Record<string, unknown>;
-  } catch {
-    return undefined;
+  // Where the attach command may live: beside this file, or with the other commands.
+  for (const specifier of ["./attach.js", "./commands/attach.js"]) {
+    let module: Record<string, unknown>;
+    try {
+      module = (await import(specifier)) as Record<string, unknown>;
+    } catch {
+      continue;
+    }
+    const command = Object.values(module).find(
+      (value): value is Command =>
+        typeof value === "object" &&
+        value !== null &&
+        (value as Command).name === "attach" &&
+        typeof (value as Command).run === "function",
+    );
+    if (!command) continue;
+    return async (id) => {
+      const code = await runCommand(command, [id]);
+      if (code !== 0) throw new Error(`roost attach ${id} ended with exit code ${code}`);
+    };
   }
-  const command = Object.values(module).find(
-    (value): value is Command =>
-      typeof value === "object" &&
-      value !== null &&
-      (value as Command).name === "attach" &&
-      typeof (value as Command).run === "function",
-  );
-  if (!command) return undefined;
-  return async (id) => {
-    const code = await runCommand(command, [id]);
-    if (code !== 0) throw new Error(`roost attach ${id} ended with exit code ${code}`);
-  };
+  return undefined;
 }
 
 export const hub: Command = {

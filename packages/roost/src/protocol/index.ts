@@ -1,3 +1,4 @@
+export * from "./attach.js";
 export * from "./board.js";
 export * from "./environment.js";
 export * from "./errors.js";

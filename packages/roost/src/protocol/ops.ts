@@ -1,3 +1,4 @@
+import type { AttachArgs, AttachInputArgs, AttachResizeArgs, AttachResult } from "./attach.js";
 import type { TaskArgs, TaskResult } from "./board.js";
 import type { EventsArgs, EventsResult } from "./feed.js";
 import type { ReportInput } from "./report.js";
@@ -106,6 +107,10 @@ export interface OpMap {
   "schedule-pause": { args: { id: ScheduleId }; result: ScheduleResult };
   "schedule-resume": { args: { id: ScheduleId }; result: ScheduleResult };
   "schedule-run": { args: { id: ScheduleId }; result: ScheduleRunResult };
+  attach: { args: AttachArgs; result: AttachResult };
+  "attach-input": { args: AttachInputArgs; result: Record<string, never> };
+  "attach-resize": { args: AttachResizeArgs; result: Record<string, never> };
+  detach: { args: { id: string }; result: { detached: boolean } };
 }
 
 export type OpName = keyof OpMap;
@@ -135,4 +140,8 @@ export const HUB_OPS = [
   "schedule-pause",
   "schedule-resume",
   "schedule-run",
+  "attach",
+  "attach-input",
+  "attach-resize",
+  "detach",
 ] as const satisfies readonly OpName[];
