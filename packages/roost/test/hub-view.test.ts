@@ -212,6 +212,19 @@ describe("the hub's view", () => {
       assert.ok(text.includes(binding.label), `the help shows ${binding.label}`);
   });
 
+  test("narrower than 80 columns every line is still cut to fit", () => {
+    const rows = [row("a-very-long-session-name", { pending: 12, pinned: true }), waiting("b", { order: 1 })];
+    for (const [width, height] of [
+      [40, 10],
+      [20, 5],
+      [12, 3],
+    ] as const) {
+      const lines = view(stateWith(rows, { mode: { kind: "help" } }), width, height);
+      assert.equal(lines.length, height);
+      view(stateWith(rows), width, height);
+    }
+  });
+
   test("ages read short", () => {
     assert.deepEqual([0, 42_000, 17 * 60_000, 5 * 3600_000, 3 * 86_400_000].map(formatAge), [
       "now",

@@ -12,6 +12,7 @@ import { SocketServer } from "./server.js";
 import { DaemonState } from "./state.js";
 import { Store } from "./store.js";
 import { Supervisor } from "./supervisor.js";
+import { attachmentsOf } from "./terminal/attachments.js";
 
 export interface DaemonOptions {
   home?: string;
@@ -49,6 +50,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     closed: (caller) => {
       state.callers.delete(caller);
       releaseCaller(state, caller);
+      attachmentsOf(state).callerClosed(caller);
     },
   });
 

@@ -17,6 +17,7 @@ import {
   schedules,
 } from "./ops/schedules.js";
 import { task } from "./ops/tasks.js";
+import { attach, attachInput, attachResize, detach } from "./terminal/attach-ops.js";
 
 /** Ops with a handler; one declared in the protocol without one here is answered as unknown. */
 const OPS: Partial<Record<OpName, OpHandler>> = {
@@ -43,6 +44,10 @@ const OPS: Partial<Record<OpName, OpHandler>> = {
   "schedule-pause": schedulePause,
   "schedule-resume": scheduleResume,
   "schedule-run": scheduleRun,
+  attach,
+  "attach-input": attachInput,
+  "attach-resize": attachResize,
+  detach,
 };
 
 const HUB_OP_SET = new Set<string>(HUB_OPS);
