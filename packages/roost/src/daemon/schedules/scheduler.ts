@@ -215,6 +215,8 @@ export class Scheduler {
     const now = this.now;
     let wait = this.deps.clock.pollMs;
     for (const record of this.records.values()) {
+      // One being run is looked at again when its run is through.
+      if (this.running.has(record.id)) continue;
       const due = this.nextDue(record);
       if (due !== null) wait = Math.min(wait, Math.max(0, due - now));
     }
