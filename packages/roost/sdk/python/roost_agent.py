@@ -13,6 +13,8 @@ kept in the job's ``agent.json`` before its ack, so an agent started again after
 it had finished (and only acks it).
 """
 
+import base64
+import hashlib
 import json
 import os
 import random
@@ -21,7 +23,8 @@ import sys
 import threading
 import time
 
-__all__ = ["RoostAgent", "RoostError", "Reply", "job_identity_from_env", "PROTOCOL_VERSION"]
+__all__ = ["RoostAgent", "RoostError", "Reply", "ForegroundPeer", "job_identity_from_env", "take_writer_lock",
+           "PROTOCOL_VERSION"]
 
 PROTOCOL_VERSION = 1
 
@@ -498,6 +501,48 @@ class RoostAgent:
             args["after"] = list(after)
         return self.request("task", args, timeout)
 
+    # -- agent-to-agent (M9) ---------------------------------------------------------------------
+
+    def peers(self, timeout=30.0):
+        """The sessions this agent may reach: ``{"peers": [{id, name, relation, state, ...}]}``."""
+        return self.request("peers", {}, timeout)
+
+    def send(self, to, message, timeout=30.0):
+        """A message to a peer (an id, or a name unique in the tree); ``outcome`` says how it went."""
+        return self.request("send", {"to": to, "message": message}, timeout)
+
+    def spawn(self, task, name=None, cwd=None, profile=None, model=None, thinking=None, timeout=30.0):
+        """A child job with a task; its report comes by itself as a ``report`` item."""
+        args = {"task": task}
+        for key, value in (("name", name), ("cwd", cwd), ("profile", profile), ("model", model),
+                           ("thinking", thinking)):
+            if value is not None:
+                args[key] = value
+        return self.request("spawn", args, timeout)
+
+    def watch(self, peer_id, when, timeout=30.0):
+        """A ``notice`` item once that session is next idle (``when="idle"``) or has ended."""
+        return self.request("watch", {"id": peer_id, "when": when}, timeout)
+
+    def handback(self, state, result=None, question=None, error=None, cause="task", timeout=60.0):
+        """A spawned child's report to its parent. Sent again with the same request id while the
+        daemon is away (up to ``timeout``), so the parent gets it once."""
+        args = {"state": state, "cause": cause,
+                "requestId": base64.urlsafe_b64encode(os.urandom(12)).decode("ascii").rstrip("=")}
+        for key, value in (("result", result), ("question", question), ("error", error)):
+            if value is not None:
+                args[key] = value
+        deadline = time.monotonic() + timeout
+        wait = 0.05
+        while True:
+            try:
+                return self.request("handback", args, max(0.1, deadline - time.monotonic()))
+            except RoostError as e:
+                if e.code not in ("disconnected", "busy") or time.monotonic() + wait > deadline:
+                    raise
+            time.sleep(wait)
+            wait = min(wait * 2, 1.0)
+
     # -- connection ------------------------------------------------------------------------------
 
     def _start_connecting(self):
@@ -723,3 +768,135 @@ class RoostAgent:
                     return False
                 self._changed.wait(left)
             return True
+
+
+# -- foreground sessions (M9) --------------------------------------------------------------------
+
+WRITER_LOCK_DIR = "session-locks"
+
+
+def _roost_home(home=None):
+    return home or os.environ.get("ROOST_HOME") or os.path.join(os.path.expanduser("~"), ".pi", "agent")
+
+
+def writer_lock_path(session, home=None):
+    """The session's writer lock: ``roost/session-locks/<first 32 hex of sha256(session)>.json``."""
+    digest = hashlib.sha256(session.encode("utf-8")).hexdigest()[:32]
+    return os.path.join(_roost_home(home), "roost", WRITER_LOCK_DIR, digest + ".json")
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+        return True
+    except PermissionError:
+        return True
+    except OSError:
+        return False
+
+
+def take_writer_lock(session, home=None, pid=None):
+    """Takes roost's writer lock for a session; returns a function that lets it go. Raises
+    RoostError ``locked`` while another live process holds it (a dead holder's lock is taken over)."""
+    pid = os.getpid() if pid is None else pid
+    path = writer_lock_path(session, home)
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    body = json.dumps({"session": session, "pid": pid,
+                       "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}) + "\n"
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(body)
+    except FileExistsError:
+        try:
+            with open(path) as f:
+                held = json.load(f)
+        except (OSError, ValueError):
+            held = {}
+        holder = held.get("pid") if isinstance(held, dict) else None
+        if isinstance(holder, int) and holder != pid and _alive(holder):
+            raise RoostError("locked", "the session is held by pid %d: it has a writer already" % holder)
+        temporary = "%s.%d.tmp" % (path, os.getpid())
+        with open(temporary, "w") as f:
+            f.write(body)
+        os.chmod(temporary, 0o600)
+        os.replace(temporary, path)
+
+    def release():
+        try:
+            with open(path) as f:
+                if json.load(f).get("pid") != pid:
+                    return
+            os.unlink(path)
+        except (OSError, ValueError):
+            pass
+
+    return release
+
+
+class ForegroundPeer:
+    """A foreground session (a person's own agent, not a job) as a peer: it takes the writer lock,
+    registers on a connection of its own, and then sends, spawns and watches. ``on_item(reply)``
+    hears of peer items (messages, reports from children, notices); nothing is stored for it."""
+
+    def __init__(self, session, name, cwd=None, home=None, on_item=None):
+        self._release = take_writer_lock(session, home)
+        self.on_item = on_item
+        self._closed = threading.Event()
+        socket_path = os.path.join(_roost_home(home), "roost", "daemon.sock")
+        try:
+            self._conn = _Connection(socket_path, self._on_event, self._on_close, lambda c, w: None)
+            waiter = self._conn.send("peer_register", {"session": session, "name": name,
+                                                       "cwd": cwd or os.getcwd(), "pid": os.getpid()})
+            if not waiter.done.wait(GREETING_TIMEOUT):
+                raise RoostError("busy", "the daemon did not answer")
+            if waiter.error is not None:
+                raise waiter.error
+        except BaseException:
+            self.close()
+            raise
+        self.id = waiter.result["id"]
+        self.name = waiter.result["name"]
+
+    def _on_event(self, event):
+        if event.get("event") == "deliver" and self.on_item is not None:
+            self.on_item(Reply(event))
+
+    def _on_close(self, conn):
+        self._closed.set()
+        self._release()
+
+    @property
+    def connected(self):
+        return not self._closed.is_set()
+
+    def request(self, op, args=None, timeout=30.0):
+        waiter = self._conn.send(op, {} if args is None else args)
+        if not waiter.done.wait(timeout):
+            raise TimeoutError("%s: no answer within %ss" % (op, timeout))
+        if waiter.error is not None:
+            raise waiter.error
+        return waiter.result
+
+    def peers(self, timeout=30.0):
+        return self.request("peers", {}, timeout)
+
+    def send(self, to, message, timeout=30.0):
+        return self.request("send", {"to": to, "message": message}, timeout)
+
+    def spawn(self, task, profile, name=None, cwd=None, model=None, thinking=None, timeout=30.0):
+        args = {"task": task, "profile": profile}
+        for key, value in (("name", name), ("cwd", cwd), ("model", model), ("thinking", thinking)):
+            if value is not None:
+                args[key] = value
+        return self.request("spawn", args, timeout)
+
+    def watch(self, peer_id, when, timeout=30.0):
+        return self.request("watch", {"id": peer_id, "when": when}, timeout)
+
+    def close(self):
+        """Leaves: the connection ends and the lock is let go."""
+        conn = getattr(self, "_conn", None)
+        if conn is not None:
+            conn.close()
+        self._release()

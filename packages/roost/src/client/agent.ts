@@ -2,9 +2,19 @@ import type { TaskId, TaskResult } from "../protocol/board.js";
 import { type JobIdentity, jobIdentityFromEnv } from "../protocol/environment.js";
 import type { RoostError } from "../protocol/errors.js";
 import type { HelloResult, OpArgs, OpName, OpResult } from "../protocol/ops.js";
+import type {
+  HandbackResult,
+  PeersResult,
+  SendResult,
+  SpawnArgs,
+  SpawnResult,
+  WatchResult,
+  WatchWhen,
+} from "../protocol/peers.js";
 import type { ReportInput } from "../protocol/report.js";
 import type { BackoffOptions } from "./backoff.js";
 import { FinishedLedger } from "./finished-replies.js";
+import { type HandbackReport, PeerOps } from "./peers.js";
 import { type ReplyHandler, ReplyQueue } from "./reply-queue.js";
 import { Reporter } from "./reporter.js";
 
@@ -13,6 +23,8 @@ export { RoostError } from "../protocol/errors.js";
 export type { DeliverEvent as AgentReply } from "../protocol/events.js";
 export type { Report, ReportInput } from "../protocol/report.js";
 export { AGENT_STATE_FILE, FinishedLedger } from "./finished-replies.js";
+export { ForegroundPeer, type ForegroundPeerOptions } from "./foreground-peer.js";
+export { type HandbackReport, PeerOps } from "./peers.js";
 export { type ReplyHandler, ReplyQueue, type ReplyQueueOptions } from "./reply-queue.js";
 export { Reporter, type ReporterOptions } from "./reporter.js";
 
@@ -44,6 +56,7 @@ export interface RoostAgentOptions {
 export class RoostAgent {
   private readonly reporter: Reporter;
   private readonly replies: ReplyQueue | undefined;
+  private readonly peerOps = new PeerOps((op, args) => this.call(op, args));
 
   private constructor(
     readonly identity: JobIdentity,
@@ -124,6 +137,31 @@ export class RoostAgent {
   /** Puts a new task on the board; `after` names tasks that must be done (or dropped) first. */
   addTask(title: string, options: { detail?: string; after?: TaskId[] } = {}): Promise<TaskResult> {
     return this.call("task", { action: "add", title, ...options });
+  }
+
+  /** The sessions this agent may reach (agent-to-agent, M9). */
+  peers(): Promise<PeersResult> {
+    return this.peerOps.peers();
+  }
+
+  /** A message to a peer (an id, or a name unique in the tree). */
+  send(to: string, message: string): Promise<SendResult> {
+    return this.peerOps.send(to, message);
+  }
+
+  /** A child job with a task; its report comes by itself as a `report` item. */
+  spawn(task: string, options: Omit<SpawnArgs, "task"> = {}): Promise<SpawnResult> {
+    return this.peerOps.spawn(task, options);
+  }
+
+  /** A spawned child's report to its parent, taken once even when sent again after a lost answer. */
+  handback(report: HandbackReport): Promise<HandbackResult> {
+    return this.peerOps.handback(report);
+  }
+
+  /** A `notice` item once that session is next idle, or has ended. */
+  watch(id: string, when: WatchWhen): Promise<WatchResult> {
+    return this.peerOps.watch(id, when);
   }
 
   /**

@@ -3,7 +3,9 @@ import { TaskBoard } from "./board/task-board.js";
 import type { Caller } from "./caller.js";
 import { EventsFeed } from "./events-feed.js";
 import { isLive } from "./job.js";
+import { JobEvents } from "./job-events.js";
 import { dispatch } from "./ops/jobs.js";
+import { PeerService } from "./peers/peer-service.js";
 import { clockFromEnv } from "./schedules/clock.js";
 import { Scheduler } from "./schedules/scheduler.js";
 import type { DaemonState } from "./state.js";
@@ -26,6 +28,7 @@ export interface Coordination {
   feed: EventsFeed;
   board: TaskBoard;
   schedules: Scheduler;
+  peers: PeerService;
 }
 
 /**
@@ -40,11 +43,13 @@ export function startCoordination(
 ): Coordination {
   const feed = new EventsFeed(db, () => state.now());
   const board = new TaskBoard({ state, supervisor }, feed, db);
+  const peers = new PeerService({ state, supervisor, feed, clock: clockFromEnv() }, db);
+  const jobEvents = new JobEvents(state, feed);
   const schedules: Scheduler = new Scheduler(db, {
     clock: clockFromEnv(),
     feed,
     dispatch: async (launch, requestId): Promise<{ id: string; name: string }> =>
-      (await dispatch({ state, supervisor, feed, board, schedules }, daemonCaller, {
+      (await dispatch({ state, supervisor, feed, board, schedules, peers }, daemonCaller, {
         ...launch,
         requestId,
       })) as {
@@ -60,5 +65,9 @@ export function startCoordination(
     changed: (job) => board.jobChanged(job),
     removed: (id) => board.jobRemoved(id),
   });
-  return { feed, board, schedules };
+  state.jobWatchers.push(jobEvents, {
+    changed: (job) => peers.jobChanged(job),
+    removed: (id) => peers.jobRemoved(id),
+  });
+  return { feed, board, schedules, peers };
 }

@@ -6,6 +6,7 @@ import type { OpContext, OpHandler } from "./ops/context.js";
 import { shutdown, stats } from "./ops/daemon.js";
 import { events } from "./ops/events.js";
 import { dispatch, respawn, rm, stop } from "./ops/jobs.js";
+import { handback, peerRegister, peersOp, send, spawn, watch } from "./ops/peers.js";
 import { reply } from "./ops/replies.js";
 import { list, pin, rename, reorder, subscribe } from "./ops/rows.js";
 import {
@@ -48,6 +49,12 @@ const OPS: Partial<Record<OpName, OpHandler>> = {
   "attach-input": attachInput,
   "attach-resize": attachResize,
   detach,
+  peer_register: peerRegister,
+  peers: peersOp,
+  send,
+  spawn,
+  handback,
+  watch,
 };
 
 const HUB_OP_SET = new Set<string>(HUB_OPS);

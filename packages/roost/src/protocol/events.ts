@@ -1,3 +1,4 @@
+import type { AttachEvent } from "./attach.js";
 import type { BoardEvent } from "./board.js";
 import type { ReplyMode } from "./ops.js";
 import type { JobRow } from "./rows.js";
@@ -29,4 +30,4 @@ export interface RowRemovedEvent {
   id: string;
 }
 
-export type DaemonEvent = DeliverEvent | RowEvent | RowRemovedEvent | BoardEvent;
+export type DaemonEvent = DeliverEvent | RowEvent | RowRemovedEvent | BoardEvent | AttachEvent;

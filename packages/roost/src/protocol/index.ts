@@ -9,6 +9,7 @@ export * from "./limits.js";
 export * from "./messages.js";
 export * from "./names.js";
 export * from "./ops.js";
+export * from "./peers.js";
 export * from "./report.js";
 export * from "./rows.js";
 export * from "./schedules.js";

@@ -1,6 +1,19 @@
 import type { AttachArgs, AttachInputArgs, AttachResizeArgs, AttachResult } from "./attach.js";
 import type { TaskArgs, TaskResult } from "./board.js";
 import type { EventsArgs, EventsResult } from "./feed.js";
+import type {
+  HandbackArgs,
+  HandbackResult,
+  PeerRegisterArgs,
+  PeerRegisterResult,
+  PeersResult,
+  SendArgs,
+  SendResult,
+  SpawnArgs,
+  SpawnResult,
+  WatchArgs,
+  WatchResult,
+} from "./peers.js";
 import type { ReportInput } from "./report.js";
 import type { JobRow } from "./rows.js";
 import type {
@@ -111,6 +124,12 @@ export interface OpMap {
   "attach-input": { args: AttachInputArgs; result: Record<string, never> };
   "attach-resize": { args: AttachResizeArgs; result: Record<string, never> };
   detach: { args: { id: string }; result: { detached: boolean } };
+  peer_register: { args: PeerRegisterArgs; result: PeerRegisterResult };
+  peers: { args: Record<string, never>; result: PeersResult };
+  send: { args: SendArgs; result: SendResult };
+  spawn: { args: SpawnArgs; result: SpawnResult };
+  handback: { args: HandbackArgs; result: HandbackResult };
+  watch: { args: WatchArgs; result: WatchResult };
 }
 
 export type OpName = keyof OpMap;

@@ -40,6 +40,12 @@ export interface JobRow {
   capabilities: string[];
   agent: { name: string; version: string } | null;
   restarts: number;
+  /** A spawned child's parent session (a job's id, or a foreground session's key). */
+  parentSession?: string | null;
+  /** The root of its tree. */
+  rootSession?: string | null;
+  /** The peer id of the parent that spawned it (absent for a job nobody spawned). */
+  parent?: string;
   createdAt: string;
   updatedAt: string;
 }

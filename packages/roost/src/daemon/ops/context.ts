@@ -1,6 +1,7 @@
 import type { TaskBoard } from "../board/task-board.js";
 import type { Caller } from "../caller.js";
 import type { EventsFeed } from "../events-feed.js";
+import type { PeerService } from "../peers/peer-service.js";
 import type { Scheduler } from "../schedules/scheduler.js";
 import type { DaemonState } from "../state.js";
 import type { Supervisor } from "../supervisor.js";
@@ -12,6 +13,7 @@ export interface OpContext {
   feed: EventsFeed;
   board: TaskBoard;
   schedules: Scheduler;
+  peers: PeerService;
 }
 
 /** An op: a function of (state, caller, args); the server routes requests to it. */

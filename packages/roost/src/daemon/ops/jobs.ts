@@ -8,7 +8,7 @@ import { type Job, jobFromRecord } from "../job.js";
 import type { DaemonState } from "../state.js";
 import type { JobRecord } from "../store.js";
 import { optionalRequestId, optionalString, requiredString } from "./args.js";
-import type { OpHandler } from "./context.js";
+import type { OpContext, OpHandler } from "./context.js";
 
 function newJobId(state: DaemonState): string {
   for (;;) {
@@ -42,7 +42,17 @@ function inheritedEnvironment(): Record<string, string> {
   return out;
 }
 
-export const dispatch: OpHandler = async ({ state, supervisor }, _caller, args) => {
+export const dispatch: OpHandler = (ctx, _caller, args) => dispatchJob(ctx, args);
+
+/**
+ * Makes a job and starts it. `extend` adds to its record before it is kept and started (a spawned
+ * child's tree links and environment).
+ */
+export async function dispatchJob(
+  { state, supervisor }: Pick<OpContext, "state" | "supervisor">,
+  args: Record<string, unknown>,
+  extend?: (record: JobRecord) => void,
+): Promise<{ id: string; name: string }> {
   const profileName = requiredString(args, "profile");
   const task = optionalString(args, "task") ?? null;
   if (task !== null && task.length > LIMITS.replyText)
@@ -105,6 +115,7 @@ export const dispatch: OpHandler = async ({ state, supervisor }, _caller, args) 
     createdAt: now,
     updatedAt: now,
   };
+  extend?.(record);
   // A terminal agent's task is typed once it runs; a protocol agent takes it as a pending reply.
   const queued = typed !== null && profile.protocol;
   const job = jobFromRecord(record, queued ? [{ jobId: id, seq: 1, text: typed, mode: null }] : []);
@@ -115,7 +126,7 @@ export const dispatch: OpHandler = async ({ state, supervisor }, _caller, args) 
   if (typed !== null && !profile.protocol && job.lifecycle === "running")
     await state.host?.write(id, `${typed}\r`).catch(() => {});
   return { id, name };
-};
+}
 
 export const stop: OpHandler = async ({ state, supervisor }, _caller, args) => {
   const job = state.resolve(args.id);

@@ -1,0 +1,65 @@
+import { createHash } from "node:crypto";
+import type { DeliverEvent } from "../../protocol/index.js";
+import type { Caller } from "../caller.js";
+
+/** A foreground session (a person's own interactive agent) while its connection is open. */
+export interface ForegroundPeer {
+  /** `f` + 7 hex of its session key. */
+  id: string;
+  session: string;
+  name: string;
+  cwd: string;
+  pid: number;
+  caller: Caller;
+  /** Numbers its deliveries (nothing is stored for it: no mailbox). */
+  nextSeq: number;
+}
+
+export function foregroundId(session: string): string {
+  return `f${createHash("sha256").update(session).digest("hex").slice(0, 7)}`;
+}
+
+/** The registered foreground sessions: liveness is the connection. */
+export class ForegroundPeers {
+  private readonly byId = new Map<string, ForegroundPeer>();
+  /** Every foreground session registered since the daemon started: one gone is `not running`. */
+  private readonly seen = new Map<string, ForegroundPeer>();
+
+  register(peer: Omit<ForegroundPeer, "nextSeq">): ForegroundPeer {
+    const old = this.byId.get(peer.id) ?? this.seen.get(peer.id);
+    const registered = { ...peer, nextSeq: old?.nextSeq ?? 1 };
+    this.byId.set(peer.id, registered);
+    this.seen.set(peer.id, registered);
+    return registered;
+  }
+
+  /** The live ones (a closed connection's peer is gone). */
+  live(): ForegroundPeer[] {
+    for (const [id, peer] of this.byId) if (peer.caller.closed) this.byId.delete(id);
+    return [...this.byId.values()];
+  }
+
+  /** One that was registered and is gone now. */
+  gone(id: string): ForegroundPeer | undefined {
+    return this.byIdLive(id) ? undefined : this.seen.get(id);
+  }
+
+  byCaller(caller: Caller): ForegroundPeer | undefined {
+    return this.live().find((p) => p.caller === caller);
+  }
+
+  byIdLive(id: string): ForegroundPeer | undefined {
+    return this.live().find((p) => p.id === id);
+  }
+
+  bySession(session: string): ForegroundPeer | undefined {
+    return this.live().find((p) => p.session === session);
+  }
+
+  /** Hands an item to a connected foreground session; false when it is not connected. */
+  deliver(peer: ForegroundPeer, item: Omit<DeliverEvent, "event" | "id" | "seq">): boolean {
+    if (peer.caller.closed) return false;
+    peer.caller.send({ event: "deliver", id: peer.id, seq: peer.nextSeq++, ...item });
+    return true;
+  }
+}

@@ -1,0 +1,226 @@
+import {
+  type HandbackOutcome,
+  type HandbackResult,
+  LIMITS,
+  PEER_LIMITS,
+  REPORT_STATES,
+  REQUEST_ID_PATTERN,
+  type ReportState,
+  RoostError,
+  RUN_CAUSES,
+  type RunCause,
+} from "../../protocol/index.js";
+import type { Caller } from "../caller.js";
+import type { Job } from "../job.js";
+import { deliverItem } from "./deliver-item.js";
+import { envelope } from "./envelope.js";
+import { feedLine, type PeerContext } from "./peer-context.js";
+import { jobSession, relationOf, speakerOf } from "./sessions.js";
+
+function optionalText(args: Record<string, unknown>, field: string, max: number): string | null {
+  const v = args[field];
+  if (v === undefined || v === null || v === "") return null;
+  if (typeof v !== "string") throw new RoostError("bad_request", `${field} must be a string`);
+  if (v.length > max) throw new RoostError("bad_request", `${field} is longer than ${max} characters`);
+  return v;
+}
+
+/** The report's body: its state, and what the run came to. */
+function reportBody(
+  state: ReportState,
+  result: string | null,
+  question: string | null,
+  error: string | null,
+) {
+  return [
+    `state: ${state}`,
+    ...(result !== null ? ["", result] : []),
+    ...(question !== null ? ["", `question: ${question}`] : []),
+    ...(error !== null ? ["", `error: ${error}`] : []),
+  ].join("\n");
+}
+
+/** What a parent is told when its child ended without a report of its own. */
+function endedBody(child: { name: string; id: string }, why: string): string {
+  return `state: ended\n\n${child.name} (${child.id}) ${why}. It will not report again unless it is started anew.`;
+}
+
+/** What the reports know of a job, kept so that a removed child can still be reported on. */
+interface Known {
+  name: string;
+  parentSession: string | null;
+  lifecycle: string;
+}
+
+/**
+ * Hand-back (M9b): a child's report goes to its parent: the live holder of the parent session
+ * (a connected foreground session, or the parent's job), queued on the parent's job (waking it when
+ * it has ended, not when it was stopped), or kept on the child and sent when the parent is back.
+ * A child that is stopped, removed or gives up after crashes sends a synthetic `ended` report.
+ */
+export class ReportRouter {
+  private readonly known = new Map<string, Known>();
+  private retrying = false;
+
+  constructor(private readonly pc: PeerContext) {
+    for (const job of pc.state.jobs.values()) this.remember(job);
+  }
+
+  handback(caller: Caller, args: Record<string, unknown>): Promise<HandbackResult> | HandbackResult {
+    const { state, foreground } = this.pc;
+    const self = speakerOf(state, foreground, caller);
+    const child = self.job;
+    if (!child?.parentSession)
+      throw new RoostError("unsupported", "handback is for a spawned child: this session has no parent");
+    const reportState = args.state;
+    if (typeof reportState !== "string" || !(REPORT_STATES as readonly string[]).includes(reportState))
+      throw new RoostError("bad_request", `state must be one of ${REPORT_STATES.join(", ")}`);
+    const result = optionalText(args, "result", LIMITS.handbackResult);
+    const question = optionalText(args, "question", LIMITS.question);
+    const error = optionalText(args, "error", LIMITS.error);
+    const cause = args.cause ?? "task";
+    if (typeof cause !== "string" || !(RUN_CAUSES as readonly string[]).includes(cause))
+      throw new RoostError("bad_request", `cause must be one of ${RUN_CAUSES.join(", ")}`);
+    const requestId = args.requestId;
+    if (requestId !== undefined && (typeof requestId !== "string" || !REQUEST_ID_PATTERN.test(requestId)))
+      throw new RoostError("bad_request", "requestId must be 1-64 of A-Z a-z 0-9 _ . : -");
+    if (requestId !== undefined && child.handbackIds?.includes(requestId))
+      return state.store.committed().then(() => ({ outcome: "delivered" as const, duplicate: true }));
+
+    let outcome: HandbackOutcome;
+    if (!this.reportsRun(child, cause as RunCause)) outcome = "skipped";
+    else
+      outcome = this.route(
+        child,
+        reportBody(reportState as ReportState, result, question, error),
+        feedLine(result ?? question ?? error ?? reportState),
+      );
+    if (requestId !== undefined)
+      child.handbackIds = [...(child.handbackIds ?? []), requestId].slice(-PEER_LIMITS.handbackIdsKept);
+    // Saved in the same turn as the report's item: one transaction holds both.
+    state.save(child);
+    return state.store.committed().then(() => ({ outcome }));
+  }
+
+  /**
+   * The run-cause rules: a run another agent started never reports; one the parent's message
+   * started reports at most 3 times in a row; the task or the user's reply resets the count.
+   */
+  private reportsRun(child: Job, cause: RunCause): boolean {
+    if (cause === "agent") return false;
+    if (cause !== "parent") {
+      child.parentRuns = 0;
+      return true;
+    }
+    const runs = (child.parentRuns ?? 0) + 1;
+    child.parentRuns = runs;
+    return runs <= PEER_LIMITS.parentRunsInARow;
+  }
+
+  /** Sends a report to the child's parent now, or keeps it on the child. */
+  private route(child: Job, body: string, summary: string): HandbackOutcome {
+    const { state, foreground, feed } = this.pc;
+    const parentSession = child.parentSession!;
+    const text = envelope({ from: child.name, id: child.id, relation: "child", kind: "report" }, body);
+    let outcome: HandbackOutcome = "kept";
+    const holder = foreground.bySession(parentSession);
+    const parentJob = state.jobs.get(parentSession);
+    if (holder) {
+      if (foreground.deliver(holder, { text, kind: "report", from: child.name, relation: "child" }))
+        outcome = "delivered";
+    } else if (parentJob && parentJob.kind === "protocol") {
+      const delivered = deliverItem(this.pc, parentJob, {
+        kind: "report",
+        from: child.name,
+        relation: relationOf(jobSession(parentJob), jobSession(child)),
+        text,
+      });
+      if (delivered !== "full" && delivered !== "stopped" && delivered !== "not running") outcome = delivered;
+    }
+    child.undeliveredReport = outcome === "kept" ? text : null;
+    feed.add({
+      kind: "report",
+      why: outcome,
+      text: `${child.name} → ${holder?.name ?? parentJob?.name ?? parentSession}: ${summary}`,
+      who: child.name,
+      whoId: child.id,
+      jobs: [child.id, ...(parentJob ? [parentJob.id] : [])],
+    });
+    return outcome;
+  }
+
+  /** Sends the reports kept for a parent session that is back (a foreground session or a job). */
+  retryFor(parentSession: string): void {
+    if (this.retrying) return;
+    this.retrying = true;
+    try {
+      for (const child of this.pc.state.jobs.values()) {
+        if (child.parentSession !== parentSession || !child.undeliveredReport) continue;
+        const text = child.undeliveredReport;
+        child.undeliveredReport = null;
+        const outcome = this.resend(child, text);
+        if (outcome === "kept") child.undeliveredReport = text;
+        this.pc.state.save(child);
+      }
+    } finally {
+      this.retrying = false;
+    }
+  }
+
+  private resend(child: Job, text: string): HandbackOutcome {
+    const { state, foreground } = this.pc;
+    const holder = foreground.bySession(child.parentSession!);
+    if (holder)
+      return foreground.deliver(holder, { text, kind: "report", from: child.name, relation: "child" })
+        ? "delivered"
+        : "kept";
+    const parentJob = state.jobs.get(child.parentSession!);
+    if (parentJob?.kind !== "protocol") return "kept";
+    const outcome = deliverItem(this.pc, parentJob, {
+      kind: "report",
+      from: child.name,
+      relation: "child",
+      text,
+    });
+    return outcome === "full" || outcome === "stopped" || outcome === "not running" ? "kept" : outcome;
+  }
+
+  /** A job changed: a child that was stopped or gave up reports `ended`; a parent back takes its reports. */
+  jobChanged(job: Job): void {
+    const before = this.known.get(job.id);
+    this.remember(job);
+    if (job.parentSession && before && before.lifecycle !== job.lifecycle) {
+      if (job.lifecycle === "stopped") this.ended(job, "was stopped");
+      else if (job.lifecycle === "failed" && job.report?.state !== "failed")
+        this.ended(job, `gave up: ${job.error ?? "it failed"}`);
+    }
+    if (!this.retrying && this.hasKeptFor(job.id)) this.retryFor(job.id);
+  }
+
+  jobRemoved(id: string): void {
+    const known = this.known.get(id);
+    this.known.delete(id);
+    if (!known?.parentSession || known.lifecycle === "stopped" || known.lifecycle === "failed") return;
+    const gone = { id, name: known.name, parentSession: known.parentSession } as Job;
+    this.route(gone, endedBody({ id, name: known.name }, "was removed"), "removed");
+  }
+
+  private ended(child: Job, why: string): void {
+    this.route(child, endedBody(child, why), why);
+    this.pc.state.save(child);
+  }
+
+  private hasKeptFor(session: string): boolean {
+    for (const child of this.pc.state.jobs.values())
+      if (child.parentSession === session && child.undeliveredReport) return true;
+    return false;
+  }
+
+  private remember(job: Job): void {
+    this.known.set(job.id, {
+      name: job.name,
+      parentSession: job.parentSession ?? null,
+      lifecycle: job.lifecycle,
+    });
+  }
+}

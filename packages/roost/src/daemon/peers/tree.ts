@@ -1,0 +1,118 @@
+import { LIMITS, RoostError, type SpawnResult } from "../../protocol/index.js";
+import type { Caller } from "../caller.js";
+import { isLive, type Job } from "../job.js";
+import { optionalString } from "../ops/args.js";
+import { dispatchJob } from "../ops/jobs.js";
+import type { PeerContext } from "./peer-context.js";
+import { RateWindow } from "./rate-window.js";
+import { type Session, speakerOf } from "./sessions.js";
+
+const SPAWN_NOTE =
+  "Started. Its report arrives by itself when it finishes a run (done, a question, failed): do not poll for it.";
+
+function limit(message: string): RoostError {
+  return new RoostError("limit", message);
+}
+
+/** How deep a session sits below its root: a root is 0. */
+function depthOf(self: Session, jobs: Map<string, Job>): number {
+  let depth = 0;
+  let parent = self.parentSession;
+  const seen = new Set<string>();
+  while (parent !== null && !seen.has(parent)) {
+    seen.add(parent);
+    depth++;
+    parent = jobs.get(parent)?.parentSession ?? null;
+  }
+  return depth;
+}
+
+/**
+ * `spawn {task, name?, cwd?, profile?, model?, thinking?}`: a child job of the calling session,
+ * with its parent and root kept on it. The child runs `profile`, else its parent's profile (a
+ * foreground parent has none: it names one); in the parent's folder unless `cwd` says; `model` and
+ * `thinking` go to it as `ROOST_MODEL` and `ROOST_THINKING`. The caps (depth, children per parent,
+ * sessions per tree, spawned sessions overall, spawns per tree a minute) are the user's
+ * roost.json's, each refused with `limit`.
+ */
+export class SpawnTree {
+  private readonly spawns: RateWindow;
+
+  constructor(private readonly pc: PeerContext) {
+    this.spawns = new RateWindow(60_000, () => pc.now());
+  }
+
+  async spawn(caller: Caller, args: Record<string, unknown>): Promise<SpawnResult> {
+    const { state, feed } = this.pc;
+    const self = speakerOf(state, this.pc.foreground, caller);
+    const task = args.task;
+    if (typeof task !== "string" || task.trim() === "")
+      throw new RoostError("bad_request", "task must be a non-empty string");
+    if (task.length > LIMITS.replyText)
+      throw new RoostError("bad_request", `task is longer than ${LIMITS.replyText} characters`);
+    const profile = optionalString(args, "profile") ?? self.job?.profile;
+    if (!profile)
+      throw new RoostError("bad_request", "profile must be given: a foreground session has none to pass on");
+    const model = optionalString(args, "model");
+    const thinking = optionalString(args, "thinking");
+    if (model !== undefined && model.length > LIMITS.model)
+      throw new RoostError("bad_request", `model is longer than ${LIMITS.model} characters`);
+    if (thinking !== undefined && thinking.length > LIMITS.thinking)
+      throw new RoostError("bad_request", `thinking is longer than ${LIMITS.thinking} characters`);
+    this.checkCaps(self);
+    this.spawns.record(self.root);
+
+    const { id, name } = await dispatchJob(
+      this.pc,
+      {
+        profile,
+        task,
+        cwd: optionalString(args, "cwd") ?? self.cwd,
+        ...(args.name !== undefined ? { name: optionalString(args, "name") } : {}),
+      },
+      (record) => {
+        record.parentSession = self.session;
+        record.rootSession = self.root;
+        record.parentPeer = self.peerId;
+        record.parentRuns = 0;
+        record.env = {
+          ...record.env,
+          ...(model !== undefined ? { ROOST_MODEL: model } : {}),
+          ...(thinking !== undefined ? { ROOST_THINKING: thinking } : {}),
+        };
+      },
+    );
+    feed.add({
+      kind: "spawn",
+      why: "spawn",
+      text: `${self.name} → ${name}`,
+      who: self.name,
+      whoId: self.job ? self.job.id : self.peerId,
+      jobs: [...(self.job ? [self.job.id] : []), id],
+    });
+    return { id, name, note: SPAWN_NOTE };
+  }
+
+  private checkCaps(self: Session): void {
+    const settings = this.pc.settings();
+    const jobs = this.pc.state.jobs;
+    const live = [...jobs.values()].filter(isLive);
+    const depth = depthOf(self, jobs) + 1;
+    if (depth > settings.maxDepth)
+      throw limit(`a child here would be ${depth} deep; agentMaxDepth is ${settings.maxDepth}`);
+    const children = live.filter((j) => j.parentSession === self.session).length;
+    if (children >= settings.maxChildren)
+      throw limit(`${children} live children already; at most ${settings.maxChildren} per parent`);
+    const inTree =
+      live.filter((j) => (j.rootSession ?? j.id) === self.root).length +
+      (jobs.has(self.root) ? 0 : this.pc.foreground.bySession(self.root) ? 1 : 0);
+    if (inTree >= settings.maxTreeSessions)
+      throw limit(`${inTree} live sessions in this tree already; at most ${settings.maxTreeSessions}`);
+    const spawned = live.filter((j) => j.parentSession).length;
+    if (spawned >= settings.maxSpawned)
+      throw limit(`${spawned} live spawned sessions already; at most ${settings.maxSpawned}`);
+    const recent = this.spawns.count(self.root);
+    if (recent >= settings.spawnsPerMinute)
+      throw limit(`${recent} spawns in this tree in the last minute; at most ${settings.spawnsPerMinute}`);
+  }
+}
