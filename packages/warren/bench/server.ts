@@ -13,7 +13,7 @@ import { spawn } from "node:child_process";
 import { Agent, request } from "node:http";
 import { fileURLToPath } from "node:url";
 import Fastify from "fastify";
-import type { ScenarioDefinition } from "../src/engine/index.js";
+import { Run, type ScenarioDefinition } from "../src/engine/index.js";
 import { bridgeRepair } from "../src/scenarios/bridge_repair/scenario.js";
 import { bundledScenarios, type ScenarioCatalog, startServer } from "../src/server/index.js";
 
@@ -148,6 +148,7 @@ async function crowd(): Promise<void> {
       (await send(`${server.url}/v1/runs/${created.run_id}/agents/${id}/claim`, "POST")).body,
     ).lease;
   }
+  const cpuBefore = process.cpuUsage();
   const child = spawn(
     process.execPath,
     [
@@ -164,6 +165,7 @@ async function crowd(): Promise<void> {
   let out = "";
   child.stdout.on("data", (chunk) => (out += chunk));
   await new Promise((resolve) => child.on("exit", resolve));
+  const cpu = process.cpuUsage(cpuBefore);
   const samples = JSON.parse(out) as Sample[];
   // The engine issues a round's 100 envelopes one after another in one synchronous batch; the
   // second figure starts the clock when the round's last envelope was issued, leaving the server's part.
@@ -178,7 +180,39 @@ async function crowd(): Promise<void> {
   console.log(
     `  batch issued → observation delivered p50 ${ms(percentile(afterBatch, 50))}  p99 ${ms(percentile(afterBatch, 99))}`,
   );
+  // CPU time does not depend on what else the machine runs: the server's whole cost of a round
+  // (100 polls answered, 100 commands judged, the engine's step) beside the engine's alone.
+  console.log(
+    `  server CPU per round ${ms((cpu.user + cpu.system) / 1000 / ROUNDS)}; the engine alone ${ms(engineCpuPerRound())}`,
+  );
   await server.close();
+}
+
+/** CPU time of one round of the crowd with the engine driven in-process, no HTTP. */
+function engineCpuPerRound(): number {
+  const ids = crowdedValley.agents.map((a) => a.id);
+  const run = new Run({
+    runId: "cpu",
+    scenario: crowdedValley,
+    seed: 1,
+    controlledAgents: ids,
+    npcPolicy: "none",
+  });
+  run.start();
+  const before = process.cpuUsage();
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const id of ids) {
+      const envelope = run.outstanding(id)!;
+      run.submit(id, {
+        command_id: `${id}-${round}`,
+        observation_id: envelope.observation_id,
+        sleep_ms: 1000,
+      });
+    }
+  }
+  const used = process.cpuUsage(before);
+  run.dispose();
+  return (used.user + used.system) / 1000 / ROUNDS;
 }
 
 interface Sample {
