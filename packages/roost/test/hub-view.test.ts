@@ -195,6 +195,12 @@ describe("the hub's view", () => {
   test("the panes show only when the daemon has their op", () => {
     const none = view(stateWith([row("a")], { pane: "events" })).join("\n");
     assert.doesNotMatch(none, /── events/);
+    const empty = { counts: { open: 0, claimed: 0, blocked: 0, done: 0 }, tasks: [] };
+    assert.doesNotMatch(
+      view(stateWith([row("a")], { board: empty }))[0]!,
+      /board/,
+      "an empty board keeps out of the title",
+    );
     const state = stateWith([row("a")], {
       pane: "events",
       events: [{ at: new Date(NOW).toISOString(), who: "a", kind: "reply", text: "hello" }],

@@ -114,10 +114,10 @@ function titleLine(state: HubState, entries: Entry[], width: number): string {
     const shown = entries.filter((e) => e.kind === "row").length;
     parts.push(cyan(`filter "${state.filter}" (${shown})`));
   }
-  if (state.board) {
-    const c = state.board.counts;
-    parts.push(dim(`board ${boardSummary(c)}`));
-  }
+  const counts = state.board?.counts;
+  // An empty board is not worth the room.
+  if (counts && counts.open + counts.claimed + counts.blocked + counts.done > 0)
+    parts.push(dim(`board ${boardSummary(counts)}`));
   const link =
     state.connection === "connected"
       ? green("● daemon")
