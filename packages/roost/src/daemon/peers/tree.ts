@@ -1,5 +1,6 @@
 import { LIMITS, RoostError, type SpawnResult } from "../../protocol/index.js";
 import type { Caller } from "../caller.js";
+import { loadProfiles } from "../config.js";
 import { isLive, type Job } from "../job.js";
 import { optionalString } from "../ops/args.js";
 import { dispatchJob } from "../ops/jobs.js";
@@ -59,6 +60,8 @@ export class SpawnTree {
       throw new RoostError("bad_request", `model is longer than ${LIMITS.model} characters`);
     if (thinking !== undefined && thinking.length > LIMITS.thinking)
       throw new RoostError("bad_request", `thinking is longer than ${LIMITS.thinking} characters`);
+    if (!loadProfiles(state.paths.config).has(profile))
+      throw new RoostError("not_found", `no profile ${JSON.stringify(profile)} in ${state.paths.config}`);
     this.checkCaps(self);
     this.spawns.record(self.root);
 

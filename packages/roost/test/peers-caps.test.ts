@@ -1,0 +1,130 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import type { DaemonClient } from "../src/client/daemon-client.js";
+import { speakFor } from "./helpers/a2a.js";
+import { hubClient } from "./helpers/board.js";
+import {
+  type RawConnection,
+  startTestDaemon,
+  TEST_PROFILES,
+  type TestDaemon,
+  waitFor,
+} from "./helpers/daemon.js";
+
+let daemon: TestDaemon;
+let hub: DaemonClient;
+const clockDir = mkdtempSync(join(tmpdir(), "roost-clock-"));
+const clockFile = join(clockDir, "now");
+let now = Date.parse("2026-11-29T10:00:00Z");
+const setClock = (ms: number) => {
+  now = ms;
+  writeFileSync(clockFile, new Date(now).toISOString());
+};
+const conns: RawConnection[] = [];
+
+before(async () => {
+  setClock(now);
+  process.env.ROOST_TEST_CLOCK_FILE = clockFile;
+  // A project's roost.json has no say: only the user's (the home's) sets the caps.
+  daemon = await startTestDaemon({ config: { agentProfiles: { mute: TEST_PROFILES.mute } } });
+  delete process.env.ROOST_TEST_CLOCK_FILE;
+  hub = await hubClient(daemon);
+});
+after(async () => {
+  for (const c of conns) c.close();
+  hub?.close();
+  await daemon?.stop();
+  rmSync(clockDir, { recursive: true, force: true });
+});
+
+async function root(name: string): Promise<{ id: string; conn: RawConnection }> {
+  const { id } = await hub.call("dispatch", { profile: "mute", name });
+  const conn = await speakFor(daemon, id);
+  conns.push(conn);
+  return { id, conn };
+}
+
+async function spawnFrom(conn: RawConnection, name?: string) {
+  return conn.request("spawn", { task: "sleep on it", ...(name ? { name } : {}) });
+}
+
+async function spawned(conn: RawConnection): Promise<{ id: string; conn: RawConnection }> {
+  const answer = await spawnFrom(conn);
+  assert.equal(answer.ok, true, answer.error);
+  const child = await speakFor(daemon, answer.result.id);
+  conns.push(child);
+  return { id: answer.result.id, conn: child };
+}
+
+const limited = (answer: Record<string, unknown>, what: RegExp) => {
+  assert.equal(answer.code, "limit", JSON.stringify(answer));
+  assert.match(answer.error as string, what);
+};
+
+describe("the spawn caps, each at its edge", () => {
+  test("a bad spawn is refused with its code", async () => {
+    const r = await root("bad");
+    for (const [args, code] of [
+      [{}, "bad_request"],
+      [{ task: "" }, "bad_request"],
+      [{ task: "x", profile: "nope" }, "not_found"],
+      [{ task: "x", cwd: "/no/such/folder" }, "bad_request"],
+      [{ task: "x", model: "m".repeat(201) }, "bad_request"],
+    ] as const)
+      assert.equal((await r.conn.request("spawn", args)).code, code, JSON.stringify(args));
+    const hubConn = await daemon.connect();
+    assert.equal((await hubConn.request("spawn", { task: "x" })).code, "unauthorized", "a hub is no session");
+    hubConn.close();
+  });
+
+  test("depth 3 below the root", async () => {
+    const r = await root("deep");
+    const c1 = await spawned(r.conn);
+    const c2 = await spawned(c1.conn);
+    const c3 = await spawned(c2.conn);
+    limited(await spawnFrom(c3.conn), /4 deep; agentMaxDepth is 3/);
+    const rows = (await hub.call("list", {})).rows;
+    const row3 = rows.find((row) => row.id === c3.id)!;
+    assert.deepEqual([row3.parentSession, row3.rootSession, row3.parent], [c2.id, r.id, c2.id]);
+  });
+
+  test("8 live children per parent; 10 spawns a minute per tree, then a minute later more", async () => {
+    const r = await root("wide");
+    const children = [];
+    for (let i = 0; i < 8; i++) children.push(await spawned(r.conn));
+    limited(await spawnFrom(r.conn), /8 live children already; at most 8/);
+    // The tree has had 8 spawns this minute: 2 more, then the 11th is refused.
+    await spawned(children[0]!.conn);
+    await spawned(children[0]!.conn);
+    limited(await spawnFrom(children[1]!.conn), /10 spawns in this tree in the last minute; at most 10/);
+    setClock(now + 61_000);
+    await spawned(children[1]!.conn);
+    // A stopped child no longer counts against its parent.
+    await hub.call("stop", { id: children[7]!.id });
+    await waitFor("the child stopped", async () =>
+      (await hub.call("list", {})).rows.find((row) => row.id === children[7]!.id)?.lifecycle === "stopped"
+        ? true
+        : undefined,
+    );
+    await spawned(r.conn);
+  });
+
+  test("16 live sessions per tree (the root counted), 32 live spawned sessions overall", async () => {
+    setClock(now + 61_000);
+    const r = await root("big");
+    const kids = [];
+    for (let i = 0; i < 8; i++) kids.push(await spawned(r.conn));
+    for (let i = 0; i < 2; i++) kids.push(await spawned(kids[0]!.conn));
+    setClock(now + 61_000);
+    for (let i = 0; i < 5; i++) kids.push(await spawned(kids[1]!.conn));
+    limited(await spawnFrom(kids[2]!.conn), /16 live sessions in this tree already; at most 16/);
+    // Live spawned so far: 3 (deep) + 8 + 3 (wide, one stopped) + 15 (big) = 29.
+    setClock(now + 61_000);
+    const last = await root("last");
+    for (let i = 0; i < 3; i++) await spawned(last.conn);
+    limited(await spawnFrom(last.conn), /32 live spawned sessions already; at most 32/);
+  });
+});
