@@ -68,6 +68,14 @@ describe("roost hub in a real terminal under tmux", { skip }, () => {
     const received = readFileSync(join(daemon.stateDir, "jobs", id, "received.jsonl"), "utf8");
     assert.equal(received.split("typed in tmux").length - 1, 1, "the reply reached the agent once");
 
+    // A resize of the real terminal redraws at the new size: the key hints on the last row.
+    await tmux("resize-window", "-t", "hub", "-x", "80", "-y", "24");
+    const resized = await waitForPane("the hub at 80x24", (s) => {
+      const lines = s.replace(/\n$/, "").split("\n");
+      return lines.length === 24 && lines[23]!.includes("Enter reply") && lines[0]!.includes("roost hub");
+    });
+    assert.equal(resized.split("\n").filter((l) => /tmux-agent +working/.test(l)).length, 1, "no leftovers");
+
     await tmux("send-keys", "-t", "hub", "q");
     const after = await waitForPane("the hub's exit", (s) => s.includes("hub exited 0"));
     assert.doesNotMatch(
