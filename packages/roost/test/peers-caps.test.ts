@@ -93,7 +93,7 @@ describe("the spawn caps, each at its edge", () => {
 
   test("8 live children per parent; 10 spawns a minute per tree, then a minute later more", async () => {
     const r = await root("wide");
-    const children = [];
+    const children: { id: string; conn: RawConnection }[] = [];
     for (let i = 0; i < 8; i++) children.push(await spawned(r.conn));
     limited(await spawnFrom(r.conn), /8 live children already; at most 8/);
     // The tree has had 8 spawns this minute: 2 more, then the 11th is refused.
@@ -115,7 +115,7 @@ describe("the spawn caps, each at its edge", () => {
   test("16 live sessions per tree (the root counted), 32 live spawned sessions overall", async () => {
     setClock(now + 61_000);
     const r = await root("big");
-    const kids = [];
+    const kids: { id: string; conn: RawConnection }[] = [];
     for (let i = 0; i < 8; i++) kids.push(await spawned(r.conn));
     for (let i = 0; i < 2; i++) kids.push(await spawned(kids[0]!.conn));
     setClock(now + 61_000);

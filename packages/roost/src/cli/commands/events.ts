@@ -1,0 +1,48 @@
+import type { EventsResult, FeedEvent } from "../../protocol/index.js";
+import type { Command } from "../command.js";
+
+/** How often `--follow` asks for what is new. */
+const FOLLOW_POLL_MS = 500;
+
+/** One event on one line: time, kind and why, who, and what happened. */
+export function eventLine(event: FeedEvent): string {
+  const time = event.at.slice(11, 19);
+  return `${time}  ${`${event.kind}/${event.why}`.padEnd(20)}  ${event.text}`;
+}
+
+export const events: Command = {
+  name: "events",
+  usage: "events [--follow] [--id ID] [--limit N] [--json]",
+  summary:
+    "What happened across the jobs: starts, state changes, replies, messages, reports, notices, restarts, removals.",
+  positionals: [0, 0],
+  options: { follow: { type: "boolean", short: "f" }, id: { type: "string" }, limit: { type: "string" } },
+  run: async ({ values, json, client, print }) => {
+    const c = await client();
+    const limit = typeof values.limit === "string" ? Number(values.limit) : undefined;
+    const id = typeof values.id === "string" ? values.id : undefined;
+    const first: EventsResult = await c.call("events", {
+      ...(limit !== undefined ? { limit } : {}),
+      ...(id !== undefined ? { id } : {}),
+    });
+    if (!values.follow) {
+      print(first.events.length ? first.events.map(eventLine).join("\n") : "no events", first);
+      return 0;
+    }
+    // Followed: one line per event (a JSON object per line with --json) until interrupted.
+    const show = (list: FeedEvent[]) => {
+      for (const e of list) process.stdout.write(`${json ? JSON.stringify(e) : eventLine(e)}\n`);
+    };
+    show(first.events);
+    let cursor = first.cursor;
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, FOLLOW_POLL_MS));
+      const next: EventsResult = await c.call("events", {
+        after: cursor,
+        ...(id !== undefined ? { id } : {}),
+      });
+      show(next.events);
+      cursor = next.cursor;
+    }
+  },
+};
