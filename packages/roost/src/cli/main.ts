@@ -1,5 +1,7 @@
+import { attach } from "./attach.js";
 import { type Command, runCommand } from "./command.js";
 import { daemon, shutdown } from "./commands/daemon.js";
+import { events } from "./commands/events.js";
 import { dispatch, respawn, rm, stop } from "./commands/jobs.js";
 import { reply } from "./commands/reply.js";
 import { ls, pin, rename } from "./commands/rows.js";
@@ -14,6 +16,7 @@ const COMMANDS: Command[] = [
   dispatch,
   ls,
   reply,
+  attach,
   stop,
   rm,
   respawn,
@@ -21,6 +24,7 @@ const COMMANDS: Command[] = [
   pin,
   tasks,
   schedule,
+  events,
 ];
 
 function overview(): string {

@@ -1,0 +1,67 @@
+/**
+ * `roost attach`'s wire: a controller (the CLI, the hub) takes a job's terminal. `attach` answers
+ * the screen as it is (escape sequences that redraw it) and then the job's output comes as
+ * `terminal-output` events on that connection, until `detach`, the job's end (`terminal-end`) or
+ * the connection's. Several connections may watch one job; the first attached holds the keyboard
+ * (its keys and its size reach the program; the others' keys are refused with `locked`) and when it
+ * leaves, the next in line takes it over (`terminal-keyboard`).
+ */
+import type { Lifecycle } from "./rows.js";
+
+/** The key that detaches (Ctrl-], as telnet's): terminal agents hardly ever need it. */
+export const DETACH_KEY = "\x1d";
+export const DETACH_KEY_NAME = "Ctrl-]";
+
+export interface AttachArgs {
+  /** A job id or a unique name. */
+  id: string;
+  /** The attaching terminal's size: the program takes it while this connection holds the keyboard. */
+  cols?: number;
+  rows?: number;
+}
+
+export interface AttachResult {
+  id: string;
+  name: string;
+  /** The job is not running: `screen` is its last one (empty when none was kept), nothing follows. */
+  ended: boolean;
+  lifecycle: Lifecycle;
+  exitCode: number | null;
+  screen: string;
+  /** Whether this connection's keys reach the program (else it watches). */
+  keyboard: boolean;
+}
+
+export interface AttachInputArgs {
+  id: string;
+  /** Keys as the terminal sends them. */
+  data: string;
+}
+
+export interface AttachResizeArgs {
+  id: string;
+  cols: number;
+  rows: number;
+}
+
+export interface TerminalOutputEvent {
+  event: "terminal-output";
+  id: string;
+  data: string;
+}
+
+/** The attached job ended (or the daemon lost its terminal): nothing more comes for it. */
+export interface TerminalEndEvent {
+  event: "terminal-end";
+  id: string;
+  exitCode: number | null;
+  signal: number | null;
+}
+
+/** This connection holds the keyboard now (the one that held it left). */
+export interface TerminalKeyboardEvent {
+  event: "terminal-keyboard";
+  id: string;
+}
+
+export type AttachEvent = TerminalOutputEvent | TerminalEndEvent | TerminalKeyboardEvent;

@@ -1,0 +1,123 @@
+// `roost attach` in a pseudo-terminal of the test's own, against a real daemon and real programs.
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { type AttachPty, runAttach } from "./helpers/attach-pty.js";
+import { type RawConnection, startTestDaemon, type TestDaemon } from "./helpers/daemon.js";
+import { dispatchTerminal, receivedLines, rowWhen, TERMINAL_PROFILES } from "./helpers/terminal.js";
+
+const PROFILES = {
+  ...TERMINAL_PROFILES,
+  winch: {
+    command: [
+      "/bin/sh",
+      "-c",
+      'trap "stty size" WINCH; echo watching the size; while :; do sleep 0.05; done',
+    ],
+    task: "argv",
+    protocol: false,
+  },
+  quitter: { command: "echo all done here", task: "argv", protocol: false },
+};
+
+describe("roost attach", () => {
+  let daemon: TestDaemon;
+  let conn: RawConnection;
+  const attached: AttachPty[] = [];
+
+  before(async () => {
+    daemon = await startTestDaemon({ config: { agentProfiles: PROFILES } });
+    conn = await daemon.connect();
+  });
+
+  after(async () => {
+    for (const a of attached) a.pty.kill();
+    conn?.close();
+    await daemon?.stop();
+  });
+
+  const attach = (id: string, size?: { cols: number; rows: number }) => {
+    const a = runAttach(daemon.home, id, size);
+    attached.push(a);
+    return a;
+  };
+
+  test("replays the screen, types keys into the program, and Ctrl-] detaches leaving it running", async () => {
+    const { id, dir } = await dispatchTerminal(daemon, conn, "proceed");
+    await rowWhen(conn, id, (r) => r.state === "blocked");
+    const a = attach(id);
+    await a.sees("Ctrl-] detaches");
+    await a.sees("Proceed? [y/N]");
+    assert.match(a.output, /about to deploy v2/);
+    a.pty.write("y\r");
+    await a.sees("deployed v2");
+    assert.deepEqual(receivedLines(dir), ["got [y]"]);
+    const mark = a.output.length;
+    a.pty.write("\x1d");
+    assert.equal(await a.exited, 0);
+    assert.match(a.output.slice(mark), /detached from proceed/);
+    const row = await rowWhen(conn, id, (r) => r.summary === "deployed v2");
+    assert.equal(row.lifecycle, "running");
+  });
+
+  test("a resize of the attached terminal reaches the program as SIGWINCH", async () => {
+    const { id } = await dispatchTerminal(daemon, conn, "winch");
+    await rowWhen(conn, id, (r) => r.summary === "watching the size");
+    const a = attach(id, { cols: 90, rows: 25 });
+    await a.sees("watching the size");
+    // The attach took the terminal's size: the program heard of it.
+    await a.sees("25 90");
+    a.pty.resize(70, 20);
+    await a.sees("20 70");
+    a.pty.write("\x1d");
+    assert.equal(await a.exited, 0);
+  });
+
+  test("attaching to a job that ended shows its last screen and says so", async () => {
+    const { id } = await dispatchTerminal(daemon, conn, "quitter");
+    await rowWhen(conn, id, (r) => r.lifecycle === "done");
+    const a = attach(id);
+    await a.sees("this is its last screen");
+    assert.match(a.output, /all done here/);
+    assert.equal(await a.exited, 0);
+  });
+
+  test("several watch, the first attached types; when it leaves the next one takes the keyboard", async () => {
+    const { id, dir } = await dispatchTerminal(daemon, conn, "proceed");
+    await rowWhen(conn, id, (r) => r.state === "blocked");
+    const first = await daemon.connect();
+    const second = await daemon.connect();
+    try {
+      const one = await first.request("attach", { id });
+      const two = await second.request("attach", { id });
+      assert.equal(one.result.keyboard, true);
+      assert.equal(two.result.keyboard, false);
+      assert.match(two.result.screen, /Proceed\? \[y\/N\]/);
+      const refused = await second.request("attach-input", { id, data: "n\r" });
+      assert.equal(refused.ok, false);
+      assert.equal(refused.code, "locked");
+      await first.request("detach", { id });
+      await second.nextEvent((e) => e.event === "terminal-keyboard" && e.id === id);
+      const typed = await second.request("attach-input", { id, data: "y\r" });
+      assert.equal(typed.ok, true);
+      const output = await second.nextEvent(
+        (e) => e.event === "terminal-output" && String(e.data).includes("deployed v2"),
+      );
+      assert.equal(output.id, id);
+      assert.deepEqual(receivedLines(dir), ["got [y]"]);
+      const bad = await second.request("attach-resize", { id, cols: 1, rows: 10 });
+      assert.equal(bad.code, "bad_request");
+    } finally {
+      first.close();
+      second.close();
+    }
+  });
+
+  test("keys from a connection that is not attached are refused", async () => {
+    const { id } = await dispatchTerminal(daemon, conn, "title");
+    const answer = await conn.request("attach-input", { id, data: "x" });
+    assert.equal(answer.ok, false);
+    assert.equal(answer.code, "bad_request");
+    const missing = await conn.request("attach", { id: "no-such-job" });
+    assert.equal(missing.code, "not_found");
+  });
+});
