@@ -1,0 +1,75 @@
+// The daemon SIGKILLed under terminal agents: they live on in the process host, and after the
+// restart their rows are read again, a reply is typed into each once, and attach still works.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { runAttach } from "./helpers/attach-pty.js";
+import { type RawConnection, startTestDaemon, type TestDaemon } from "./helpers/daemon.js";
+import { dispatchTerminal, receivedLines, rowWhen, TERMINAL_PROFILES } from "./helpers/terminal.js";
+
+let daemon: TestDaemon;
+let conn: RawConnection;
+
+before(async () => {
+  daemon = await startTestDaemon({ config: { agentProfiles: TERMINAL_PROFILES } });
+  conn = await daemon.connect();
+});
+
+after(async () => {
+  conn?.close();
+  await daemon?.stop();
+});
+
+test("three terminal agents outlive a SIGKILLed daemon: alive, rows right, each reply typed once, attach works", async () => {
+  const proceed = await dispatchTerminal(daemon, conn, "proceed");
+  const menu = await dispatchTerminal(daemon, conn, "menu");
+  const full = await dispatchTerminal(daemon, conn, "fullscreen");
+  await rowWhen(conn, proceed.id, (r) => r.state === "blocked");
+  await rowWhen(conn, menu.id, (r) => r.state === "blocked");
+  await rowWhen(conn, full.id, (r) => r.summary === "compiling src/main.c");
+  const before = (await conn.request("list")).result.rows as { id: string; pid: number }[];
+  const pids = new Map(before.map((r) => [r.id, r.pid]));
+
+  conn.close();
+  await daemon.kill("SIGKILL");
+  await daemon.start();
+  conn = await daemon.connect();
+
+  const p = await rowWhen(conn, proceed.id, (r) => r.state === "blocked");
+  assert.equal(p.question, "Proceed? [y/N]");
+  assert.deepEqual(p.choices, ["y", "n"]);
+  const m = await rowWhen(conn, menu.id, (r) => r.state === "blocked");
+  assert.deepEqual(m.choices, ["apple", "pear", "plum"]);
+  const f = await rowWhen(conn, full.id, (r) => r.summary === "compiling src/main.c");
+  for (const row of [p, m, f]) {
+    assert.equal(row.lifecycle, "running");
+    assert.equal(row.pid, pids.get(row.id), "the same process, not a new one");
+  }
+
+  // The screen survived too: attach replays it.
+  const a = runAttach(daemon.home, proceed.id);
+  try {
+    await a.sees("Proceed? [y/N]");
+    a.pty.write("\x1d");
+    assert.equal(await a.exited, 0);
+  } finally {
+    a.pty.kill();
+  }
+
+  for (const [job, text, requestId] of [
+    [proceed, "y", "r-proceed"],
+    [menu, "plum", "r-menu"],
+    [full, "k", "r-full"],
+  ] as const) {
+    const answer = await conn.request("reply", { id: job.id, text, requestId });
+    assert.equal(answer.ok, true, JSON.stringify(answer));
+  }
+  await rowWhen(conn, proceed.id, (r) => r.summary === "deployed v2");
+  await rowWhen(conn, menu.id, (r) => r.summary === "you picked 3");
+  await rowWhen(conn, full.id, (r) => r.summary === "left full screen");
+  // A resend of a reply (its answer lost) is not typed again.
+  const resent = await conn.request("reply", { id: proceed.id, text: "y", requestId: "r-proceed" });
+  assert.equal(resent.result.duplicate, true);
+  assert.deepEqual(receivedLines(proceed.dir), ["got [y]"]);
+  assert.deepEqual(receivedLines(menu.dir), ["got [3]"]);
+  assert.deepEqual(receivedLines(full.dir), ["got [k]"]);
+});
