@@ -166,6 +166,10 @@ export async function startTestDaemon(options: { config?: object; home?: string 
       }),
     );
     child = proc;
+    // A test process that ends early (a timeout) takes its daemon with it.
+    const endWithTest = () => proc.kill("SIGTERM");
+    process.once("exit", endWithTest);
+    proc.once("exit", () => process.off("exit", endWithTest));
     await waitFor(
       "the daemon's socket",
       async () => {
