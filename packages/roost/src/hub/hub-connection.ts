@@ -34,7 +34,7 @@ export class HubConnection {
   private client: DaemonClient | null = null;
   private closed = false;
   private retryTimer: NodeJS.Timeout | undefined;
-  private waiters: (() => void)[] = [];
+  private waiters: ((connected: boolean) => void)[] = [];
 
   constructor(
     private readonly options: HubConnectionOptions,
@@ -60,17 +60,17 @@ export class HubConnection {
     return this.client.call(op, args ?? {});
   }
 
-  /** Resolves when connected (at once if it is), or false after `timeoutMs`. */
+  /** Resolves when connected (at once if it is), or false after `timeoutMs` or once closed. */
   whenConnected(timeoutMs: number): Promise<boolean> {
     if (this.isConnected) return Promise.resolve(true);
+    if (this.closed) return Promise.resolve(false);
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.waiters = this.waiters.filter((w) => w !== done);
-        resolve(false);
-      }, timeoutMs);
-      const done = () => {
+      const timer = setTimeout(() => done(false), timeoutMs);
+      timer.unref();
+      const done = (connected: boolean) => {
         clearTimeout(timer);
-        resolve(true);
+        this.waiters = this.waiters.filter((w) => w !== done);
+        resolve(connected);
       };
       this.waiters.push(done);
     });
@@ -81,6 +81,7 @@ export class HubConnection {
     clearTimeout(this.retryTimer);
     this.client?.close();
     this.client = null;
+    for (const done of [...this.waiters]) done(false);
   }
 
   private async attempt(start: boolean, retryMs: number): Promise<void> {
@@ -124,9 +125,7 @@ export class HubConnection {
     }
     this.handlers.status("connected", null);
     this.handlers.connected();
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const wake of waiters) wake();
+    for (const done of [...this.waiters]) done(true);
   }
 
   private retry(afterMs: number): void {
