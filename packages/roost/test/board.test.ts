@@ -1,10 +1,16 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { DaemonClient } from "../src/client/daemon-client.js";
+import { takeWriterLock } from "../src/daemon/writer-lock.js";
 import { type BoardCounts, type BoardTask, RoostError } from "../src/protocol/index.js";
 import type { EventMessage } from "../src/protocol/messages.js";
 import { agentDoes, boardLog, boardProfiles, hubClient, rowOf, startAgent } from "./helpers/board.js";
 import { jobSecrets, startTestDaemon, TEST_PROFILES, type TestDaemon, waitFor } from "./helpers/daemon.js";
+
+// A foreground pi's claims outlive its connection by this much (5 s unless the daemon is told).
+const GRACE_MS = 600;
+process.env.PI_ROOST_FG_CLAIM_GRACE_MS = String(GRACE_MS);
 
 const isCode = (code: string) => (e: unknown) => e instanceof RoostError && e.code === code;
 
@@ -318,6 +324,43 @@ describe("the task board", () => {
       (await feed(t3.id)).at(-1)!.text,
       `#${t3.id} held by a job that is removed: its session was removed`,
     );
+  });
+
+  test("a foreground pi's claims go a moment after it disconnects, unless a pi on its session is back", async () => {
+    const session = join(daemon.stateDir, "a-foreground-session.jsonl");
+    const lock = takeWriterLock(daemon.stateDir, session);
+    assert.ok(lock.taken);
+    const register = async () => {
+      const raw = await daemon.connect();
+      const answer = await raw.request("peer_register", {
+        session,
+        name: "fg-pi",
+        cwd: daemon.home,
+        pid: process.pid,
+      });
+      assert.equal(answer.ok, true, JSON.stringify(answer));
+      return { raw, id: answer.result.id as string };
+    };
+    let { raw, id } = await register();
+    const t = await add("held by a foreground pi");
+    const claimed = await raw.request("task", { action: "claim", id: String(t.id) });
+    assert.equal(claimed.ok, true, JSON.stringify(claimed));
+    assert.deepEqual(claimed.result.task.owner, { id, name: "fg-pi" });
+    // Away, and back on the same session within the grace: it still holds the task.
+    raw.close();
+    ({ raw } = await register());
+    await new Promise((r) => setTimeout(r, GRACE_MS * 2));
+    assert.equal((await taskOf(t.id)).owner?.id, id);
+    // Gone for good: released once the grace has passed.
+    raw.close();
+    const gone = Date.now();
+    await waitFor("the release", async () => ((await taskOf(t.id)).state === "open" ? true : undefined));
+    assert.ok(Date.now() - gone >= GRACE_MS - 50, `released after ${Date.now() - gone} ms`);
+    assert.equal(
+      (await feed(t.id)).at(-1)!.text,
+      `#${t.id} held by a foreground pi: its session disconnected`,
+    );
+    if (lock.taken) lock.release();
   });
 
   test("at most 200 tasks: full, unless a done or dropped one makes room", async () => {

@@ -42,8 +42,8 @@ export function startCoordination(
   db: Database.Database,
 ): Coordination {
   const feed = new EventsFeed(db, () => state.now());
-  const board = new TaskBoard({ state, supervisor }, feed, db);
   const peers = new PeerService({ state, supervisor, feed, clock: clockFromEnv() }, db);
+  const board = new TaskBoard({ state, supervisor }, feed, db, peers.context.foreground);
   const jobEvents = new JobEvents(state, feed);
   const schedules: Scheduler = new Scheduler(db, {
     clock: clockFromEnv(),

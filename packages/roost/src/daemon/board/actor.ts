@@ -1,6 +1,7 @@
 import { RoostError, type TaskActor } from "../../protocol/index.js";
 import type { Caller } from "../caller.js";
 import { isEnded, type Job } from "../job.js";
+import type { ForegroundPeers } from "../peers/foreground.js";
 import type { DaemonState } from "../state.js";
 
 /**
@@ -38,8 +39,10 @@ export function holdsClaims(job: Job | undefined): boolean {
  * (before that, or for a job that has ended, it is `unauthorized`); any other connection is the
  * user's.
  */
-export function actorFor(state: DaemonState, caller: Caller): BoardActor {
+export function actorFor(state: DaemonState, caller: Caller, foreground: ForegroundPeers): BoardActor {
   if (caller.role !== "session") return { kind: "user" };
+  const peer = caller.jobId === null ? foreground.byCaller(caller) : undefined;
+  if (peer) return { kind: "session", id: peer.id, name: peer.name };
   const job = caller.jobId === null ? undefined : state.jobs.get(caller.jobId);
   if (!job || job.connection !== caller)
     throw new RoostError(

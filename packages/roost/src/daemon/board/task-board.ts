@@ -1,4 +1,5 @@
 import {
+  LIMITS,
   type MessageOutcome,
   REACHED_OUTCOMES,
   RoostError,
@@ -7,9 +8,26 @@ import {
 } from "../../protocol/index.js";
 import type { EventsFeed } from "../events-feed.js";
 import type { Job } from "../job.js";
+import type { OpContext } from "../ops/context.js";
+import { deliverItem } from "../peers/deliver-item.js";
+import type { ForegroundPeers } from "../peers/foreground.js";
 import { actorLabel, type BoardActor, holdsClaims } from "./actor.js";
 import { Board, type StoredTask, type TaskChange } from "./board.js";
-import { type DeliveryContext, deliverMessage, messageText } from "./deliver-message.js";
+
+/** What the board needs to tell sessions: the jobs and a way to start one. */
+export type DeliveryContext = Pick<OpContext, "state" | "supervisor">;
+
+/** How long a foreground pi's claims outlive its connection (it may be re-opened on the session). */
+export function foregroundGraceMs(env: NodeJS.ProcessEnv = process.env): number {
+  const ms = Number(env.PI_ROOST_FG_CLAIM_GRACE_MS);
+  return env.PI_ROOST_FG_CLAIM_GRACE_MS !== undefined && Number.isFinite(ms) && ms >= 0 ? ms : 5000;
+}
+
+/** A message from the user or the concierge (not a peer: no relation), cut to a message's limit. */
+function deliverMessage(ctx: DeliveryContext, job: Job, text: string, from: string): MessageOutcome {
+  const cut = text.length <= LIMITS.message ? text : `${text.slice(0, LIMITS.message - 1)}…`;
+  return deliverItem(ctx, job, { kind: "message", from, relation: "", text: cut });
+}
 
 function taskLine(task: StoredTask): string {
   return `#${task.id} ${task.title}`;
@@ -31,16 +49,14 @@ function holderMessage(change: TaskChange, by: TaskActor): string | null {
 /** The message `assign` sends: the task, and how to claim it. */
 export function assignmentMessage(task: StoredTask, by: TaskActor, waitingOn: number[]): string {
   const who = by.whoId === null ? `the ${by.who}` : by.who;
-  return messageText(
-    [
-      `Task #${task.id} on the shared task board is handed to you by ${who}: ${task.title}`,
-      ...(task.detail ? [task.detail] : []),
-      ...(waitingOn.length
-        ? [`It waits on ${waitingOn.map((id) => `#${id}`).join(", ")}: claim it once they are done.`]
-        : []),
-      `Claim it before you start (the task op {"action": "claim", "id": ${task.id}}), and when it is finished mark it done with a result ({"action": "done", "id": ${task.id}, "result": "..."}).`,
-    ].join("\n"),
-  );
+  return [
+    `Task #${task.id} on the shared task board is handed to you by ${who}: ${task.title}`,
+    ...(task.detail ? [task.detail] : []),
+    ...(waitingOn.length
+      ? [`It waits on ${waitingOn.map((id) => `#${id}`).join(", ")}: claim it once they are done.`]
+      : []),
+    `Claim it before you start (the task op {"action": "claim", "id": ${task.id}}), and when it is finished mark it done with a result ({"action": "done", "id": ${task.id}, "result": "..."}).`,
+  ].join("\n");
 }
 
 /**
@@ -53,17 +69,49 @@ export class TaskBoard {
   private pushPending = false;
   /** Tasks whose hand-over (`assign`) is on its way. */
   private readonly handingOver = new Set<number>();
+  /** Foreground sessions holding claims, from when their connection was first seen gone. */
+  private readonly goneSince = new Map<string, number>();
 
   constructor(
     private readonly ctx: DeliveryContext,
     private readonly feed: EventsFeed,
     db: ConstructorParameters<typeof Board>[0],
+    private readonly foreground: ForegroundPeers,
+    private readonly graceMs = foregroundGraceMs(),
   ) {
     this.board = new Board(
       db,
       () => ctx.state.now(),
-      (id) => holdsClaims(ctx.state.jobs.get(id)),
+      (id) => this.holds(id),
     );
+    // A foreground pi's claims go once it has been away for the grace; looked at a few times in it.
+    setInterval(() => this.releaseGoneForeground(), Math.max(50, Math.min(1000, this.graceMs / 4))).unref();
+  }
+
+  /** Whether a session can still hold a claim: a job that has not failed, stopped or gone; a foreground pi back within the grace. */
+  private holds(id: string): boolean {
+    const job = this.ctx.state.jobs.get(id);
+    if (job) return holdsClaims(job);
+    if (this.foreground.byIdLive(id)) {
+      this.goneSince.delete(id);
+      return true;
+    }
+    const since = this.goneSince.get(id) ?? Date.now();
+    this.goneSince.set(id, since);
+    return Date.now() - since < this.graceMs;
+  }
+
+  private releaseGoneForeground(): void {
+    const holders = new Map<string, string>();
+    for (const task of this.board.list())
+      if (task.state === "claimed" && task.owner && !this.ctx.state.jobs.has(task.owner.id))
+        holders.set(task.owner.id, task.owner.name);
+    for (const id of this.goneSince.keys()) if (!holders.has(id)) this.goneSince.delete(id);
+    for (const [id, name] of holders) {
+      if (this.holds(id)) continue;
+      this.goneSince.delete(id);
+      this.publish(this.board.releaseHeldBy(id, "its session disconnected"), { who: name, whoId: id });
+    }
   }
 
   result(task?: StoredTask, sent?: MessageOutcome): TaskResult {

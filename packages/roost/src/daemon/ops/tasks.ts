@@ -44,7 +44,7 @@ function readAfter(args: Record<string, unknown>): number[] {
 export const task: OpHandler = (ctx, caller, args): TaskResult => {
   const { state, board: service } = ctx;
   const action = readAction(args);
-  const actor = actorFor(state, caller);
+  const actor = actorFor(state, caller, ctx.peers.context.foreground);
   const by = actorLabel(actor);
   const board = service.board;
   switch (action) {
