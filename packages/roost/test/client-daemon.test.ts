@@ -69,6 +69,17 @@ test("connect starts the daemon in the background when asked and none runs", asy
     }
     assert.equal(existsSync(paths.socket), false);
   } finally {
+    // Whatever happened above, nothing started here outlives the test.
+    await DaemonClient.connect({ home, busyRetryMs: 15_000 })
+      .then(async (c) => {
+        await c.call("shutdown", { all: true }).catch(() => {});
+        c.close();
+      })
+      .catch(() => {});
+    if (existsSync(paths.pidFile)) {
+      const pid = Number(readFileSync(paths.pidFile, "utf8").trim());
+      if (pid > 0 && isRunning(pid)) process.kill(pid, "SIGKILL");
+    }
     rmSync(home, { recursive: true, force: true });
   }
 });
