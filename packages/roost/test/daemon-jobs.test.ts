@@ -36,7 +36,7 @@ async function row(id: string): Promise<Message> {
   return rows.find((r: Message) => r.id === id);
 }
 
-function rowWhere(id: string, what: string, check: (row: Message) => boolean, timeoutMs = 15_000) {
+function rowWhere(id: string, what: string, check: (row: Message) => boolean, timeoutMs = 30_000) {
   return waitFor(
     what,
     async () => {

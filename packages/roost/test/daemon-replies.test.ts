@@ -35,10 +35,14 @@ async function row(id: string): Promise<Message> {
 }
 
 function rowWhere(id: string, what: string, check: (row: Message) => boolean) {
-  return waitFor(what, async () => {
-    const r = await row(id);
-    return r && check(r) ? r : undefined;
-  });
+  return waitFor(
+    what,
+    async () => {
+      const r = await row(id);
+      return r && check(r) ? r : undefined;
+    },
+    30_000,
+  );
 }
 
 async function secretOf(id: string) {
