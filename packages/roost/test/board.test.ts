@@ -346,6 +346,15 @@ describe("the task board", () => {
     const claimed = await raw.request("task", { action: "claim", id: String(t.id) });
     assert.equal(claimed.ok, true, JSON.stringify(claimed));
     assert.deepEqual(claimed.result.task.owner, { id, name: "fg-pi" });
+    // Dropped by the user: the foreground pi is told.
+    const dropped = await add("dropped under a foreground pi");
+    assert.equal((await raw.request("task", { action: "claim", id: dropped.id })).ok, true);
+    await hub.call("task", { action: "drop", id: dropped.id });
+    const told = await raw.nextEvent((e) => e.event === "deliver" && e.kind === "message");
+    assert.match(
+      told.text,
+      new RegExp(`#${dropped.id} dropped under a foreground pi was dropped .* by the user`),
+    );
     // Away, and back on the same session within the grace: it still holds the task.
     raw.close();
     ({ raw } = await register());

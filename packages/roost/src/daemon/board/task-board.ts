@@ -138,11 +138,21 @@ export class TaskBoard {
         jobs: [...new Set(jobs)],
         taskId: change.task.id,
       });
-      const holder = change.holder ? this.ctx.state.jobs.get(change.holder.id) : undefined;
       const text = holderMessage(change, by);
-      if (holder && text && holder.kind === "protocol") deliverMessage(this.ctx, holder, text, by.who);
+      if (change.holder && text) this.tell(change.holder.id, text, by.who);
     }
     this.pushCounts();
+  }
+
+  /** Tells a holder, a job (on its queue) or a connected foreground pi, what became of its task. */
+  private tell(holderId: string, text: string, from: string): void {
+    const job = this.ctx.state.jobs.get(holderId);
+    if (job) {
+      if (job.kind === "protocol") deliverMessage(this.ctx, job, text, from);
+      return;
+    }
+    const peer = this.foreground.byIdLive(holderId);
+    if (peer) this.foreground.deliver(peer, { kind: "message", from, text });
   }
 
   /** The counts go to subscribed hubs once the current work is done (a few changes, one event). */
