@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { findAttach } from "../src/cli/hub.js";
+import { attachFromHub } from "../src/cli/hub.js";
 import { DaemonClient } from "../src/client/daemon-client.js";
 import { runHub } from "../src/hub/hub.js";
 
@@ -70,7 +70,7 @@ async function main(): Promise<void> {
   // The hub opens at once and shows the rows as the jobs start.
   let failed: unknown;
   const fleet = dispatchFleet(profiles).catch((error: unknown) => (failed = error));
-  await runHub({ home, startDaemon: true, attach: await findAttach() });
+  await runHub({ home, startDaemon: true, attach: attachFromHub(home) });
   await fleet;
   if (failed) process.stderr.write(`The demo fleet could not be dispatched: ${(failed as Error).message}\n`);
   process.stdout.write(

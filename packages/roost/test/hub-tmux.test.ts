@@ -68,6 +68,19 @@ describe("roost hub in a real terminal under tmux", { skip }, () => {
     const received = readFileSync(join(daemon.stateDir, "jobs", id, "received.jsonl"), "utf8");
     assert.equal(received.split("typed in tmux").length - 1, 1, "the reply reached the agent once");
 
+    // Attach: the session's terminal takes the screen; Ctrl-] comes back to the hub.
+    await tmux("send-keys", "-t", "hub", "a");
+    await waitForPane("the attached terminal", (s) =>
+      /\[roost\] attached to tmux-agent .*Ctrl-\] detaches/.test(s),
+    );
+    assert.equal(await flag("alternate_on"), "0", "the hub left its screen to the session");
+    await tmux("send-keys", "-t", "hub", "C-]");
+    await waitForPane(
+      "the hub again",
+      (s) => s.includes("Back from tmux-agent.") && /tmux-agent +working/.test(s),
+    );
+    assert.equal(await flag("alternate_on"), "1");
+
     // A resize of the real terminal redraws at the new size: the key hints on the last row.
     await tmux("resize-window", "-t", "hub", "-x", "80", "-y", "24");
     const resized = await waitForPane("the hub at 80x24", (s) => {
@@ -80,7 +93,7 @@ describe("roost hub in a real terminal under tmux", { skip }, () => {
     const after = await waitForPane("the hub's exit", (s) => s.includes("hub exited 0"));
     assert.doesNotMatch(
       after,
-      /roost hub ·|tmux-agent/,
+      /roost hub ·|tmux-agent +working|Enter reply/,
       "the shell's screen is back, with nothing of the hub on it",
     );
     assert.equal(await flag("alternate_on"), "0", "off the alternate screen");

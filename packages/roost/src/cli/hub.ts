@@ -1,32 +1,38 @@
-import { type Command, runCommand } from "./command.js";
+import { DaemonClient } from "../client/daemon-client.js";
+import { attachTerminal } from "./attach.js";
+import type { Command } from "./command.js";
+
+/** Waits for one key on this terminal (raw), then gives the terminal back as it was. */
+function anyKey(prompt: string): Promise<void> {
+  const input = process.stdin;
+  process.stdout.write(prompt);
+  const wasRaw = input.isRaw === true;
+  if (input.isTTY) input.setRawMode(true);
+  input.resume();
+  return new Promise((resolve) =>
+    input.once("data", () => {
+      if (input.isTTY) input.setRawMode(wasRaw);
+      input.pause();
+      resolve();
+    }),
+  );
+}
 
 /**
- * `roost attach`, when this build has it: found at run time, so that the hub works before and
- * after it lands. The hub hands it the terminal and takes it back when the user detaches.
+ * `roost attach` from the hub: the session's terminal here, on a connection of its own, until the
+ * detach key. When it ends otherwise (the job had ended: its last screen; the daemon went away),
+ * what it says stays on screen until a key returns to the hub.
  */
-export async function findAttach(): Promise<((id: string) => Promise<void>) | undefined> {
-  // Where the attach command may live: beside this file, or with the other commands.
-  for (const specifier of ["./attach.js", "./commands/attach.js"]) {
-    let module: Record<string, unknown>;
+export function attachFromHub(home: string): (id: string) => Promise<void> {
+  return async (id) => {
+    const client = await DaemonClient.connect({ home });
     try {
-      module = (await import(specifier)) as Record<string, unknown>;
-    } catch {
-      continue;
+      const outcome = await attachTerminal(client, id);
+      if (outcome !== "detached") await anyKey("[roost] press a key to return to the hub");
+    } finally {
+      client.close();
     }
-    const command = Object.values(module).find(
-      (value): value is Command =>
-        typeof value === "object" &&
-        value !== null &&
-        (value as Command).name === "attach" &&
-        typeof (value as Command).run === "function",
-    );
-    if (!command) continue;
-    return async (id) => {
-      const code = await runCommand(command, [id]);
-      if (code !== 0) throw new Error(`roost attach ${id} ended with exit code ${code}`);
-    };
-  }
-  return undefined;
+  };
 }
 
 export const hub: Command = {
@@ -43,7 +49,7 @@ export const hub: Command = {
     }
     // Loaded here: the other commands start without the terminal UI's modules.
     const { runHub } = await import("../hub/hub.js");
-    await runHub({ home, startDaemon: true, attach: await findAttach() });
+    await runHub({ home, startDaemon: true, attach: attachFromHub(home) });
     return 0;
   },
 };
