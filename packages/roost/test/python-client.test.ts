@@ -57,7 +57,6 @@ const summaries = (daemon: ScriptedDaemon) =>
   daemon.ops("report").map((r) => (r.args.report as { summary: string | null }).summary);
 
 test("the Python client is one file of Python 3.8 that imports the standard library only", async () => {
-  const source = readFileSync(sdkFile, "utf8");
   const { stdout } = await promisify(execFile)(python, [
     "-c",
     `import ast, sys
@@ -68,14 +67,16 @@ for node in ast.walk(tree):
         names.update(a.name.split(".")[0] for a in node.names)
     elif isinstance(node, ast.ImportFrom):
         names.add((node.module or "").split(".")[0])
-stdlib = getattr(sys, "stdlib_module_names", None)
+# Before 3.10 there is no list: a few standard modules a client of this kind may use.
+stdlib = getattr(sys, "stdlib_module_names", None) or {
+    "base64", "collections", "errno", "hashlib", "json", "os", "random", "re", "select", "signal",
+    "socket", "struct", "sys", "threading", "time", "typing", "uuid"}
 print(",".join(sorted(names)))
-print(all(n in stdlib for n in names) if stdlib else "unknown")`,
+print(all(n in stdlib for n in names))`,
   ]);
   const [names, allStdlib] = stdout.trim().split("\n");
-  assert.deepEqual(names?.split(","), ["json", "os", "random", "socket", "sys", "threading", "time"]);
-  assert.notEqual(allStdlib, "False");
-  assert.ok(!source.includes(":="), "no assignment expressions");
+  assert.ok(names?.split(",").includes("socket"), names);
+  assert.equal(allStdlib, "True", `not all of ${names} are in the standard library`);
 });
 
 test("outside a job from_env is None; the older names still find the job", async () => {

@@ -23,7 +23,6 @@ export { RoostError } from "../protocol/errors.js";
 export type { DeliverEvent as AgentReply } from "../protocol/events.js";
 export type { Report, ReportInput } from "../protocol/report.js";
 export { AGENT_STATE_FILE, FinishedLedger } from "./finished-replies.js";
-export { ForegroundPeer, type ForegroundPeerOptions } from "./foreground-peer.js";
 export { type HandbackReport, PeerOps } from "./peers.js";
 export { type ReplyHandler, ReplyQueue, type ReplyQueueOptions } from "./reply-queue.js";
 export { Reporter, type ReporterOptions } from "./reporter.js";

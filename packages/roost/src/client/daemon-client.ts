@@ -7,6 +7,9 @@ import { Connection } from "./connection.js";
 import { startDaemonInBackground } from "./daemon-start.js";
 
 export { RoostError } from "../protocol/errors.js";
+// A foreground session as a peer takes roost's writer lock in the state folder: the user's side,
+// so here rather than in pi-roost/agent, which needs node alone.
+export { ForegroundPeer, type ForegroundPeerOptions } from "./foreground-peer.js";
 
 export interface DaemonConnectOptions {
   /** The roost home (default `$ROOST_HOME`, else `~/.pi/agent`). */
