@@ -47,7 +47,10 @@ async function dispatchFleet(profiles: Record<string, unknown>): Promise<void> {
   try {
     for (const job of FLEET) {
       if (!(job.profile in profiles)) continue; // The examples may name their profiles otherwise one day.
-      await client.call("dispatch", { ...job, requestId: `demo-${job.name}` });
+      const { id } = await client.call("dispatch", { ...job, requestId: `demo-${job.name}` });
+      // Found again from an earlier run but stopped or ended since: started again.
+      const row = (await client.call("list", {})).rows.find((r) => r.id === id);
+      if (row && ["stopped", "done", "failed"].includes(row.lifecycle)) await client.call("respawn", { id });
     }
   } finally {
     client.close();
