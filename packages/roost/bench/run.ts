@@ -244,3 +244,5 @@ async function main(): Promise<void> {
 }
 
 await main();
+// Terminal agents: rows read from screens, beside tmux capture-pane polling.
+await (await import("./terminal.js")).benchTerminal();
