@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { DaemonClient } from "../src/client/daemon-client.js";
-import { takeWriterLock } from "../src/daemon/writer-lock.js";
+import { takeWriterLock } from "../src/client/writer-lock.js";
 import { type BoardCounts, type BoardTask, RoostError } from "../src/protocol/index.js";
 import type { EventMessage } from "../src/protocol/messages.js";
 import { agentDoes, boardLog, boardProfiles, hubClient, rowOf, startAgent } from "./helpers/board.js";
@@ -355,6 +355,16 @@ describe("the task board", () => {
       told.text,
       new RegExp(`#${dropped.id} dropped under a foreground pi was dropped .* by the user`),
     );
+    // Assigned to it by name: the message comes on its connection.
+    const handed = await add("for the foreground pi");
+    const assigned = await hub.call("task", { action: "assign", id: handed.id, to: "fg-pi" });
+    assert.deepEqual([assigned.sent, assigned.task!.assigned?.id], ["delivered", id]);
+    const message = await raw.nextEvent((e) => e.event === "deliver" && e.kind === "message");
+    assert.match(
+      message.text,
+      new RegExp(`Task #${handed.id} .* handed to you by the user: for the foreground pi`),
+    );
+    await hub.call("task", { action: "drop", id: handed.id });
     // Away, and back on the same session within the grace: it still holds the task.
     raw.close();
     ({ raw } = await register());
@@ -445,7 +455,7 @@ describe("the task board", () => {
       new RegExp(`#${made.id} +blocked +from the command line +\\(after #${tasks[1]!.id}\\)`),
     );
     out = await daemon.cli(["tasks", "assign", String(made.id), "nobody", "--json"]);
-    assert.equal(out.code, 1);
+    assert.equal(out.code, 1, `${out.stdout}\n${out.stderr}`);
     assert.equal(JSON.parse(out.stdout).code, "not_found");
   });
 });

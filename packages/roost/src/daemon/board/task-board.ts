@@ -11,6 +11,7 @@ import type { Job } from "../job.js";
 import type { OpContext } from "../ops/context.js";
 import { deliverItem } from "../peers/deliver-item.js";
 import type { ForegroundPeers } from "../peers/foreground.js";
+import type { Session } from "../peers/sessions.js";
 import { actorLabel, type BoardActor, holdsClaims } from "./actor.js";
 import { Board, type StoredTask, type TaskChange } from "./board.js";
 
@@ -186,7 +187,7 @@ export class TaskBoard {
    * Hands an open task to a session: a message with the task and how to claim it. The task is
    * marked assigned only when the message reached the session.
    */
-  assign(actor: BoardActor, id: number, to: Job): TaskResult {
+  assign(actor: BoardActor, id: number, to: Session): TaskResult {
     const task = this.board.checkAssignable(actor, id);
     if (this.handingOver.has(id))
       throw new RoostError("bad_request", `task #${id} is being handed over already`);
@@ -194,9 +195,13 @@ export class TaskBoard {
     try {
       const by = actorLabel(actor);
       const message = assignmentMessage(task, by, this.board.waitingOn(task));
-      const sent = deliverMessage(this.ctx, to, message, by.who);
+      const sent: MessageOutcome = to.job
+        ? deliverMessage(this.ctx, to.job, message, by.who)
+        : this.foreground.deliver(to.foreground!, { kind: "message", from: by.who, text: message })
+          ? "delivered"
+          : "not running";
       if (REACHED_OUTCOMES.includes(sent))
-        this.publish(this.board.assigned(id, { id: to.id, name: to.name }), by);
+        this.publish(this.board.assigned(id, { id: to.peerId, name: to.name }), by);
       return this.result(this.board.get(id), sent);
     } finally {
       this.handingOver.delete(id);

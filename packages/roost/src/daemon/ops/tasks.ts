@@ -6,6 +6,7 @@ import {
   type TaskResult,
 } from "../../protocol/index.js";
 import { actorFor, actorLabel } from "../board/actor.js";
+import { allSessions, type Session } from "../peers/sessions.js";
 import { optionalString } from "./args.js";
 import type { OpHandler } from "./context.js";
 
@@ -38,6 +39,22 @@ function readAfter(args: Record<string, unknown>): number[] {
   if (after.length > BOARD_LIMITS.after)
     throw new RoostError("bad_request", `after names more than ${BOARD_LIMITS.after} tasks`);
   return after.map((id) => readTaskId(id, "after"));
+}
+
+/** Who a task is handed to: any session, a job or a connected foreground pi, by id or a unique name. */
+function assignee(sessions: Session[], to: unknown): Session {
+  if (typeof to !== "string" || to === "")
+    throw new RoostError("bad_request", "to must be a session's id or name");
+  const byId = sessions.find((s) => s.peerId === to);
+  if (byId) return byId;
+  const named = sessions.filter((s) => s.name === to);
+  if (named.length === 1) return named[0]!;
+  if (named.length > 1)
+    throw new RoostError(
+      "bad_request",
+      `${named.length} sessions are named ${JSON.stringify(to)} (${named.map((s) => s.peerId).join(", ")}); use an id`,
+    );
+  throw new RoostError("not_found", `no session ${JSON.stringify(to)}`);
 }
 
 /** `task {action}`: the shared task board (M47), on any connection. */
@@ -83,8 +100,7 @@ export const task: OpHandler = (ctx, caller, args): TaskResult => {
     case "assign": {
       const id = readTaskId(args.id);
       board.checkAssignable(actor, id);
-      const to = state.resolve(args.to);
-      return service.assign(actor, id, to);
+      return service.assign(actor, id, assignee(allSessions(state, ctx.peers.context.foreground), args.to));
     }
   }
 };
