@@ -7,7 +7,7 @@ import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import type { DaemonClient } from "../src/client/daemon-client.js";
 import { ForegroundPeer } from "../src/client/foreground-peer.js";
-import { takeWriterLock, writerLockPath } from "../src/daemon/writer-lock.js";
+import { takeWriterLock, writerLockPath } from "../src/client/writer-lock.js";
 import { type DeliverEvent, RoostError } from "../src/protocol/index.js";
 import { python, speakFor } from "./helpers/a2a.js";
 import { hubClient, rowOf } from "./helpers/board.js";

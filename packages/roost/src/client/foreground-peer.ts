@@ -1,10 +1,11 @@
-import { roostHome, statePaths } from "../daemon/paths.js";
-import { takeWriterLock } from "../daemon/writer-lock.js";
+import { homedir } from "node:os";
+import { join } from "node:path";
 import { RoostError } from "../protocol/errors.js";
 import type { DeliverEvent } from "../protocol/events.js";
 import type { PeerRegisterResult } from "../protocol/peers.js";
 import { Connection } from "./connection.js";
 import { PeerOps } from "./peers.js";
+import { takeWriterLock } from "./writer-lock.js";
 
 export interface ForegroundPeerOptions {
   /** The session's key (its session file's path). */
@@ -36,7 +37,9 @@ export class ForegroundPeer extends PeerOps {
 
   /** Takes the lock (`locked` while another live process holds it) and registers. */
   static async register(options: ForegroundPeerOptions): Promise<ForegroundPeer> {
-    const paths = statePaths(options.home ?? roostHome());
+    // The agent client needs node alone: the home's layout is spelled out here (ROOST_HOME/roost).
+    const home = options.home ?? (process.env.ROOST_HOME || join(homedir(), ".pi", "agent"));
+    const paths = { stateDir: join(home, "roost"), socket: join(home, "roost", "daemon.sock") };
     const lock = takeWriterLock(paths.stateDir, options.session);
     if (!lock.taken)
       throw new RoostError("locked", `the session is held by pid ${lock.holder}: it has a writer already`);

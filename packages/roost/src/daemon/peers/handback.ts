@@ -15,7 +15,7 @@ import type { Job } from "../job.js";
 import { deliverItem } from "./deliver-item.js";
 import { envelope } from "./envelope.js";
 import { feedLine, type PeerContext } from "./peer-context.js";
-import { jobSession, relationOf, speakerOf } from "./sessions.js";
+import { speakerOf } from "./sessions.js";
 
 function optionalText(args: Record<string, unknown>, field: string, max: number): string | null {
   const v = args[field];
@@ -119,26 +119,13 @@ export class ReportRouter {
 
   /** Sends a report to the child's parent now, or keeps it on the child. */
   private route(child: Job, body: string, summary: string): HandbackOutcome {
-    const { state, foreground, feed } = this.pc;
     const parentSession = child.parentSession!;
     const text = envelope({ from: child.name, id: child.id, relation: "child", kind: "report" }, body);
-    let outcome: HandbackOutcome = "kept";
-    const holder = foreground.bySession(parentSession);
-    const parentJob = state.jobs.get(parentSession);
-    if (holder) {
-      if (foreground.deliver(holder, { text, kind: "report", from: child.name, relation: "child" }))
-        outcome = "delivered";
-    } else if (parentJob && parentJob.kind === "protocol") {
-      const delivered = deliverItem(this.pc, parentJob, {
-        kind: "report",
-        from: child.name,
-        relation: relationOf(jobSession(parentJob), jobSession(child)),
-        text,
-      });
-      if (delivered !== "full" && delivered !== "stopped" && delivered !== "not running") outcome = delivered;
-    }
+    const outcome = this.resend(child, text);
     child.undeliveredReport = outcome === "kept" ? text : null;
-    feed.add({
+    const holder = this.pc.foreground.bySession(parentSession);
+    const parentJob = this.pc.state.jobs.get(parentSession);
+    this.pc.feed.add({
       kind: "report",
       why: outcome,
       text: `${child.name} → ${holder?.name ?? parentJob?.name ?? parentSession}: ${summary}`,
@@ -167,6 +154,7 @@ export class ReportRouter {
     }
   }
 
+  /** Hands a framed report to the parent session's live holder, or its job; `kept` when neither takes it. */
   private resend(child: Job, text: string): HandbackOutcome {
     const { state, foreground } = this.pc;
     const holder = foreground.bySession(child.parentSession!);

@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { isProcessAlive, readWriterLock } from "../../client/writer-lock.js";
 import { foldName, type PeerRegisterResult, type PeersResult, RoostError } from "../../protocol/index.js";
 import type { Caller } from "../caller.js";
 import type { EventsFeed } from "../events-feed.js";
@@ -6,7 +7,6 @@ import type { Job } from "../job.js";
 import type { Clock } from "../schedules/clock.js";
 import type { DaemonState } from "../state.js";
 import type { Supervisor } from "../supervisor.js";
-import { isProcessAlive, readWriterLock } from "../writer-lock.js";
 import { ForegroundPeers, foregroundId } from "./foreground.js";
 import { ReportRouter } from "./handback.js";
 import { Messaging } from "./messaging.js";
