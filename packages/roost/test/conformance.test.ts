@@ -60,8 +60,11 @@ describe("the agent protocol", () => {
         daemon = await startTestDaemon({ config: { agentProfiles: { scripted: profile(logDir) } } });
       });
       after(async () => {
-        await daemon?.stop();
-        rmSync(logDir, { recursive: true, force: true });
+        try {
+          await daemon?.stop();
+        } finally {
+          rmSync(logDir, { recursive: true, force: true });
+        }
       });
 
       async function call<T>(use: (c: DaemonClient) => Promise<T>): Promise<T> {
