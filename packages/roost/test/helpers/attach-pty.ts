@@ -38,7 +38,7 @@ export function runAttach(home: string, id: string, size = { cols: 100, rows: 30
         `${JSON.stringify(text)} on the attached terminal (it shows ${JSON.stringify(output.slice(-300))})`,
         async () => (output.indexOf(text, from) !== -1 ? true : undefined),
         timeoutMs,
-      ),
+      ).then(() => {}),
     exited,
   };
 }
