@@ -33,8 +33,11 @@ describe("the example agents", () => {
     cwd = folderToCount();
   });
   after(async () => {
-    await daemon?.stop();
-    rmSync(cwd, { recursive: true, force: true });
+    try {
+      await daemon?.stop();
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
   });
 
   for (const profile of ["word-count-ts", "word-count-py"]) {
