@@ -247,7 +247,10 @@ describe("watches, foreground peers and the events feed", () => {
     const { id } = await hub.call("dispatch", { profile: "mute", name: "feedme" });
     await hub.call("reply", { id, text: "hello feed" });
     await hub.call("respawn", { id });
-    await waitFor("respawned", async () =>
+    await waitFor("the respawn in the feed", async () =>
+      (await hub.call("events", { id })).events.some((e) => e.why === "restart") ? true : undefined,
+    );
+    await waitFor("running again", async () =>
       (await rowOf(hub, id))?.lifecycle === "running" ? true : undefined,
     );
     const c = await session(id, { state: "blocked", question: "which one?", agentItems: true });
