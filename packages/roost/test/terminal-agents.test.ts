@@ -3,7 +3,13 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { type RawConnection, startTestDaemon, type TestDaemon, waitFor } from "./helpers/daemon.js";
+import {
+  jobSecrets,
+  type RawConnection,
+  startTestDaemon,
+  type TestDaemon,
+  waitFor,
+} from "./helpers/daemon.js";
 import { dispatchTerminal, receivedLines, rowWhen, TERMINAL_PROFILES } from "./helpers/terminal.js";
 
 describe("terminal agents", () => {
@@ -11,7 +17,8 @@ describe("terminal agents", () => {
   let conn: RawConnection;
 
   before(async () => {
-    daemon = await startTestDaemon({ config: { agentProfiles: TERMINAL_PROFILES } });
+    const asker = { ...TERMINAL_PROFILES.proceed, protocol: true };
+    daemon = await startTestDaemon({ config: { agentProfiles: { ...TERMINAL_PROFILES, asker } } });
     conn = await daemon.connect();
   });
 
@@ -40,6 +47,34 @@ describe("terminal agents", () => {
     assert.deepEqual(receivedLines(dir), ["got [y]"]);
     const idle = await rowWhen(conn, id, (r) => r.status === "idle");
     assert.equal(idle.summary, "deployed v2");
+    // What it printed is kept in its folder too (the host's log, capped and rotated).
+    await waitFor("the terminal log", async () =>
+      readFileSync(join(dir, "terminal.log"), "utf8").includes("deployed v2") ? true : undefined,
+    );
+  });
+
+  test("a protocol agent's row is read from its screen until its first report, then from its reports", async () => {
+    const { id } = await dispatchTerminal(daemon, conn, "asker");
+    const screenRow = await rowWhen(conn, id, (r) => r.state === "blocked");
+    assert.equal(screenRow.kind, "protocol");
+    assert.equal(screenRow.reported, false);
+    assert.equal(screenRow.question, "Proceed? [y/N]");
+    const secret = (await jobSecrets(daemon.stateDir)).find((j) => j.id === id)!;
+    const agent = await daemon.connect();
+    try {
+      const answer = await agent.request("report", {
+        id,
+        token: secret.token,
+        report: { state: "working", status: "busy", summary: "reported now" },
+      });
+      assert.equal(answer.ok, true);
+      const reported = await rowWhen(conn, id, (r) => r.reported === true);
+      assert.equal(reported.summary, "reported now");
+      assert.equal(reported.state, "working");
+      assert.equal(reported.question, null);
+    } finally {
+      agent.close();
+    }
   });
 
   test("a numbered menu offers its items; picking one types its number", async () => {
