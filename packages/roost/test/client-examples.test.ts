@@ -10,6 +10,9 @@ import { DaemonClient } from "../src/client/daemon-client.js";
 import type { JobRow } from "../src/protocol/rows.js";
 import { startTestDaemon, type TestDaemon, waitFor } from "./helpers/daemon.js";
 
+/** Waits that include an agent starting (through tsx, or python) get this long on a busy machine. */
+const AGENT_START_MS = 60_000;
+
 const root = fileURLToPath(new URL("../../..", import.meta.url)).replace(/\/$/, "");
 const examples = fileURLToPath(new URL("../examples", import.meta.url));
 /** The examples' roost.json as the README's walkthrough installs it. */
@@ -46,10 +49,14 @@ describe("the example agents", () => {
       try {
         const { id } = await client.call("dispatch", { profile, task: "count", cwd });
         const rowWhen = (what: string, predicate: (r: JobRow) => boolean) =>
-          waitFor(what, async () => {
-            const row = (await client.call("list", {})).rows.find((r) => r.id === id);
-            return row && predicate(row) ? row : undefined;
-          });
+          waitFor(
+            what,
+            async () => {
+              const row = (await client.call("list", {})).rows.find((r) => r.id === id);
+              return row && predicate(row) ? row : undefined;
+            },
+            AGENT_START_MS,
+          );
         const first = await rowWhen(
           "the count",
           (r) => r.reported && r.state === "blocked" && r.pending === 0,

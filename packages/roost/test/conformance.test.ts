@@ -9,6 +9,9 @@ import { DaemonClient } from "../src/client/daemon-client.js";
 import type { JobRow } from "../src/protocol/rows.js";
 import { startTestDaemon, type TestDaemon, waitFor } from "./helpers/daemon.js";
 
+/** Waits that include an agent starting (through tsx, or python) get this long on a busy machine. */
+const AGENT_START_MS = 60_000;
+
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 const sdk = fileURLToPath(new URL("../sdk/python", import.meta.url));
 const python = execFileSync("python3", ["-c", "import sys; print(sys.executable)"], {
@@ -78,10 +81,14 @@ describe("the agent protocol", () => {
       const row = async (): Promise<JobRow> =>
         (await call((c) => c.call("list", {}))).rows.find((r) => r.id === jobId)!;
       const rowWhen = (what: string, predicate: (r: JobRow) => boolean) =>
-        waitFor(what, async () => {
-          const r = await row();
-          return r && predicate(r) ? r : undefined;
-        });
+        waitFor(
+          what,
+          async () => {
+            const r = await row();
+            return r && predicate(r) ? r : undefined;
+          },
+          AGENT_START_MS,
+        );
       const entries = (): LogEntry[] => {
         const file = join(logDir, `${jobId}.jsonl`);
         if (!existsSync(file)) return [];
@@ -92,7 +99,7 @@ describe("the agent protocol", () => {
       };
       const handled = () => entries().filter((e) => e.event === "handled");
       const logWhen = (what: string, predicate: (log: LogEntry[]) => boolean) =>
-        waitFor(what, async () => (predicate(entries()) ? entries() : undefined));
+        waitFor(what, async () => (predicate(entries()) ? entries() : undefined), AGENT_START_MS);
       const reply = async (text: string) => {
         const result = await call((c) => c.call("reply", { id: jobId, text }));
         assert.ok("seq" in result && result.seq === ++replies, JSON.stringify(result));
