@@ -1,4 +1,4 @@
-/** The server's limits and defaults, each documented in README-server.md. */
+/** The server's limits and defaults, each documented in the README's server section. */
 
 /** A long poll waits at most this many seconds; larger `wait` values are capped to it. */
 export const MAX_WAIT_S = 30;
