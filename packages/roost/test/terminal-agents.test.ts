@@ -18,7 +18,8 @@ describe("terminal agents", () => {
 
   before(async () => {
     const asker = { ...TERMINAL_PROFILES.proceed, protocol: true };
-    daemon = await startTestDaemon({ config: { agentProfiles: { ...TERMINAL_PROFILES, asker } } });
+    const pasteTask = { ...TERMINAL_PROFILES.paste, task: "type" };
+    daemon = await startTestDaemon({ config: { agentProfiles: { ...TERMINAL_PROFILES, asker, pasteTask } } });
     conn = await daemon.connect();
   });
 
@@ -133,6 +134,18 @@ describe("terminal agents", () => {
       return got.length > 0 ? got : undefined;
     });
     assert.deepEqual(lines, [String.raw`'\x1b[200~hello there\x1b[201~\n'`]);
+  });
+
+  test("a task given as the first reply is typed once the program is ready, pasted when it asks so", async () => {
+    const answer = await conn.request("dispatch", {
+      profile: "pasteTask",
+      task: "the first task",
+      cwd: daemon.home,
+    });
+    const id = answer.result.id as string;
+    const dir = join(daemon.stateDir, "jobs", id);
+    await rowWhen(conn, id, (r) => r.summary === "thanks");
+    assert.deepEqual(receivedLines(dir), [String.raw`'\x1b[200~the first task\x1b[201~\n'`]);
   });
 
   test("/stop stops a terminal agent", async () => {

@@ -7,6 +7,8 @@ import { loadProfiles, profileArgv } from "../config.js";
 import { type Job, jobFromRecord } from "../job.js";
 import type { DaemonState } from "../state.js";
 import type { JobRecord } from "../store.js";
+import { terminalRowsOf } from "../terminal/terminal-rows.js";
+import { typeInto } from "../terminal/typing.js";
 import { optionalRequestId, optionalString, requiredString } from "./args.js";
 import type { OpContext, OpHandler } from "./context.js";
 
@@ -123,8 +125,14 @@ export async function dispatchJob(
   state.jobs.set(id, job);
   await state.store.createJob(record, requestId, queued ? typed : null);
   await supervisor.start(job);
-  if (typed !== null && !profile.protocol && job.lifecycle === "running")
-    await state.host?.write(id, `${typed}\r`).catch(() => {});
+  if (typed !== null && !profile.protocol && job.lifecycle === "running") {
+    // Typed as a reply is, once the program is ready for it (a TUI may drop keys sent before).
+    const rows = terminalRowsOf(state);
+    void rows
+      .whenReady(job)
+      .then(() => typeInto(state.requireHost(), job, typed, rows))
+      .catch(() => {});
+  }
   return { id, name };
 }
 
