@@ -88,6 +88,28 @@ describe("spawn and hand-back", () => {
     assert.equal(reportsFrom(parent, "kid-py").length, 1);
     assert.equal(reportsFrom(parent, "kid-ts").length, 1);
 
+    // The Python client's other peer ops: peers, send (to its parent), watch (its sibling).
+    const peers = await a2aDoes(daemon, hub, kidPy, { op: "peers" });
+    assert.deepEqual(
+      peers.result.peers.map((p: { name: string; relation: string }) => `${p.name}:${p.relation}`).sort(),
+      ["kid-ts:sibling", "parent:parent"],
+    );
+    const sent = await a2aDoes(daemon, hub, kidPy, {
+      op: "send",
+      to: "parent",
+      message: "a word from Python",
+    });
+    assert.deepEqual(sent.result, { outcome: "delivered", id: parent, name: "parent", relation: "parent" });
+    await waitFor("the message", async () =>
+      a2aLog(daemon, parent).some(
+        (e) => e.kind === "message" && e.from === "kid-py" && e.relation === "child",
+      )
+        ? true
+        : undefined,
+    );
+    const watched = await a2aDoes(daemon, hub, kidPy, { op: "watch", id: "kid-ts", when: "ended" });
+    assert.deepEqual(watched.result, { id: kidTs, name: "kid-ts", when: "ended", fired: false });
+
     // A child stopped or removed: its parent gets a synthetic `ended` report, once.
     await hub.call("stop", { id: kidPy });
     await waitFor("the stop's ended report", async () =>
@@ -97,14 +119,27 @@ describe("spawn and hand-back", () => {
       reportsFrom(parent, "kid-py")[1]!.text!,
       /state: ended\n\nkid-py \([0-9a-f]{8}\) was stopped/,
     );
+    const parentWatch = await a2aDoes(daemon, hub, parent, { op: "watch", id: kidTs, when: "ended" });
+    assert.equal(parentWatch.result.fired, false);
     await hub.call("rm", { id: kidTs });
     await waitFor("the removal's ended report", async () =>
       reportsFrom(parent, "kid-ts").length === 2 ? true : undefined,
     );
     assert.match(reportsFrom(parent, "kid-ts")[1]!.text!, /kid-ts \([0-9a-f]{8}\) was removed/);
+    await waitFor("the parent's notice", async () =>
+      a2aLog(daemon, parent).some(
+        (e) => e.kind === "notice" && /kid-ts \([0-9a-f]{8}\) was removed/.test(e.text!),
+      )
+        ? true
+        : undefined,
+    );
     await hub.call("rm", { id: kidPy });
-    await new Promise((r) => setTimeout(r, 300));
-    assert.equal(reportsFrom(parent, "kid-py").length, 2, "a stopped child's removal says nothing more");
+    const reportEvents = (await hub.call("events", { id: kidPy })).events.filter((e) => e.kind === "report");
+    assert.deepEqual(
+      reportEvents.map((e) => e.why),
+      ["delivered", "delivered"],
+      "its hand-back and its stop; a stopped child's removal says nothing more",
+    );
     await hub.call("rm", { id: parent });
   });
 

@@ -168,8 +168,28 @@ describe("messages, reach, watches, foreground peers and the feed", () => {
     assert.equal((await send(a.conn, a1.id, "one too many")).code, "rate_limited");
     advance(61_000);
     assert.equal((await send(a.conn, a1.id, "a minute later")).result.outcome, "delivered");
-    // Acked one by one with exact: a user reply's ack leaves them.
-    const row = (await rowOf(hub, quiet.id))!;
-    assert.equal(row.pending, 21);
+    // The task (a user reply) and 20 items wait. A user reply's ack is cumulative and leaves the
+    // items; each item goes with its own exact ack; a turn to agentItems: true delivers the rest.
+    assert.equal((await rowOf(hub, quiet.id))!.pending, 21);
+    const token = (quiet.conn as RawConnection & { token: string }).token;
+    await quiet.conn.request("ack", { id: quiet.id, token, seq: 1_000 });
+    await waitFor("the task acked", async () =>
+      (await rowOf(hub, quiet.id))?.pending === 20 ? true : undefined,
+    );
+    await quiet.conn.request("report", {
+      id: quiet.id,
+      token,
+      report: { state: "working", agentItems: true },
+    });
+    const first = await item(quiet.conn);
+    assert.match(
+      first.text,
+      /^<agent-message from="tree-a" id="[0-9a-f]{8}" relation="parent" kind="message">\nwait for it\n/,
+    );
+    await quiet.conn.request("ack", { id: quiet.id, token, seq: first.seq, exact: true });
+    await waitFor("one item acked", async () =>
+      (await rowOf(hub, quiet.id))?.pending === 19 ? true : undefined,
+    );
+    assert.equal((await send(a.conn, quiet.id, "room for one more")).result.outcome, "delivered");
   });
 });
