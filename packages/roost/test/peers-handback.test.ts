@@ -10,7 +10,13 @@ let hub: DaemonClient;
 
 before(async () => {
   daemon = await startTestDaemon({
-    config: { agentProfiles: { ...a2aProfiles(), mute: TEST_PROFILES.mute } },
+    config: {
+      agentProfiles: {
+        ...a2aProfiles(),
+        mute: TEST_PROFILES.mute,
+        crasher: { command: "exit 3", task: "argv", protocol: true },
+      },
+    },
   });
   hub = await hubClient(daemon);
 });
@@ -182,6 +188,16 @@ describe("spawn and hand-back", () => {
       "unsupported",
       "a root has no parent",
     );
+
+    // A child that crashes three times in a row is given up: its parent is told.
+    const crasher = await p.request("spawn", { task: "crash", profile: "crasher", name: "crasher" });
+    assert.equal(crasher.ok, true, crasher.error);
+    const gaveUp = await p.nextEvent(
+      (e) => e.event === "deliver" && e.kind === "report" && e.from === "crasher",
+      15_000,
+    );
+    assert.match(gaveUp.text, /state: ended\n\ncrasher \([0-9a-f]{8}\) gave up: crashed 3 times in a row/);
+    await hub.call("rm", { id: crasher.result.id });
 
     // A stopped parent: queued, not woken.
     p.close();

@@ -1,6 +1,6 @@
 import { type PeerInfo, type Relation, RoostError } from "../../protocol/index.js";
 import type { Caller } from "../caller.js";
-import { isEnded, isLive, type Job, toRow } from "../job.js";
+import { isEnded, type Job, toRow } from "../job.js";
 import type { DaemonState } from "../state.js";
 import type { ForegroundPeer, ForegroundPeers } from "./foreground.js";
 
@@ -134,9 +134,4 @@ export function peerInfo(self: Session, other: Session): PeerInfo {
     summary: row.summary,
     question: row.question,
   };
-}
-
-/** Whether a job counts against the caps: starting or running. */
-export function countsLive(job: Job): boolean {
-  return isLive(job);
 }
