@@ -35,7 +35,11 @@ export function checkBlockedPatterns(file: string, key: string, raw: unknown): s
   return patterns as string[];
 }
 
+/** roost.json is looked at again at most this often (screens change many times a second). */
+const RECHECK_MS = 1000;
+
 interface Cached {
+  checkedAt: number;
   mtimeMs: number;
   byProfile: Map<string, RegExp[]>;
 }
@@ -47,8 +51,11 @@ const cache = new Map<string, Cached>();
  * dispatch that made the job read it whole; a later bad edit is reported by the next dispatch).
  */
 export function blockedPatternsOf(file: string, profile: string): RegExp[] {
-  const mtimeMs = statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? -1;
   let cached = cache.get(file);
+  const now = Date.now();
+  if (cached && now - cached.checkedAt < RECHECK_MS) return cached.byProfile.get(profile) ?? [];
+  const mtimeMs = statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? -1;
+  if (cached) cached.checkedAt = now;
   if (!cached || cached.mtimeMs !== mtimeMs) {
     const byProfile = new Map<string, RegExp[]>();
     try {
@@ -61,7 +68,7 @@ export function blockedPatternsOf(file: string, profile: string): RegExp[] {
     } catch {
       // Left empty: see above.
     }
-    cached = { mtimeMs, byProfile };
+    cached = { checkedAt: now, mtimeMs, byProfile };
     cache.set(file, cached);
   }
   return cached.byProfile.get(profile) ?? [];
