@@ -120,4 +120,25 @@ describe("roost attach", () => {
     const missing = await conn.request("attach", { id: "no-such-job" });
     assert.equal(missing.code, "not_found");
   });
+
+  test("an attach outlives a SIGKILLed daemon: it waits, starts it again, redraws, and keys reach the program", async () => {
+    const { id, dir } = await dispatchTerminal(daemon, conn, "proceed");
+    await rowWhen(conn, id, (r) => r.state === "blocked");
+    const a = attach(id);
+    await a.sees("Proceed? [y/N]");
+    conn.close();
+    await daemon.kill("SIGKILL");
+    await a.sees("the daemon went away");
+    const mark = a.output.length;
+    // attach brings the daemon back (as every roost command does) and replays the screen.
+    await a.sees("Proceed? [y/N]", mark);
+    conn = await daemon.connect();
+    a.pty.write("y\r");
+    await a.sees("deployed v2", mark);
+    assert.deepEqual(receivedLines(dir), ["got [y]"]);
+    a.pty.write("\x1d");
+    assert.equal(await a.exited, 0);
+    const row = await rowWhen(conn, id, (r) => r.summary === "deployed v2");
+    assert.equal(row.lifecycle, "running");
+  });
 });

@@ -2,9 +2,10 @@
  * `roost attach ID`: the job's terminal in this one. The screen as it is now is replayed, then the
  * terminal is live: keys go to the program, a resize reaches it (SIGWINCH), its output comes here.
  * Ctrl-] detaches and leaves the job running. A job that ended shows its last screen and says so.
- * `attachTerminal` is the same for a caller with its own streams (the hub).
+ * If the daemon goes away meanwhile, attach waits for it (starting it again) and carries on.
+ * `attachTerminal` is the same for a caller with streams of its own (the hub).
  */
-import type { DaemonClient } from "../client/daemon-client.js";
+import { DaemonClient } from "../client/daemon-client.js";
 import {
   type AttachResult,
   DETACH_KEY,
@@ -19,105 +20,202 @@ export interface AttachStreams {
   output: NodeJS.WritableStream & { columns?: number; rows?: number; isTTY?: boolean };
 }
 
-/** How an attach ended: the user detached, the job ended, or the daemon went away. */
+export interface AttachOptions {
+  /** A new connection once the daemon is back; without it, losing the daemon ends the attach. */
+  reconnect?: () => Promise<DaemonClient>;
+  /** How long to wait for the daemon to come back (default 30 s). */
+  reconnectForMs?: number;
+}
+
+/** How an attach ended: the user detached, the job ended, or the daemon went away for good. */
 export type AttachOutcome = "detached" | "ended" | "lost";
 
 /** Leaves the modes a program may have set in the user's terminal (alternate screen, mouse, paste). */
 const RESET_MODES = "\x1b[0m\x1b[?1049l\x1b[?2004l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?25h";
+const CLEAR = "\x1b[H\x1b[2J\x1b[3J";
+const RECONNECT_WAIT_MS = 250;
 
-function note(streams: AttachStreams, text: string): void {
-  streams.output.write(`\r\n[roost] ${text}\r\n`);
-}
+class AttachSession {
+  private client: DaemonClient;
+  /** The connection attach was given (its owner closes it); one made here is closed here. */
+  private readonly given: DaemonClient;
+  private id: string;
+  private name = "";
+  private keyboard = false;
+  private finished = false;
+  private connected = false;
+  private typing: Promise<unknown> = Promise.resolve();
+  private readonly wasRaw: boolean;
+  private resolve: (outcome: AttachOutcome) => void = () => {};
 
-export async function attachTerminal(
-  client: DaemonClient,
-  id: string,
-  streams: AttachStreams = { input: process.stdin, output: process.stdout },
-): Promise<AttachOutcome> {
-  const { input, output } = streams;
-  const size = output.columns && output.rows ? { cols: output.columns, rows: output.rows } : {};
-  const result = (await client.call("attach", { id, ...size })) as AttachResult;
-  const name = `${result.name} (${result.id})`;
-  if (result.ended) {
-    output.write(result.screen);
-    output.write(RESET_MODES);
+  constructor(
+    client: DaemonClient,
+    id: string,
+    private readonly streams: AttachStreams,
+    private readonly options: AttachOptions,
+  ) {
+    this.client = client;
+    this.given = client;
+    this.id = id;
+    this.wasRaw = streams.input.isRaw === true;
+  }
+
+  async run(): Promise<AttachOutcome> {
+    const result = await this.attach();
+    if (result.ended) return this.showEnded(result);
+    this.streams.output.write(
+      `[roost] attached to ${this.name}; ${DETACH_KEY_NAME} detaches` +
+        (this.keyboard ? "" : " (watching: another attached terminal has the keyboard)") +
+        "\r\n",
+    );
+    this.streams.output.write(result.screen);
+    const { input, output } = this.streams;
+    const done = new Promise<AttachOutcome>((resolve) => (this.resolve = resolve));
+    output.on("resize", this.resize);
+    if (input.isTTY && input.setRawMode) input.setRawMode(true);
+    input.on("data", this.onKeys);
+    input.resume();
+    return done;
+  }
+
+  private async attach(): Promise<AttachResult> {
+    const { output } = this.streams;
+    const size = output.columns && output.rows ? { cols: output.columns, rows: output.rows } : {};
+    const result = (await this.client.call("attach", { id: this.id, ...size })) as AttachResult;
+    // Later attaches (after the daemon came back) go by id: a name may have changed meanwhile.
+    this.id = result.id;
+    this.name = `${result.name} (${result.id})`;
+    this.keyboard = result.keyboard;
+    if (!result.ended) {
+      this.client.on("event", this.onEvent).on("close", this.onClose);
+      this.connected = true;
+    }
+    return result;
+  }
+
+  private showEnded(result: AttachResult): AttachOutcome {
+    this.streams.output.write(result.screen);
+    this.streams.output.write(RESET_MODES);
     const how = result.exitCode === null ? "" : `, exit code ${result.exitCode}`;
-    note(
-      streams,
+    this.note(
       result.screen === ""
-        ? `${name} is ${result.lifecycle}${how}; no screen of it was kept`
-        : `${name} is ${result.lifecycle}${how}: this is its last screen`,
+        ? `${this.name} is ${result.lifecycle}${how}; no screen of it was kept`
+        : `${this.name} is ${result.lifecycle}${how}: this is its last screen`,
     );
     return "ended";
   }
-  let keyboard = result.keyboard;
-  output.write(
-    `[roost] attached to ${name}; ${DETACH_KEY_NAME} detaches` +
-      (keyboard ? "" : " (watching: another attached terminal has the keyboard)") +
-      "\r\n",
-  );
-  output.write(result.screen);
 
-  const wasRaw = input.isRaw === true;
-  return new Promise<AttachOutcome>((resolve) => {
-    let finished = false;
-    // Keys go out one request after another, in order.
-    let typing: Promise<unknown> = Promise.resolve();
-    const type = (data: string) => {
-      if (!keyboard || data === "") return;
-      typing = typing.then(() => client.call("attach-input", { id: result.id, data }).catch(() => {}));
-    };
-    const resize = () => {
-      if (keyboard && output.columns && output.rows)
-        void client
-          .call("attach-resize", { id: result.id, cols: output.columns, rows: output.rows })
-          .catch(() => {});
-    };
-    const onKeys = (chunk: Buffer | string) => {
-      const data = chunk.toString();
-      const at = data.indexOf(DETACH_KEY);
-      if (at === -1) return type(data);
-      type(data.slice(0, at));
-      void typing.then(() => finish("detached"));
-    };
-    const onEvent = (event: EventMessage) => {
-      if (event.id !== result.id) return;
-      if (event.event === "terminal-output") output.write(String(event.data));
-      else if (event.event === "terminal-keyboard") {
-        keyboard = true;
-        resize();
-        note(streams, "you have the keyboard now");
-      } else if (event.event === "terminal-end") finish("ended", event.exitCode as number | null);
-    };
-    const onClose = () => finish("lost");
-    const finish = (outcome: AttachOutcome, exitCode: number | null = null) => {
-      if (finished) return;
-      finished = true;
-      input.off("data", onKeys);
-      output.off("resize", resize);
-      client.off("event", onEvent).off("close", onClose);
-      if (input.isTTY && input.setRawMode) input.setRawMode(wasRaw);
-      input.pause();
-      output.write(RESET_MODES);
-      if (outcome === "detached") {
-        void client.call("detach", { id: result.id }).catch(() => {});
-        note(streams, `detached from ${name}; it keeps running (roost attach ${result.id} to come back)`);
-      } else if (outcome === "ended") {
-        note(streams, `${name} ended${exitCode === null ? "" : ` (exit code ${exitCode})`}`);
-      } else {
-        note(
-          streams,
-          `the connection to the daemon was lost; ${name} keeps running: roost attach ${result.id}`,
-        );
+  private note(text: string): void {
+    this.streams.output.write(`\r\n[roost] ${text}\r\n`);
+  }
+
+  /** Keys go out one request after another, in order. */
+  private type(data: string): void {
+    if (!this.keyboard || !this.connected || data === "") return;
+    const client = this.client;
+    this.typing = this.typing.then(() => client.call("attach-input", { id: this.id, data }).catch(() => {}));
+  }
+
+  private readonly resize = () => {
+    const { output } = this.streams;
+    if (!this.keyboard || !this.connected || !output.columns || !output.rows) return;
+    void this.client
+      .call("attach-resize", { id: this.id, cols: output.columns, rows: output.rows })
+      .catch(() => {});
+  };
+
+  private readonly onKeys = (chunk: Buffer | string) => {
+    const data = chunk.toString();
+    const at = data.indexOf(DETACH_KEY);
+    if (at === -1) return this.type(data);
+    this.type(data.slice(0, at));
+    void this.typing.then(() => this.finish("detached"));
+  };
+
+  private readonly onEvent = (event: EventMessage) => {
+    if (event.id !== this.id) return;
+    if (event.event === "terminal-output") this.streams.output.write(String(event.data));
+    else if (event.event === "terminal-keyboard") {
+      this.keyboard = true;
+      this.resize();
+      this.note("you have the keyboard now");
+    } else if (event.event === "terminal-end") this.finish("ended", event.exitCode as number | null);
+  };
+
+  private readonly onClose = () => {
+    this.connected = false;
+    this.client.off("event", this.onEvent).off("close", this.onClose);
+    if (this.finished) return;
+    if (!this.options.reconnect) return this.finish("lost");
+    void this.comeBack(this.options.reconnect);
+  };
+
+  /** The daemon went away: wait for it, attach again and redraw (the job ran on in the host). */
+  private async comeBack(reconnect: () => Promise<DaemonClient>): Promise<void> {
+    this.note(
+      `the daemon went away; ${this.name} keeps running. Waiting for the daemon (${DETACH_KEY_NAME} gives up)`,
+    );
+    const deadline = Date.now() + (this.options.reconnectForMs ?? 30_000);
+    while (!this.finished && Date.now() < deadline) {
+      try {
+        this.client = await reconnect();
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, RECONNECT_WAIT_MS));
+        continue;
       }
-      resolve(outcome);
-    };
-    client.on("event", onEvent).on("close", onClose);
-    output.on("resize", resize);
-    if (input.isTTY && input.setRawMode) input.setRawMode(true);
-    input.on("data", onKeys);
-    input.resume();
-  });
+      if (this.finished) return this.client.close();
+      try {
+        const result = await this.attach();
+        if (result.ended) {
+          this.finish("ended", result.exitCode);
+          return;
+        }
+        this.streams.output.write(CLEAR + result.screen);
+        return;
+      } catch (err) {
+        this.client.close();
+        this.note(`attach again failed: ${(err as Error).message}`);
+        this.finish("lost");
+        return;
+      }
+    }
+    this.finish("lost");
+  }
+
+  private finish(outcome: AttachOutcome, exitCode: number | null = null): void {
+    if (this.finished) return;
+    this.finished = true;
+    const { input, output } = this.streams;
+    input.off("data", this.onKeys);
+    output.off("resize", this.resize);
+    this.client.off("event", this.onEvent).off("close", this.onClose);
+    if (input.isTTY && input.setRawMode) input.setRawMode(this.wasRaw);
+    input.pause();
+    output.write(RESET_MODES);
+    const client = this.client;
+    const detached =
+      outcome === "detached" && this.connected
+        ? client.call("detach", { id: this.id }).catch(() => {})
+        : Promise.resolve();
+    if (client !== this.given) void detached.then(() => client.close());
+    if (outcome === "detached") {
+      this.note(`detached from ${this.name}; it keeps running (roost attach ${this.id} to come back)`);
+    } else if (outcome === "ended") {
+      this.note(`${this.name} ended${exitCode === null ? "" : ` (exit code ${exitCode})`}`);
+    } else {
+      this.note(`the daemon is gone; ${this.name} keeps running: roost attach ${this.id}`);
+    }
+    this.resolve(outcome);
+  }
+}
+
+export function attachTerminal(
+  client: DaemonClient,
+  id: string,
+  streams: AttachStreams = { input: process.stdin, output: process.stdout },
+  options: AttachOptions = {},
+): Promise<AttachOutcome> {
+  return new AttachSession(client, id, streams, options).run();
 }
 
 export const attach: Command = {
@@ -125,10 +223,11 @@ export const attach: Command = {
   usage: "attach ID|NAME",
   summary: `Takes a job's terminal here: its screen, then live keys and output. ${DETACH_KEY_NAME} detaches; the job keeps running.`,
   positionals: [1, 1],
-  run: async ({ positionals, client }) => {
+  run: async ({ positionals, client, home }) => {
     if (!process.stdin.isTTY)
       throw new RoostError("bad_request", "attach needs a terminal on stdin (run it from a shell)");
-    const outcome = await attachTerminal(await client(), positionals[0]!);
+    const reconnect = () => DaemonClient.connect({ home, start: true });
+    const outcome = await attachTerminal(await client(), positionals[0]!, undefined, { reconnect });
     return outcome === "lost" ? 1 : 0;
   },
 };
