@@ -1,7 +1,4 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { DaemonClient } from "../src/client/daemon-client.js";
 import { speakFor } from "./helpers/a2a.js";
@@ -13,31 +10,23 @@ import {
   type TestDaemon,
   waitFor,
 } from "./helpers/daemon.js";
+import { testClock } from "./helpers/test-clock.js";
 
 let daemon: TestDaemon;
 let hub: DaemonClient;
-const clockDir = mkdtempSync(join(tmpdir(), "roost-clock-"));
-const clockFile = join(clockDir, "now");
-let now = Date.parse("2026-11-29T10:00:00Z");
-const setClock = (ms: number) => {
-  now = ms;
-  writeFileSync(clockFile, new Date(now).toISOString());
-};
+const clock = testClock();
 const conns: RawConnection[] = [];
 
 before(async () => {
-  setClock(now);
-  process.env.ROOST_TEST_CLOCK_FILE = clockFile;
   // A project's roost.json has no say: only the user's (the home's) sets the caps.
   daemon = await startTestDaemon({ config: { agentProfiles: { mute: TEST_PROFILES.mute } } });
-  delete process.env.ROOST_TEST_CLOCK_FILE;
   hub = await hubClient(daemon);
 });
 after(async () => {
   for (const c of conns) c.close();
   hub?.close();
   await daemon?.stop();
-  rmSync(clockDir, { recursive: true, force: true });
+  clock.remove();
 });
 
 async function root(name: string): Promise<{ id: string; conn: RawConnection }> {
@@ -100,7 +89,7 @@ describe("the spawn caps, each at its edge", () => {
     await spawned(children[0]!.conn);
     await spawned(children[0]!.conn);
     limited(await spawnFrom(children[1]!.conn), /10 spawns in this tree in the last minute; at most 10/);
-    setClock(now + 61_000);
+    clock.advance(61_000);
     await spawned(children[1]!.conn);
     // A stopped child no longer counts against its parent.
     await hub.call("stop", { id: children[7]!.id });
@@ -113,16 +102,16 @@ describe("the spawn caps, each at its edge", () => {
   });
 
   test("16 live sessions per tree (the root counted), 32 live spawned sessions overall", async () => {
-    setClock(now + 61_000);
+    clock.advance(61_000);
     const r = await root("big");
     const kids: { id: string; conn: RawConnection }[] = [];
     for (let i = 0; i < 8; i++) kids.push(await spawned(r.conn));
     for (let i = 0; i < 2; i++) kids.push(await spawned(kids[0]!.conn));
-    setClock(now + 61_000);
+    clock.advance(61_000);
     for (let i = 0; i < 5; i++) kids.push(await spawned(kids[1]!.conn));
     limited(await spawnFrom(kids[2]!.conn), /16 live sessions in this tree already; at most 16/);
     // Live spawned so far: 3 (deep) + 8 + 3 (wide, one stopped) + 15 (big) = 29.
-    setClock(now + 61_000);
+    clock.advance(61_000);
     const last = await root("last");
     for (let i = 0; i < 3; i++) await spawned(last.conn);
     limited(await spawnFrom(last.conn), /32 live spawned sessions already; at most 32/);

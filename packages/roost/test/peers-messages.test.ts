@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { DaemonClient } from "../src/client/daemon-client.js";
@@ -14,16 +13,11 @@ import {
   type TestDaemon,
   waitFor,
 } from "./helpers/daemon.js";
+import { testClock } from "./helpers/test-clock.js";
 
 let daemon: TestDaemon;
 let hub: DaemonClient;
-const clockDir = mkdtempSync(join(tmpdir(), "roost-clock-"));
-const clockFile = join(clockDir, "now");
-let now = Date.parse("2026-11-29T10:00:00Z");
-const advance = (ms: number) => {
-  now += ms;
-  writeFileSync(clockFile, new Date(now).toISOString());
-};
+const clock = testClock();
 const profiles = { mute: TEST_PROFILES.mute, ender: { command: "exit 0", task: "argv", protocol: true } };
 const setExternal = (on: boolean) =>
   writeFileSync(
@@ -33,17 +27,14 @@ const setExternal = (on: boolean) =>
 const conns: RawConnection[] = [];
 
 before(async () => {
-  advance(0);
-  process.env.ROOST_TEST_CLOCK_FILE = clockFile;
   daemon = await startTestDaemon({ config: { agentProfiles: profiles } });
-  delete process.env.ROOST_TEST_CLOCK_FILE;
   hub = await hubClient(daemon);
 });
 after(async () => {
   for (const c of conns) c.close();
   hub?.close();
   await daemon?.stop();
-  rmSync(clockDir, { recursive: true, force: true });
+  clock.remove();
 });
 
 async function session(id: string, report?: Record<string, unknown>): Promise<RawConnection> {
@@ -133,7 +124,7 @@ describe("messages, reach, watches, foreground peers and the feed", () => {
     assert.equal((await send(a.conn, "nobody", "hi")).code, "not_found");
     assert.equal((await send(a.conn, a1.id, "same")).result.outcome, "delivered");
     assert.equal((await send(a.conn, a1.id, "same")).result.outcome, "duplicate");
-    advance(61_000);
+    clock.advance(61_000);
     assert.equal((await send(a.conn, a1.id, "same")).result.outcome, "delivered", "a minute later it goes");
 
     // Queued: an agent that does not take agent items (yet) keeps them; a dialog is said.
@@ -158,7 +149,7 @@ describe("messages, reach, watches, foreground peers and the feed", () => {
     await hub.call("rm", { id: ended.result.id });
 
     // 20 agent items waiting on `quiet` (1 already), then `full`; 30 a minute per sender.
-    advance(61_000);
+    clock.advance(61_000);
     for (let i = 2; i <= 20; i++)
       assert.equal((await send(a.conn, quiet.id, `n${i}`)).result.outcome, "queued");
     assert.equal((await send(a.conn, quiet.id, "n21")).code, "full");
@@ -166,7 +157,7 @@ describe("messages, reach, watches, foreground peers and the feed", () => {
     for (let i = 20; i <= 30; i++)
       assert.equal((await send(a.conn, a1.id, `r${i}`)).ok, true, `message ${i}`);
     assert.equal((await send(a.conn, a1.id, "one too many")).code, "rate_limited");
-    advance(61_000);
+    clock.advance(61_000);
     assert.equal((await send(a.conn, a1.id, "a minute later")).result.outcome, "delivered");
     // The task (a user reply) and 20 items wait. A user reply's ack is cumulative and leaves the
     // items; each item goes with its own exact ack; a turn to agentItems: true delivers the rest.

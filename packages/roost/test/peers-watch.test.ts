@@ -1,8 +1,5 @@
 import assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import type { DaemonClient } from "../src/client/daemon-client.js";
@@ -18,22 +15,15 @@ import {
   type TestDaemon,
   waitFor,
 } from "./helpers/daemon.js";
+import { testClock } from "./helpers/test-clock.js";
 
 let daemon: TestDaemon;
 let hub: DaemonClient;
-const clockDir = mkdtempSync(join(tmpdir(), "roost-clock-"));
-const clockFile = join(clockDir, "now");
-let now = Date.parse("2026-11-29T10:00:00Z");
-const advance = (ms: number) => {
-  now += ms;
-  writeFileSync(clockFile, new Date(now).toISOString());
-};
+const clock = testClock();
 const conns: RawConnection[] = [];
 const sdk = fileURLToPath(new URL("../sdk/python", import.meta.url));
 
 before(async () => {
-  advance(0);
-  process.env.ROOST_TEST_CLOCK_FILE = clockFile;
   daemon = await startTestDaemon({ config: { agentProfiles: { mute: TEST_PROFILES.mute } } });
   hub = await hubClient(daemon);
 });
@@ -41,8 +31,7 @@ after(async () => {
   for (const c of conns) c.close();
   hub?.close();
   await daemon?.stop();
-  delete process.env.ROOST_TEST_CLOCK_FILE;
-  rmSync(clockDir, { recursive: true, force: true });
+  clock.remove();
 });
 
 async function session(id: string, report?: Record<string, unknown>): Promise<RawConnection> {
@@ -119,7 +108,7 @@ describe("watches, foreground peers and the events feed", () => {
         count++;
       }
     assert.equal(count, 20);
-    advance(61_000); // past the tree's 10 spawns a minute
+    clock.advance(61_000); // past the tree's 10 spawns a minute
     const fresh = (await two.request("spawn", { task: "w", name: "k-last" })).result.id as string;
     assert.equal(
       (await wc.request("watch", { id: kids[0], when: "idle" })).ok,
@@ -129,7 +118,7 @@ describe("watches, foreground peers and the events feed", () => {
     const over = await wc.request("watch", { id: fresh, when: "idle" });
     assert.equal(over.code, "limit", JSON.stringify(over));
     // 12 hours on, they have expired: none fires, and there is room again.
-    advance(12 * 60 * 60 * 1000 + 1000);
+    clock.advance(12 * 60 * 60 * 1000 + 1000);
     await hub.call("stop", { id: others[0]! });
     await assert.rejects(notice(wc, 500), /no event/, "an expired watch does not fire");
     assert.equal((await wc.request("watch", { id: fresh, when: "idle" })).ok, true);
