@@ -101,6 +101,9 @@ export function toRow(job: Job): JobRow {
     capabilities: job.capabilities,
     agent: job.agent,
     restarts: job.restarts,
+    parentSession: job.parentSession ?? null,
+    rootSession: job.rootSession ?? null,
+    ...(job.parentPeer ? { parent: job.parentPeer } : {}),
     createdAt: job.createdAt,
     updatedAt: job.updatedAt,
   };
@@ -115,5 +118,6 @@ export function deliverEvent(job: Job, reply: StoredReply): DeliverEvent {
     ...(reply.mode ? { mode: reply.mode } : {}),
     ...(reply.kind ? { kind: reply.kind } : {}),
     ...(reply.from ? { from: reply.from } : {}),
+    ...(reply.relation ? { relation: reply.relation } : {}),
   };
 }

@@ -106,6 +106,14 @@ export const reply: OpHandler = async (ctx, _caller, args): Promise<ReplyResult>
   if (state.jobs.get(job.id) !== job) throw new RoostError("not_found", `job ${job.id} was removed`);
   insertBySeq(job.pending, saved);
   state.changed(job);
+  ctx.feed.add({
+    kind: "reply",
+    why: mode ?? "reply",
+    text: `${job.name}: ${text.replace(/\s+/g, " ").slice(0, 120)}`,
+    who: "user",
+    whoId: null,
+    jobs: [job.id],
+  });
   job.connection?.send(deliverEvent(job, saved));
   startIfEnded(supervisor, job);
   return { seq: saved.seq, saved: true };
