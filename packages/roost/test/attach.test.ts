@@ -104,8 +104,21 @@ describe("roost attach", () => {
       );
       assert.equal(output.id, id);
       assert.deepEqual(receivedLines(dir), ["got [y]"]);
-      const bad = await second.request("attach-resize", { id, cols: 1, rows: 10 });
-      assert.equal(bad.code, "bad_request");
+      // Sizes from 2x2 to 1000x500; past them, bad_request.
+      for (const [cols, rows] of [
+        [1, 10],
+        [1001, 10],
+        [80, 501],
+      ] as const) {
+        const bad = await second.request("attach-resize", { id, cols, rows });
+        assert.equal(bad.code, "bad_request", `${cols}x${rows}`);
+      }
+      for (const [cols, rows] of [
+        [2, 2],
+        [1000, 500],
+      ] as const) {
+        assert.equal((await second.request("attach-resize", { id, cols, rows })).ok, true, `${cols}x${rows}`);
+      }
     } finally {
       first.close();
       second.close();
@@ -117,6 +130,11 @@ describe("roost attach", () => {
     const answer = await conn.request("attach-input", { id, data: "x" });
     assert.equal(answer.ok, false);
     assert.equal(answer.code, "bad_request");
+    // Keys are checked before anything else: at most 100 000 characters at once.
+    const long = await conn.request("attach-input", { id, data: "x".repeat(100_001) });
+    assert.match(long.error, /longer than 100000/);
+    const atTheLimit = await conn.request("attach-input", { id, data: "x".repeat(100_000) });
+    assert.match(atTheLimit.error, /not attached/);
     const missing = await conn.request("attach", { id: "no-such-job" });
     assert.equal(missing.code, "not_found");
   });

@@ -5,7 +5,7 @@
  * If the daemon goes away meanwhile, attach waits for it (starting it again) and carries on.
  * `attachTerminal` is the same for a caller with streams of its own (the hub).
  */
-import { DaemonClient } from "../client/daemon-client.js";
+import { DaemonClient, isDisconnected } from "../client/daemon-client.js";
 import {
   type AttachResult,
   DETACH_KEY,
@@ -174,9 +174,13 @@ class AttachSession {
         return;
       } catch (err) {
         this.client.close();
-        this.note(`attach again failed: ${(err as Error).message}`);
-        this.finish("lost");
-        return;
+        // A daemon that is still starting may drop a connection: try again until the deadline.
+        if (!isDisconnected(err)) {
+          this.note(`attach again failed: ${(err as Error).message}`);
+          this.finish("lost");
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, RECONNECT_WAIT_MS));
       }
     }
     this.finish("lost");
