@@ -18,7 +18,7 @@ function row(id: string, fields: Partial<JobRow> & { parent?: string } = {}): Jo
     name: id,
     profile: "agent",
     kind: "protocol",
-    cwd: "/work/a",
+    cwd: "/srv/a",
     task: null,
     state: "working",
     status: "busy",
@@ -125,15 +125,15 @@ describe("the hub's view", () => {
       row("parent", { order: 0 }),
       row("other", { order: 1 }),
       row("child", { order: 2, parent: "parent" }),
-      row("elsewhere", { order: 3, cwd: "/work/b" }),
+      row("elsewhere", { order: 3, cwd: "/srv/b" }),
     ];
     const byDir = view(stateWith(rows));
     const names = byDir.filter((l) => /^[› ] ●/.test(l)).map((l) => l.trim());
     assert.match(names[0]!, /parent/);
     assert.match(names[1]!, /● ↳ child/);
     assert.match(names[2]!, /other/);
-    assert.ok(byDir.some((l) => l.startsWith("▾ /work/a (3)")));
-    assert.ok(byDir.some((l) => l.startsWith("▾ /work/b (1)")));
+    assert.ok(byDir.some((l) => l.startsWith("▾ /srv/a (3)")));
+    assert.ok(byDir.some((l) => l.startsWith("▾ /srv/b (1)")));
     const byState = view(stateWith(rows, { grouping: "state" })).join("\n");
     assert.match(byState, /▾ working \(4\)/);
     assert.match(byState, /child +working +↳ parent · summary of child/);

@@ -28,11 +28,11 @@ const COMMANDS: Command[] = [
 ];
 
 function overview(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.usage.length));
+  // Usage on its own line and the summary under it: the usages are too long for columns at 80.
   return [
     "usage: roost COMMAND [ARGS] (roost COMMAND --help for one)",
     "",
-    ...COMMANDS.map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`),
+    ...COMMANDS.map((c) => `  roost ${c.usage}\n      ${c.summary}`),
     "",
     "Every command but daemon starts the daemon in the background when none runs.",
     "ROOST_HOME (default ~/.pi/agent) holds roost.json and the state folder roost/.",
