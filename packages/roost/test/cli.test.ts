@@ -32,7 +32,7 @@ test("help: the overview, each command's usage; an unknown command fails", async
     "rename",
     "pin",
   ])
-    assert.match(overview.stdout, new RegExp(`\\n  ${name}`));
+    assert.match(overview.stdout, new RegExp(`\\n  roost ${name}`));
   const help = await roost("dispatch", "--help");
   assert.equal(help.code, 0);
   assert.match(
