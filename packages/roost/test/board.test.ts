@@ -5,8 +5,9 @@ import type { DaemonClient } from "../src/client/daemon-client.js";
 import { takeWriterLock } from "../src/client/writer-lock.js";
 import { type BoardCounts, type BoardTask, RoostError } from "../src/protocol/index.js";
 import type { EventMessage } from "../src/protocol/messages.js";
-import { agentDoes, boardLog, boardProfiles, hubClient, rowOf, startAgent } from "./helpers/board.js";
+import { agentDoes, boardLog, boardProfiles, startAgent } from "./helpers/board.js";
 import { jobSecrets, startTestDaemon, TEST_PROFILES, type TestDaemon, waitFor } from "./helpers/daemon.js";
+import { hubClient, rowOf } from "./helpers/fixture-agents.js";
 
 // A foreground pi's claims outlive its connection by this much (5 s unless the daemon is told).
 const GRACE_MS = 600;

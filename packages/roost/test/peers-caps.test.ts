@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { DaemonClient } from "../src/client/daemon-client.js";
 import { speakFor } from "./helpers/a2a.js";
-import { hubClient } from "./helpers/board.js";
 import {
   type RawConnection,
   startTestDaemon,
@@ -10,6 +9,7 @@ import {
   type TestDaemon,
   waitFor,
 } from "./helpers/daemon.js";
+import { hubClient } from "./helpers/fixture-agents.js";
 import { testClock } from "./helpers/test-clock.js";
 
 let daemon: TestDaemon;

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { DaemonClient } from "../src/client/daemon-client.js";
-import { a2aDoes, a2aLog, a2aProfiles, connected, speakFor } from "./helpers/a2a.js";
-import { hubClient, rowOf } from "./helpers/board.js";
+import { a2aDoes, a2aLog, a2aProfiles, speakFor } from "./helpers/a2a.js";
 import { startTestDaemon, TEST_PROFILES, type TestDaemon, waitFor } from "./helpers/daemon.js";
+import { connected, hubClient, rowOf } from "./helpers/fixture-agents.js";
 
 let daemon: TestDaemon;
 let hub: DaemonClient;

@@ -5,7 +5,6 @@ import { after, before, describe, test } from "node:test";
 import type { DaemonClient } from "../src/client/daemon-client.js";
 import { NO_AUTHORITY } from "../src/daemon/peers/envelope.js";
 import { speakFor } from "./helpers/a2a.js";
-import { hubClient, rowOf } from "./helpers/board.js";
 import {
   type RawConnection,
   startTestDaemon,
@@ -13,6 +12,7 @@ import {
   type TestDaemon,
   waitFor,
 } from "./helpers/daemon.js";
+import { hubClient, rowOf } from "./helpers/fixture-agents.js";
 import { testClock } from "./helpers/test-clock.js";
 
 let daemon: TestDaemon;

@@ -6,8 +6,7 @@ import type { DaemonClient } from "../src/client/daemon-client.js";
 import { ForegroundPeer } from "../src/client/foreground-peer.js";
 import { takeWriterLock, writerLockPath } from "../src/client/writer-lock.js";
 import { type DeliverEvent, RoostError } from "../src/protocol/index.js";
-import { python, speakFor } from "./helpers/a2a.js";
-import { hubClient, rowOf } from "./helpers/board.js";
+import { speakFor } from "./helpers/a2a.js";
 import {
   type RawConnection,
   startTestDaemon,
@@ -15,6 +14,7 @@ import {
   type TestDaemon,
   waitFor,
 } from "./helpers/daemon.js";
+import { hubClient, python, rowOf } from "./helpers/fixture-agents.js";
 import { testClock } from "./helpers/test-clock.js";
 
 let daemon: TestDaemon;
