@@ -1,45 +1,17 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, test } from "node:test";
-import { connectRaw, type RawConnection, runCli, TEST_PROFILES } from "./helpers/daemon.js";
+import { test } from "node:test";
+import { cliHome } from "./helpers/cli.js";
 
-let home: string;
-const roost = (...args: string[]) => runCli(home, args);
-
-/** The rows, read over a raw connection (quicker than another `roost ls`). */
-async function rows(): Promise<
-  { id: string; lifecycle: string; pid: number; pending: number; pinned: boolean }[]
-> {
-  const c: RawConnection = await connectRaw(join(home, "roost", "daemon.sock"));
-  try {
-    return (await c.request("list")).result.rows;
-  } finally {
-    c.close();
-  }
-}
-
-before(() => {
-  home = mkdtempSync(join(tmpdir(), "roost-cli-shutdown-"));
-  writeFileSync(join(home, "roost.json"), JSON.stringify({ agentProfiles: TEST_PROFILES }));
-});
-after(async () => {
-  await roost("shutdown", "--all");
-  rmSync(home, { recursive: true, force: true });
-});
-
-async function json(...args: string[]) {
-  const out = await roost(...args, "--json");
-  assert.equal(out.code, 0, `roost ${args.join(" ")}: ${out.stderr}`);
-  return JSON.parse(out.stdout);
-}
+const cli = cliHome("roost-cli-shutdown-");
+const { roost, json, rows } = cli;
 
 test("shutdown leaves the jobs running; the next command starts the daemon and finds them", async () => {
   const { id } = await json("dispatch", "sleeper", "--name", "keeper");
   const before = (await rows()).find((r) => r.id === id)!;
   assert.equal((await roost("shutdown")).stdout, "daemon stopped\n");
-  assert.equal(existsSync(join(home, "roost", "daemon.sock")), false);
+  assert.equal(existsSync(join(cli.home, "roost", "daemon.sock")), false);
   const after = (await json("ls")).find((r: { id: string }) => r.id === id);
   assert.equal(after.lifecycle, "running");
   assert.equal(after.pid, before.pid);
