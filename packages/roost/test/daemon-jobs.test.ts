@@ -1,66 +1,27 @@
 import assert from "node:assert/strict";
 import { existsSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, test } from "node:test";
-import {
-  jobSecrets,
-  type Message,
-  type RawConnection,
-  receivedBy,
-  startTestDaemon,
-  TEST_PROFILES,
-  type TestDaemon,
-  waitFor,
-} from "./helpers/daemon.js";
+import { test } from "node:test";
+import { jobSecrets, type Message, receivedBy, TEST_PROFILES } from "./helpers/daemon.js";
+import { hubSuite } from "./helpers/hub-suite.js";
 
-let daemon: TestDaemon;
-let hub: RawConnection;
-
-before(async () => {
-  daemon = await startTestDaemon({ config: { agentProfiles: TEST_PROFILES } });
-  hub = await daemon.connect();
-});
-after(async () => {
-  hub.close();
-  await daemon.stop();
-});
-
-async function ok(op: string, args: object = {}): Promise<Message> {
-  const response = await hub.request(op, args);
-  assert.equal(response.ok, true, `${op}: ${response.error}`);
-  return response.result;
-}
-
-async function row(id: string): Promise<Message> {
-  const { rows } = await ok("list");
-  return rows.find((r: Message) => r.id === id);
-}
-
-function rowWhere(id: string, what: string, check: (row: Message) => boolean, timeoutMs = 30_000) {
-  return waitFor(
-    what,
-    async () => {
-      const r = await row(id);
-      return r && check(r) ? r : undefined;
-    },
-    timeoutMs,
-  );
-}
+const suite = hubSuite();
+const { ok, row, rowWhere, reconnectHub } = suite;
 
 test("dispatch starts a job in its folder with the job's identity, new names and old; argv takes the task", async () => {
-  const { id, name } = await ok("dispatch", { profile: "argv", task: "fix it", cwd: daemon.home });
+  const { id, name } = await ok("dispatch", { profile: "argv", task: "fix it", cwd: suite.daemon.home });
   assert.equal(name, "argv");
-  const dir = join(daemon.stateDir, "jobs", id);
+  const dir = join(suite.daemon.stateDir, "jobs", id);
   assert.equal(statSync(dir).mode & 0o777, 0o700);
   // Before any report, the row's text is the terminal's last non-empty line.
   const r = await rowWhere(id, "the summary from the screen", (r) => r.summary?.startsWith("task="));
   assert.equal(r.summary, `task=[fix it] new=${id} old=${id}`);
   assert.equal(r.lifecycle, "running");
   assert.equal(r.kind, "terminal");
-  assert.equal(r.cwd, daemon.home);
+  assert.equal(r.cwd, suite.daemon.home);
   assert.equal(r.reported, false);
   assert.ok(r.pid > 0);
-  const secret = (await jobSecrets(daemon.stateDir)).find((s) => s.id === id)!;
+  const secret = (await jobSecrets(suite.daemon.stateDir)).find((s) => s.id === id)!;
   assert.equal(secret.dir, dir);
   assert.ok(secret.token.length >= 32, "a random token");
   await ok("rm", { id });
@@ -74,7 +35,7 @@ test("task: type makes the task reply 1; the agent's report sets the row; hello'
   assert.equal(r.connected, true);
   assert.deepEqual(r.agent, { name: "test agent", version: "1.0" });
   assert.deepEqual(r.capabilities, ["report", "replies"]);
-  const secret = (await jobSecrets(daemon.stateDir)).find((s) => s.id === id)!;
+  const secret = (await jobSecrets(suite.daemon.stateDir)).find((s) => s.id === id)!;
   assert.deepEqual(
     receivedBy(secret.dir).map((d) => [d.seq, d.text]),
     [[1, "do the thing"]],
@@ -85,30 +46,33 @@ test("task: type makes the task reply 1; the agent's report sets the row; hello'
 });
 
 test("a bad roost.json is a clear error naming the file and the key; the daemon goes on", async () => {
-  const file = join(daemon.home, "roost.json");
+  const file = join(suite.daemon.home, "roost.json");
   try {
     writeFileSync(file, JSON.stringify({ agentProfiles: { broken: { command: 5 } } }));
-    const bad = await hub.request("dispatch", { profile: "broken" });
+    const bad = await suite.hub.request("dispatch", { profile: "broken" });
     assert.equal(bad.code, "bad_request");
     assert.match(bad.error, new RegExp(`${file}: agentProfiles\\.broken\\.command must be`));
     writeFileSync(file, JSON.stringify({ agentProfiles: { x: { command: ["true"], task: "paste" } } }));
-    assert.match((await hub.request("dispatch", { profile: "x" })).error, /agentProfiles\.x\.task must be/);
+    assert.match(
+      (await suite.hub.request("dispatch", { profile: "x" })).error,
+      /agentProfiles\.x\.task must be/,
+    );
     writeFileSync(file, "{ not json");
-    const notJson = await hub.request("dispatch", { profile: "x" });
+    const notJson = await suite.hub.request("dispatch", { profile: "x" });
     assert.equal(notJson.code, "bad_request");
     assert.match(notJson.error, /roost\.json: not valid JSON/);
-    assert.equal((await hub.request("stats")).ok, true, "the daemon keeps running");
+    assert.equal((await suite.hub.request("stats")).ok, true, "the daemon keeps running");
   } finally {
     writeFileSync(file, JSON.stringify({ agentProfiles: TEST_PROFILES }));
   }
-  const missing = await hub.request("dispatch", { profile: "nope" });
+  const missing = await suite.hub.request("dispatch", { profile: "nope" });
   assert.equal(missing.code, "not_found");
   assert.match(missing.error, /profiles: agent, holder/);
   assert.equal(
-    (await hub.request("dispatch", { profile: "agent", cwd: "/no/such/folder" })).code,
+    (await suite.hub.request("dispatch", { profile: "agent", cwd: "/no/such/folder" })).code,
     "bad_request",
   );
-  assert.equal((await hub.request("dispatch", {})).code, "bad_request");
+  assert.equal((await suite.hub.request("dispatch", {})).code, "bad_request");
 });
 
 test("exits: 0 is done, a report of done or failed says so, crashes restart and then give up", async () => {
@@ -149,7 +113,7 @@ test("a reply to an ended job starts it again; a stopped job waits for respawn",
 });
 
 test("subscribe gives the rows, then row events; rename, pin and reorder change rows; names are folded", async () => {
-  const watcher = await daemon.connect();
+  const watcher = await suite.daemon.connect();
   const first = await ok("dispatch", { profile: "sleeper", name: "one\nline\tname" });
   assert.equal(first.name, "one line name");
   const second = await ok("dispatch", { profile: "sleeper" });
@@ -169,7 +133,7 @@ test("subscribe gives the rows, then row events; rename, pin and reorder change 
     (e) => e.event === "row" && e.row.id === first.id && e.row.name !== "one line name",
   );
   assert.equal(renamed.row.name, "renamed job");
-  assert.equal((await hub.request("rename", { id: first.id, name: "\n" })).code, "bad_request");
+  assert.equal((await suite.hub.request("rename", { id: first.id, name: "\n" })).code, "bad_request");
 
   await ok("pin", { id: third.id, pinned: true });
   const pinned = await watcher.nextEvent((e) => e.event === "row" && e.row.id === third.id && e.row.pinned);
@@ -185,10 +149,10 @@ test("subscribe gives the rows, then row events; rename, pin and reorder change 
 
   // An id or a unique name; a shared name is refused.
   await ok("rename", { id: third.id, name: "sleeper" });
-  const ambiguous = await hub.request("stop", { id: "sleeper" });
+  const ambiguous = await suite.hub.request("stop", { id: "sleeper" });
   assert.equal(ambiguous.code, "bad_request");
   assert.match(ambiguous.error, /2 jobs are named "sleeper"/);
-  assert.equal((await hub.request("stop", { id: "nobody" })).code, "not_found");
+  assert.equal((await suite.hub.request("stop", { id: "nobody" })).code, "not_found");
 
   await ok("rm", { id: first.id });
   const removed = await watcher.nextEvent((e) => e.event === "row-removed");
@@ -201,22 +165,20 @@ test("after a restart the daemon re-adopts running jobs and records exits that c
   const running = await ok("dispatch", { profile: "sleeper", name: "survivor" });
   const before = await rowWhere(running.id, "running", (r) => r.lifecycle === "running");
   const quitting = await ok("dispatch", { profile: "slowquit" });
-  await daemon.kill("SIGKILL");
+  await suite.daemon.kill("SIGKILL");
   // slowquit ends while no daemon runs.
   await new Promise((r) => setTimeout(r, 1500));
-  await daemon.start();
-  hub.close();
-  hub = await daemon.connect();
+  await suite.daemon.start();
+  await reconnectHub();
   const after = await row(running.id);
   assert.equal(after.lifecycle, "running");
   assert.equal(after.pid, before.pid, "the same process");
   const ended = await rowWhere(quitting.id, "the exit recorded", (r) => r.lifecycle === "done");
   assert.equal(ended.exitCode, 0);
 
-  await daemon.kill("SIGTERM");
-  await daemon.start();
-  hub.close();
-  hub = await daemon.connect();
+  await suite.daemon.kill("SIGTERM");
+  await suite.daemon.start();
+  await reconnectHub();
   assert.equal((await row(running.id)).pid, before.pid, "SIGTERM leaves the jobs running too");
   for (const id of [running.id, quitting.id]) await ok("rm", { id });
 });

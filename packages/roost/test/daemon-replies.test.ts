@@ -1,61 +1,18 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { DAEMON_CAPABILITIES, DAEMON_VERSION, LIMITS, PROTOCOL_VERSION } from "../src/protocol/index.js";
-import {
-  jobSecrets,
-  type Message,
-  type RawConnection,
-  receivedBy,
-  startTestDaemon,
-  TEST_PROFILES,
-  type TestDaemon,
-  waitFor,
-} from "./helpers/daemon.js";
+import { jobSecrets, receivedBy, waitFor } from "./helpers/daemon.js";
+import { hubSuite } from "./helpers/hub-suite.js";
 
-let daemon: TestDaemon;
-let hub: RawConnection;
-
-before(async () => {
-  daemon = await startTestDaemon({ config: { agentProfiles: TEST_PROFILES } });
-  hub = await daemon.connect();
-});
-after(async () => {
-  hub.close();
-  await daemon.stop();
-});
-
-async function ok(op: string, args: object = {}): Promise<Message> {
-  const response = await hub.request(op, args);
-  assert.equal(response.ok, true, `${op}: ${response.error}`);
-  return response.result;
-}
-
-async function row(id: string): Promise<Message> {
-  return (await ok("list")).rows.find((r: Message) => r.id === id);
-}
-
-function rowWhere(id: string, what: string, check: (row: Message) => boolean) {
-  return waitFor(
-    what,
-    async () => {
-      const r = await row(id);
-      return r && check(r) ? r : undefined;
-    },
-    30_000,
-  );
-}
+const suite = hubSuite();
+const { ok, row, rowWhere, reconnectHub } = suite;
 
 async function secretOf(id: string) {
-  return (await jobSecrets(daemon.stateDir)).find((s) => s.id === id)!;
-}
-
-async function reconnectHub(): Promise<void> {
-  hub.close();
-  hub = await daemon.connect();
+  return (await jobSecrets(suite.daemon.stateDir)).find((s) => s.id === id)!;
 }
 
 test("hello answers the protocol, the daemon and its capabilities; bad hellos are bad_request", async () => {
-  const c = await daemon.connect();
+  const c = await suite.daemon.connect();
   const hello = await c.request("hello", {
     protocol: 7,
     agent: { name: "x", version: "2" },
@@ -91,7 +48,7 @@ test("hello answers the protocol, the daemon and its capabilities; bad hellos ar
 test("a wrong token is unauthorized, an unknown job not_found; a bad report is bad_request, long strings are cut", async () => {
   const { id } = await ok("dispatch", { profile: "sleeper" });
   const secret = await secretOf(id);
-  const c = await daemon.connect();
+  const c = await suite.daemon.connect();
   assert.equal((await c.request("report", { id, token: "wrong", report: {} })).code, "unauthorized");
   assert.equal((await c.request("ack", { id, token: "wrong", seq: 1 })).code, "unauthorized");
   assert.equal((await c.request("report", { id: "nope", token: "x", report: {} })).code, "not_found");
@@ -127,10 +84,10 @@ test("50 replies waiting is full; acks are cumulative, or exact; pending ones ar
   for (let i = 1; i <= LIMITS.maxPendingReplies; i++) {
     assert.deepEqual(await ok("reply", { id, text: `r${i}` }), { seq: i, saved: true });
   }
-  const full = await hub.request("reply", { id, text: "one too many" });
+  const full = await suite.hub.request("reply", { id, text: "one too many" });
   assert.equal(full.code, "full");
 
-  const agent = await daemon.connect();
+  const agent = await suite.daemon.connect();
   assert.equal((await agent.request("report", { ...secret, report: {} })).ok, true);
   const first = await agent.nextEvent((e) => e.event === "deliver");
   assert.deepEqual(first, { event: "deliver", id, seq: 1, text: "r1" });
@@ -141,10 +98,10 @@ test("50 replies waiting is full; acks are cumulative, or exact; pending ones ar
   const steer = await ok("reply", { id, text: "now", mode: "steer" });
   assert.equal(steer.seq, 51);
   assert.deepEqual(await agent.nextEvent(), { event: "deliver", id, seq: 51, text: "now", mode: "steer" });
-  assert.equal((await hub.request("reply", { id, text: "x", mode: "sideways" })).code, "bad_request");
+  assert.equal((await suite.hub.request("reply", { id, text: "x", mode: "sideways" })).code, "bad_request");
 
   // A new connection that reports gets every pending reply again (not the acked ones).
-  const again = await daemon.connect();
+  const again = await suite.daemon.connect();
   await again.request("report", { ...secret, report: {} });
   const resent = [];
   for (let i = 0; i < 40; i++) resent.push((await again.nextEvent()).seq);
@@ -156,7 +113,7 @@ test("50 replies waiting is full; acks are cumulative, or exact; pending ones ar
 
 test("/stop is never delivered (the job stops); a / reply needs the agent connected", async () => {
   const idle = await ok("dispatch", { profile: "sleeper" });
-  const refused = await hub.request("reply", { id: idle.id, text: "/model big" });
+  const refused = await suite.hub.request("reply", { id: idle.id, text: "/model big" });
   assert.equal(refused.code, "unsupported");
   assert.match(refused.error, /connected/);
   assert.equal((await row(idle.id)).pending, 0);
@@ -180,11 +137,11 @@ test("request ids: a resent reply is a duplicate, a resent dispatch returns the 
   const resend = await ok("dispatch", { profile: "argv", name: "other", requestId: "d-1" });
   assert.deepEqual(resend, first);
   assert.equal(
-    (await hub.request("dispatch", { profile: "sleeper", requestId: "bad id!" })).code,
+    (await suite.hub.request("dispatch", { profile: "sleeper", requestId: "bad id!" })).code,
     "bad_request",
   );
   assert.equal(
-    (await hub.request("dispatch", { profile: "sleeper", requestId: "x".repeat(65) })).code,
+    (await suite.hub.request("dispatch", { profile: "sleeper", requestId: "x".repeat(65) })).code,
     "bad_request",
   );
 
@@ -211,8 +168,8 @@ test("a saved reply survives SIGKILL of the daemon; seqs continue across restart
   const { id } = await ok("dispatch", { profile: "holder", task: "task one" });
   await rowWhere(id, "connected", (r) => r.connected);
   assert.equal((await ok("reply", { id, text: "two", requestId: "k-2" })).seq, 2);
-  await daemon.kill("SIGKILL");
-  await daemon.start();
+  await suite.daemon.kill("SIGKILL");
+  await suite.daemon.start();
   await reconnectHub();
   const r = await row(id);
   assert.equal(r.pending, 2);
@@ -222,8 +179,8 @@ test("a saved reply survives SIGKILL of the daemon; seqs continue across restart
     seq: 2,
   });
   assert.equal((await ok("reply", { id, text: "three" })).seq, 3);
-  await daemon.kill("SIGTERM");
-  await daemon.start();
+  await suite.daemon.kill("SIGTERM");
+  await suite.daemon.start();
   await reconnectHub();
   assert.equal((await ok("reply", { id, text: "four" })).seq, 4);
   await ok("rm", { id });
@@ -235,8 +192,8 @@ test("SIGKILL under a live agent with replies pending: it reconnects, reports an
   await ok("reply", { id, text: "second" });
   await waitFor("two deliveries", async () => (receivedBy(dir).length === 2 ? true : undefined));
   const pid = (await row(id)).pid;
-  await daemon.kill("SIGKILL");
-  await daemon.start();
+  await suite.daemon.kill("SIGKILL");
+  await suite.daemon.start();
   await reconnectHub();
   await waitFor("the pending replies again", async () => (receivedBy(dir).length === 4 ? true : undefined));
   assert.deepEqual(
