@@ -1,29 +1,15 @@
 import assert from "node:assert/strict";
-import { linkSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { linkSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, test } from "node:test";
+import { test } from "node:test";
 import { RoostAgent, type RoostAgentOptions } from "../src/client/agent.js";
 import { AGENT_STATE_FILE, FinishedLedger, readFinished } from "../src/client/finished-replies.js";
-import { type JobIdentity, jobEnvironment } from "../src/protocol/environment.js";
+import { jobEnvironment } from "../src/protocol/environment.js";
 import type { DeliverEvent } from "../src/protocol/events.js";
-import { ScriptedDaemon } from "./fixtures/client-fake-daemon.js";
+import type { ScriptedDaemon } from "./fixtures/client-fake-daemon.js";
+import { jobIdentity, scriptedDaemonSuite } from "./helpers/scripted-daemon.js";
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const clean of cleanups.splice(0).reverse()) await clean();
-});
-
-async function scripted(): Promise<ScriptedDaemon> {
-  const daemon = await new ScriptedDaemon().listen();
-  cleanups.push(() => daemon.dispose());
-  return daemon;
-}
-
-function jobIdentity(daemon: ScriptedDaemon): JobIdentity {
-  const dir = join(daemon.dir, "job");
-  mkdirSync(dir, { recursive: true });
-  return { id: "job-1", token: "secret", socket: daemon.socketPath, dir };
-}
+const { cleanups, scripted } = scriptedDaemonSuite();
 
 function agentFor(daemon: ScriptedDaemon, options: Partial<RoostAgentOptions> = {}): RoostAgent {
   const agent = RoostAgent.fromEnv({

@@ -1,35 +1,18 @@
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import { afterEach, test } from "node:test";
+import { test } from "node:test";
 import { backoffDelay } from "../src/client/backoff.js";
 import { reportUrgency } from "../src/client/report-pacing.js";
 import { Reporter } from "../src/client/reporter.js";
-import type { JobIdentity } from "../src/protocol/environment.js";
 import { RoostError } from "../src/protocol/errors.js";
 import { emptyReport } from "../src/protocol/report.js";
-import { ScriptedDaemon } from "./fixtures/client-fake-daemon.js";
+import type { ScriptedDaemon } from "./fixtures/client-fake-daemon.js";
+import { jobIdentity, scriptedDaemonSuite } from "./helpers/scripted-daemon.js";
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const clean of cleanups.splice(0).reverse()) await clean();
-});
-
-async function scripted(): Promise<ScriptedDaemon> {
-  const daemon = await new ScriptedDaemon().listen();
-  cleanups.push(() => daemon.dispose());
-  return daemon;
-}
-
-function identity(daemon: ScriptedDaemon): JobIdentity {
-  const dir = join(daemon.dir, "job");
-  mkdirSync(dir, { recursive: true });
-  return { id: "job-1", token: "secret", socket: daemon.socketPath, dir };
-}
+const { cleanups, scripted } = scriptedDaemonSuite();
 
 function reporter(daemon: ScriptedDaemon, options: Partial<ConstructorParameters<typeof Reporter>[0]> = {}) {
   const r = new Reporter({
-    identity: identity(daemon),
+    identity: jobIdentity(daemon),
     agent: { name: "test-agent", version: "1.2" },
     capabilities: ["report", "replies"],
     summaryIntervalMs: 300,

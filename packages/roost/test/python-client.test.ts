@@ -2,12 +2,13 @@ import assert from "node:assert/strict";
 import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, test } from "node:test";
+import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { jobEnvironment } from "../src/protocol/environment.js";
 import { emptyReport, normalizeReport } from "../src/protocol/report.js";
-import { ScriptedDaemon } from "./fixtures/client-fake-daemon.js";
+import type { ScriptedDaemon } from "./fixtures/client-fake-daemon.js";
+import { jobIdentity, scriptedDaemonSuite } from "./helpers/scripted-daemon.js";
 
 const sdk = fileURLToPath(new URL("../sdk/python", import.meta.url));
 const sdkFile = join(sdk, "roost_agent.py");
@@ -16,26 +17,15 @@ const python = execFileSync("python3", ["-c", "import sys; print(sys.executable)
   encoding: "utf8",
 }).trim();
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const clean of cleanups.splice(0).reverse()) await clean();
-});
-
-async function scripted(): Promise<ScriptedDaemon> {
-  const daemon = await new ScriptedDaemon().listen();
-  cleanups.push(() => daemon.dispose());
-  return daemon;
-}
+const { cleanups, scripted } = scriptedDaemonSuite();
 
 /** Runs a Python script as a job's agent would run; resolves with its stdout once it exits 0. */
 function runAgent(daemon: ScriptedDaemon, script: string): { child: ChildProcess; done: Promise<string> } {
-  const dir = join(daemon.dir, "job");
-  mkdirSync(dir, { recursive: true });
   const env = {
     PATH: process.env.PATH ?? "",
     HOME: process.env.HOME ?? "",
     PYTHONPATH: sdk,
-    ...jobEnvironment({ id: "job-1", token: "secret", socket: daemon.socketPath, dir }),
+    ...jobEnvironment(jobIdentity(daemon)),
   };
   const child = spawn(python, ["-c", script], { env, stdio: ["ignore", "pipe", "pipe"] });
   cleanups.push(() => void child.kill("SIGKILL"));
