@@ -1,37 +1,16 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import type { DaemonClient } from "../src/client/daemon-client.js";
+import { describe, test } from "node:test";
 import { speakFor } from "./helpers/a2a.js";
-import {
-  type RawConnection,
-  startTestDaemon,
-  TEST_PROFILES,
-  type TestDaemon,
-  waitFor,
-} from "./helpers/daemon.js";
-import { hubClient } from "./helpers/fixture-agents.js";
-import { testClock } from "./helpers/test-clock.js";
+import { type RawConnection, TEST_PROFILES, waitFor } from "./helpers/daemon.js";
+import { peersSuite } from "./helpers/peers-suite.js";
 
-let daemon: TestDaemon;
-let hub: DaemonClient;
-const clock = testClock();
-const conns: RawConnection[] = [];
-
-before(async () => {
-  // A project's roost.json has no say: only the user's (the home's) sets the caps.
-  daemon = await startTestDaemon({ config: { agentProfiles: { mute: TEST_PROFILES.mute } } });
-  hub = await hubClient(daemon);
-});
-after(async () => {
-  for (const c of conns) c.close();
-  hub?.close();
-  await daemon?.stop();
-  clock.remove();
-});
+// A project's roost.json has no say: only the user's (the home's) sets the caps.
+const suite = peersSuite({ mute: TEST_PROFILES.mute });
+const { clock, conns } = suite;
 
 async function root(name: string): Promise<{ id: string; conn: RawConnection }> {
-  const { id } = await hub.call("dispatch", { profile: "mute", name });
-  const conn = await speakFor(daemon, id);
+  const { id } = await suite.hub.call("dispatch", { profile: "mute", name });
+  const conn = await speakFor(suite.daemon, id);
   conns.push(conn);
   return { id, conn };
 }
@@ -43,7 +22,7 @@ async function spawnFrom(conn: RawConnection, name?: string) {
 async function spawned(conn: RawConnection): Promise<{ id: string; conn: RawConnection }> {
   const answer = await spawnFrom(conn);
   assert.equal(answer.ok, true, answer.error);
-  const child = await speakFor(daemon, answer.result.id);
+  const child = await speakFor(suite.daemon, answer.result.id);
   conns.push(child);
   return { id: answer.result.id, conn: child };
 }
@@ -64,7 +43,7 @@ describe("the spawn caps, each at its edge", () => {
       [{ task: "x", model: "m".repeat(201) }, "bad_request"],
     ] as const)
       assert.equal((await r.conn.request("spawn", args)).code, code, JSON.stringify(args));
-    const hubConn = await daemon.connect();
+    const hubConn = await suite.daemon.connect();
     assert.equal((await hubConn.request("spawn", { task: "x" })).code, "unauthorized", "a hub is no session");
     hubConn.close();
   });
@@ -75,7 +54,7 @@ describe("the spawn caps, each at its edge", () => {
     const c2 = await spawned(c1.conn);
     const c3 = await spawned(c2.conn);
     limited(await spawnFrom(c3.conn), /4 deep; agentMaxDepth is 3/);
-    const rows = (await hub.call("list", {})).rows;
+    const rows = (await suite.hub.call("list", {})).rows;
     const row3 = rows.find((row) => row.id === c3.id)!;
     assert.deepEqual([row3.parentSession, row3.rootSession, row3.parent], [c2.id, r.id, c2.id]);
   });
@@ -92,9 +71,10 @@ describe("the spawn caps, each at its edge", () => {
     clock.advance(61_000);
     await spawned(children[1]!.conn);
     // A stopped child no longer counts against its parent.
-    await hub.call("stop", { id: children[7]!.id });
+    await suite.hub.call("stop", { id: children[7]!.id });
     await waitFor("the child stopped", async () =>
-      (await hub.call("list", {})).rows.find((row) => row.id === children[7]!.id)?.lifecycle === "stopped"
+      (await suite.hub.call("list", {})).rows.find((row) => row.id === children[7]!.id)?.lifecycle ===
+      "stopped"
         ? true
         : undefined,
     );

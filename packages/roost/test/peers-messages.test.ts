@@ -1,49 +1,23 @@
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, test } from "node:test";
-import type { DaemonClient } from "../src/client/daemon-client.js";
+import { describe, test } from "node:test";
 import { NO_AUTHORITY } from "../src/daemon/peers/envelope.js";
-import { speakFor } from "./helpers/a2a.js";
-import {
-  type RawConnection,
-  startTestDaemon,
-  TEST_PROFILES,
-  type TestDaemon,
-  waitFor,
-} from "./helpers/daemon.js";
-import { hubClient, rowOf } from "./helpers/fixture-agents.js";
-import { testClock } from "./helpers/test-clock.js";
+import { type RawConnection, TEST_PROFILES, waitFor } from "./helpers/daemon.js";
+import { rowOf } from "./helpers/fixture-agents.js";
+import { peersSuite } from "./helpers/peers-suite.js";
 
-let daemon: TestDaemon;
-let hub: DaemonClient;
-const clock = testClock();
 const profiles = { mute: TEST_PROFILES.mute, ender: { command: "exit 0", task: "argv", protocol: true } };
+const suite = peersSuite(profiles);
+const { clock, session } = suite;
 const setExternal = (on: boolean) =>
   writeFileSync(
-    join(daemon.home, "roost.json"),
+    join(suite.daemon.home, "roost.json"),
     JSON.stringify({ agentProfiles: profiles, agentExternalMessages: on }),
   );
-const conns: RawConnection[] = [];
 
-before(async () => {
-  daemon = await startTestDaemon({ config: { agentProfiles: profiles } });
-  hub = await hubClient(daemon);
-});
-after(async () => {
-  for (const c of conns) c.close();
-  hub?.close();
-  await daemon?.stop();
-  clock.remove();
-});
-
-async function session(id: string, report?: Record<string, unknown>): Promise<RawConnection> {
-  const conn = await speakFor(daemon, id, report);
-  conns.push(conn);
-  return conn;
-}
 async function root(name: string, report?: Record<string, unknown>) {
-  const { id } = await hub.call("dispatch", { profile: "mute", name });
+  const { id } = await suite.hub.call("dispatch", { profile: "mute", name });
   return { id, conn: await session(id, report) };
 }
 async function child(parent: RawConnection, name: string, report?: Record<string, unknown>) {
@@ -136,17 +110,17 @@ describe("messages, reach, watches, foreground peers and the feed", () => {
       agentItems: true,
     });
     assert.equal((await send(a.conn, dialog.id, "are you there")).result.outcome, "waiting on a dialog");
-    await hub.call("stop", { id: dialog.id });
+    await suite.hub.call("stop", { id: dialog.id });
     await waitFor("stopped", async () =>
-      (await rowOf(hub, dialog.id))?.lifecycle === "stopped" ? true : undefined,
+      (await rowOf(suite.hub, dialog.id))?.lifecycle === "stopped" ? true : undefined,
     );
     assert.equal((await send(a.conn, dialog.id, "stopped?")).result.outcome, "stopped");
     const ended = await a.conn.request("spawn", { task: "end", name: "ender", profile: "ender" });
     await waitFor("ended", async () =>
-      (await rowOf(hub, ended.result.id))?.lifecycle === "done" ? true : undefined,
+      (await rowOf(suite.hub, ended.result.id))?.lifecycle === "done" ? true : undefined,
     );
     assert.equal((await send(a.conn, ended.result.id, "wake up")).result.outcome, "started");
-    await hub.call("rm", { id: ended.result.id });
+    await suite.hub.call("rm", { id: ended.result.id });
 
     // 20 agent items waiting on `quiet` (1 already), then `full`; 30 a minute per sender.
     clock.advance(61_000);
@@ -161,11 +135,11 @@ describe("messages, reach, watches, foreground peers and the feed", () => {
     assert.equal((await send(a.conn, a1.id, "a minute later")).result.outcome, "delivered");
     // The task (a user reply) and 20 items wait. A user reply's ack is cumulative and leaves the
     // items; each item goes with its own exact ack; a turn to agentItems: true delivers the rest.
-    assert.equal((await rowOf(hub, quiet.id))!.pending, 21);
+    assert.equal((await rowOf(suite.hub, quiet.id))!.pending, 21);
     const token = (quiet.conn as RawConnection & { token: string }).token;
     await quiet.conn.request("ack", { id: quiet.id, token, seq: 1_000 });
     await waitFor("the task acked", async () =>
-      (await rowOf(hub, quiet.id))?.pending === 20 ? true : undefined,
+      (await rowOf(suite.hub, quiet.id))?.pending === 20 ? true : undefined,
     );
     await quiet.conn.request("report", {
       id: quiet.id,
@@ -179,7 +153,7 @@ describe("messages, reach, watches, foreground peers and the feed", () => {
     );
     await quiet.conn.request("ack", { id: quiet.id, token, seq: first.seq, exact: true });
     await waitFor("one item acked", async () =>
-      (await rowOf(hub, quiet.id))?.pending === 19 ? true : undefined,
+      (await rowOf(suite.hub, quiet.id))?.pending === 19 ? true : undefined,
     );
     assert.equal((await send(a.conn, quiet.id, "room for one more")).result.outcome, "delivered");
   });

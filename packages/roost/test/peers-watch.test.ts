@@ -1,44 +1,19 @@
 import assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import type { DaemonClient } from "../src/client/daemon-client.js";
 import { ForegroundPeer } from "../src/client/foreground-peer.js";
 import { takeWriterLock, writerLockPath } from "../src/client/writer-lock.js";
 import { type DeliverEvent, RoostError } from "../src/protocol/index.js";
-import { speakFor } from "./helpers/a2a.js";
-import {
-  type RawConnection,
-  startTestDaemon,
-  TEST_PROFILES,
-  type TestDaemon,
-  waitFor,
-} from "./helpers/daemon.js";
-import { hubClient, python, rowOf } from "./helpers/fixture-agents.js";
-import { testClock } from "./helpers/test-clock.js";
+import { type RawConnection, TEST_PROFILES, waitFor } from "./helpers/daemon.js";
+import { python, rowOf } from "./helpers/fixture-agents.js";
+import { peersSuite } from "./helpers/peers-suite.js";
 
-let daemon: TestDaemon;
-let hub: DaemonClient;
-const clock = testClock();
-const conns: RawConnection[] = [];
+const suite = peersSuite({ mute: TEST_PROFILES.mute });
+const { clock, conns, session, reconnectHub } = suite;
+
 const sdk = fileURLToPath(new URL("../sdk/python", import.meta.url));
 
-before(async () => {
-  daemon = await startTestDaemon({ config: { agentProfiles: { mute: TEST_PROFILES.mute } } });
-  hub = await hubClient(daemon);
-});
-after(async () => {
-  for (const c of conns) c.close();
-  hub?.close();
-  await daemon?.stop();
-  clock.remove();
-});
-
-async function session(id: string, report?: Record<string, unknown>): Promise<RawConnection> {
-  const conn = await speakFor(daemon, id, report);
-  conns.push(conn);
-  return conn;
-}
 const notice = (conn: RawConnection, timeoutMs = 5000) =>
   conn.nextEvent((e) => e.event === "deliver" && e.kind === "notice", timeoutMs);
 
@@ -47,7 +22,7 @@ describe("watches, foreground peers and the events feed", () => {
   let t: string;
 
   test("watch: fired at once when already so; fires across a daemon restart; 20 per session; 12 hours", async () => {
-    ({ id: w } = await hub.call("dispatch", { profile: "mute", name: "watcher" }));
+    ({ id: w } = await suite.hub.call("dispatch", { profile: "mute", name: "watcher" }));
     let wc = await session(w);
     const spawned = await wc.request("spawn", { task: "work", name: "target" });
     t = spawned.result.id;
@@ -66,10 +41,9 @@ describe("watches, foreground peers and the events feed", () => {
     // The daemon dies and comes back; the watches are still there.
     wc.close();
     tc.close();
-    await daemon.kill("SIGKILL");
-    await daemon.start();
-    hub.close();
-    hub = await hubClient(daemon);
+    await suite.daemon.kill("SIGKILL");
+    await suite.daemon.start();
+    await reconnectHub();
     wc = await session(w);
     tc = await session(t, { state: "done", status: "idle", agentItems: true });
     const fired = await notice(wc);
@@ -84,7 +58,7 @@ describe("watches, foreground peers and the events feed", () => {
     // Already so: fired, and the notice comes at once.
     assert.equal((await wc.request("watch", { id: t, when: "idle" })).result.fired, true);
     await notice(wc);
-    await hub.call("stop", { id: t });
+    await suite.hub.call("stop", { id: t });
     const ended = await notice(wc);
     assert.match(ended.text, /has ended \(stopped\)/);
 
@@ -119,30 +93,36 @@ describe("watches, foreground peers and the events feed", () => {
     assert.equal(over.code, "limit", JSON.stringify(over));
     // 12 hours on, they have expired: none fires, and there is room again.
     clock.advance(12 * 60 * 60 * 1000 + 1000);
-    await hub.call("stop", { id: others[0]! });
+    await suite.hub.call("stop", { id: others[0]! });
     await assert.rejects(notice(wc, 500), /no event/, "an expired watch does not fire");
     assert.equal((await wc.request("watch", { id: fresh, when: "idle" })).ok, true);
   });
 
   test("peer_register: only for the pid the session's writer lock names, while it lives", async () => {
-    const session = `${daemon.home}/sessions/one.jsonl`;
-    const raw = await daemon.connect();
+    const session = `${suite.daemon.home}/sessions/one.jsonl`;
+    const raw = await suite.daemon.connect();
     conns.push(raw);
     const register = (args: Record<string, unknown>) =>
-      raw.request("peer_register", { session, name: "me", cwd: daemon.home, pid: process.pid, ...args });
+      raw.request("peer_register", {
+        session,
+        name: "me",
+        cwd: suite.daemon.home,
+        pid: process.pid,
+        ...args,
+      });
     assert.equal((await register({})).code, "unauthorized", "no lock");
-    const lock = takeWriterLock(daemon.stateDir, session, 999_999_99);
+    const lock = takeWriterLock(suite.daemon.stateDir, session, 999_999_99);
     assert.equal((await register({ pid: 999_999_99 })).code, "unauthorized", "its holder does not run");
     assert.equal((await register({})).code, "unauthorized", "the lock names another pid");
     lock.taken && lock.release();
-    const mine = takeWriterLock(daemon.stateDir, session);
+    const mine = takeWriterLock(suite.daemon.stateDir, session);
     assert.equal(mine.taken, true);
-    const other = takeWriterLock(daemon.stateDir, session, process.ppid);
+    const other = takeWriterLock(suite.daemon.stateDir, session, process.ppid);
     assert.deepEqual(other, { taken: false, holder: process.pid }, "a live holder keeps it");
     assert.equal((await register({ pid: "1" })).code, "bad_request");
     const ok = await register({});
     assert.match(ok.result.id, /^f[0-9a-f]{7}$/);
-    assert.match(writerLockPath(daemon.stateDir, session), /roost\/session-locks\/[0-9a-f]{32}\.json$/);
+    assert.match(writerLockPath(suite.daemon.stateDir, session), /roost\/session-locks\/[0-9a-f]{32}\.json$/);
     // A registered foreground session is refused the hub's ops and the feed.
     assert.equal((await raw.request("events", {})).code, "unsupported");
     assert.equal((await raw.request("list", {})).code, "unsupported");
@@ -152,22 +132,22 @@ describe("watches, foreground peers and the events feed", () => {
 
   test("foreground peers on both clients: spawn, get the child's report, messages; no mailbox; a kept report when it is back", async () => {
     const items: DeliverEvent[] = [];
-    const key = `${daemon.home}/sessions/fg.jsonl`;
+    const key = `${suite.daemon.home}/sessions/fg.jsonl`;
     let fg = await ForegroundPeer.register({
       session: key,
       name: "person",
-      home: daemon.home,
+      home: suite.daemon.home,
       onItem: (i) => items.push(i),
     });
     // A session whose lock another live process holds is refused.
-    const held = `${daemon.home}/sessions/held.jsonl`;
-    assert.equal(takeWriterLock(daemon.stateDir, held, process.ppid).taken, true);
+    const held = `${suite.daemon.home}/sessions/held.jsonl`;
+    assert.equal(takeWriterLock(suite.daemon.stateDir, held, process.ppid).taken, true);
     await assert.rejects(
-      ForegroundPeer.register({ session: held, name: "again", home: daemon.home }),
+      ForegroundPeer.register({ session: held, name: "again", home: suite.daemon.home }),
       (e: unknown) => e instanceof RoostError && e.code === "locked",
     );
     assert.equal((await fg.spawn("work", { profile: "mute", name: "fg-kid" })).name, "fg-kid");
-    const kid = (await hub.call("list", {})).rows.find((r) => r.name === "fg-kid")!;
+    const kid = (await suite.hub.call("list", {})).rows.find((r) => r.name === "fg-kid")!;
     assert.deepEqual([kid.parentSession, kid.parent], [key, fg.id]);
     const kc = await session(kid.id);
     assert.equal(
@@ -195,7 +175,7 @@ describe("watches, foreground peers and the events feed", () => {
     fg = await ForegroundPeer.register({
       session: key,
       name: "person",
-      home: daemon.home,
+      home: suite.daemon.home,
       onItem: (i) => items.push(i),
     });
     await waitFor("the kept report", async () =>
@@ -204,13 +184,16 @@ describe("watches, foreground peers and the events feed", () => {
     fg.close();
 
     // The Python client: the lock, registration, peers and a message.
-    assert.equal(takeWriterLock(daemon.stateDir, `${daemon.home}/sessions/py-held.jsonl`).taken, true);
+    assert.equal(
+      takeWriterLock(suite.daemon.stateDir, `${suite.daemon.home}/sessions/py-held.jsonl`).taken,
+      true,
+    );
     const script = [
       "import json, sys",
       "from roost_agent import ForegroundPeer, RoostError",
-      `peer = ForegroundPeer(${JSON.stringify(`${daemon.home}/sessions/py.jsonl`)}, "py-person", home=${JSON.stringify(daemon.home)})`,
+      `peer = ForegroundPeer(${JSON.stringify(`${suite.daemon.home}/sessions/py.jsonl`)}, "py-person", home=${JSON.stringify(suite.daemon.home)})`,
       "try:",
-      `    ForegroundPeer(${JSON.stringify(`${daemon.home}/sessions/py-held.jsonl`)}, "again", home=${JSON.stringify(daemon.home)})`,
+      `    ForegroundPeer(${JSON.stringify(`${suite.daemon.home}/sessions/py-held.jsonl`)}, "again", home=${JSON.stringify(suite.daemon.home)})`,
       "    second = 'taken'",
       "except RoostError as e:",
       "    second = e.code",
@@ -233,22 +216,22 @@ describe("watches, foreground peers and the events feed", () => {
   });
 
   test("the events feed holds starts, state changes, replies, messages, reports, notices, restarts and removals; roost events shows it", async () => {
-    const { id } = await hub.call("dispatch", { profile: "mute", name: "feedme" });
-    await hub.call("reply", { id, text: "hello feed" });
-    await hub.call("respawn", { id });
+    const { id } = await suite.hub.call("dispatch", { profile: "mute", name: "feedme" });
+    await suite.hub.call("reply", { id, text: "hello feed" });
+    await suite.hub.call("respawn", { id });
     await waitFor("the respawn in the feed", async () =>
-      (await hub.call("events", { id })).events.some((e) => e.why === "restart") ? true : undefined,
+      (await suite.hub.call("events", { id })).events.some((e) => e.why === "restart") ? true : undefined,
     );
     await waitFor("running again", async () =>
-      (await rowOf(hub, id))?.lifecycle === "running" ? true : undefined,
+      (await rowOf(suite.hub, id))?.lifecycle === "running" ? true : undefined,
     );
     const c = await session(id, { state: "blocked", question: "which one?", agentItems: true });
     void c;
     await waitFor("the question in the feed", async () =>
-      (await hub.call("events", { id })).events.some((e) => e.why === "state") ? true : undefined,
+      (await suite.hub.call("events", { id })).events.some((e) => e.why === "state") ? true : undefined,
     );
-    await hub.call("rm", { id });
-    const all = (await hub.call("events", {})).events;
+    await suite.hub.call("rm", { id });
+    const all = (await suite.hub.call("events", {})).events;
     const kinds = new Set(all.map((e) => `${e.kind}/${e.why}`));
     assert.deepEqual(
       all.filter((e) => e.jobs.includes(id)).map((e) => `${e.kind}/${e.why}`),
@@ -270,11 +253,11 @@ describe("watches, foreground peers and the events feed", () => {
     ])
       assert.ok(kinds.has(k), `${k} in ${[...kinds].join(", ")}`);
 
-    const plain = await daemon.cli(["events", "--id", id]);
+    const plain = await suite.daemon.cli(["events", "--id", id]);
     assert.equal(plain.code, 0, plain.stderr);
     assert.match(plain.stdout, /reply\/reply +feedme: hello feed/);
     assert.match(plain.stdout, /job\/remove +feedme: removed/);
-    const json = JSON.parse((await daemon.cli(["events", "--json", "--limit", "3"])).stdout);
+    const json = JSON.parse((await suite.daemon.cli(["events", "--json", "--limit", "3"])).stdout);
     assert.equal(json.events.length, 3);
     assert.equal(json.cursor, json.events[2].id);
 
@@ -292,7 +275,7 @@ describe("watches, foreground peers and the events feed", () => {
         "1",
       ],
       {
-        env: { ...process.env, ROOST_HOME: daemon.home },
+        env: { ...process.env, ROOST_HOME: suite.daemon.home },
         stdio: ["ignore", "pipe", "ignore"],
       },
     );
@@ -300,7 +283,7 @@ describe("watches, foreground peers and the events feed", () => {
     follow.stdout.on("data", (d) => (lines += d));
     try {
       await waitFor("the first line", async () => (lines.includes("\n") ? true : undefined));
-      await hub.call("dispatch", { profile: "mute", name: "followed" });
+      await suite.hub.call("dispatch", { profile: "mute", name: "followed" });
       await waitFor("the new start", async () =>
         /"text":"followed: started/.test(lines) ? true : undefined,
       );
