@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { existsSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { jobSecrets, type Message, receivedBy, TEST_PROFILES } from "./helpers/daemon.js";
+import { jobSecrets, type Message, receivedBy, TEST_PROFILES, waitFor } from "./helpers/daemon.js";
 import { hubSuite } from "./helpers/hub-suite.js";
 
 const suite = hubSuite();
@@ -26,6 +26,27 @@ test("dispatch starts a job in its folder with the job's identity, new names and
   assert.ok(secret.token.length >= 32, "a random token");
   await ok("rm", { id });
   assert.equal(existsSync(dir), false, "rm removes the folder");
+});
+
+test("rm removes the folder of a job printing as fast as it can, for good; a restart sweeps strays", async () => {
+  const { id } = await ok("dispatch", { profile: "chatty" });
+  const dir = join(suite.daemon.stateDir, "jobs", id);
+  await waitFor("its terminal log", async () => existsSync(join(dir, "terminal.log")) || undefined);
+  await ok("rm", { id });
+  assert.equal(existsSync(dir), false, "rm removes the folder");
+  // The host flushes its log every 100 ms: a folder made again would show within a few flushes.
+  await new Promise((r) => setTimeout(r, 500));
+  assert.equal(existsSync(dir), false, "nothing writes the folder again");
+  assert.equal(await row(id), undefined);
+
+  const stray = join(suite.daemon.stateDir, "jobs", "j-stray");
+  mkdirSync(join(stray, "inner"), { recursive: true });
+  writeFileSync(join(stray, "inner", "terminal.log"), "left behind");
+  await suite.daemon.kill("SIGTERM");
+  await suite.daemon.start();
+  await reconnectHub();
+  // The daemon answers before it has taken up the host's jobs; the sweep comes with that.
+  await waitFor("the stray folder removed at start", async () => !existsSync(stray) || undefined);
 });
 
 test("task: type makes the task reply 1; the agent's report sets the row; hello's name is folded", async () => {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -12,7 +12,7 @@ function logDir(t: { after: (fn: () => void) => void }): string {
 }
 
 test("the terminal log fills to its cap exactly, and the next byte rotates it", (t) => {
-  const path = join(logDir(t), "job", "terminal.log");
+  const path = join(logDir(t), "terminal.log");
   const log = new OutputLog(path, 1000);
   log.append("a".repeat(600));
   log.append("b".repeat(400));
@@ -51,4 +51,28 @@ test("output is written in batches: nothing per chunk until the delay or the bat
   log.append("x".repeat(64 * 1024));
   assert.equal(readFileSync(path, "utf8").length, 5 + 64 * 1024);
   log.close();
+});
+
+test("a log never makes its folder again: a removed job's folder stays removed", (t) => {
+  const folder = join(logDir(t), "job");
+  mkdirSync(folder);
+  const path = join(folder, "terminal.log");
+  const log = new OutputLog(path, 1000);
+  log.append("before");
+  log.close();
+  rmSync(folder, { recursive: true });
+  log.append("after the folder went");
+  log.flush();
+  assert.equal(existsSync(folder), false);
+});
+
+test("an ended log drops what comes after: output read out late writes nothing", (t) => {
+  const path = join(logDir(t), "terminal.log");
+  const log = new OutputLog(path, 1000);
+  log.append("kept");
+  log.end();
+  log.append("late");
+  log.flush();
+  log.close();
+  assert.equal(readFileSync(path, "utf8"), "kept");
 });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createConnection } from "node:net";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -189,6 +189,24 @@ test("the terminal log keeps the raw output, capped and rotated", async () => {
   assert.equal(readFileSync(older, "utf8"), "a".repeat(1000));
   assert.equal(readFileSync(log, "utf8"), `${"a".repeat(500)}\r\nend\r\n`);
   assert.equal(existsSync(`${log}.2`), false);
+});
+
+test("remove of a running job kills it and answers once nothing of it writes into its folder", async () => {
+  const spec = bashJob(dir.stateDir, "flood", "while :; do echo flood; done");
+  await host.spawn(spec);
+  const log = join(spec.dir, "terminal.log");
+  await waitFor("the log to be written", () => existsSync(log));
+  await host.remove("flood");
+  assert.equal(
+    (await host.list()).some((job) => job.id === "flood"),
+    false,
+  );
+  rmSync(spec.dir, { recursive: true });
+  // Output still read out after the kill would be flushed within 100 ms.
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  assert.equal(existsSync(spec.dir), false, "the folder is not made again");
+  await host.remove("flood");
+  await host.remove("never-was");
 });
 
 test("a malformed or unknown request on the raw socket gets bad_request and the connection goes on", async () => {

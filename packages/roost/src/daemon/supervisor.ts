@@ -1,6 +1,7 @@
 import type { Lifecycle } from "../protocol/index.js";
 import type { HostJobInfo, ProcessHost, ScreenSnapshot } from "./host/api.js";
 import { isLive, type Job } from "./job.js";
+import { removeStrayJobFolders } from "./job-folders.js";
 import type { DaemonState } from "./state.js";
 import { keepLastScreen } from "./terminal/last-screen.js";
 import { terminalRowsOf } from "./terminal/terminal-rows.js";
@@ -34,12 +35,20 @@ export class Supervisor {
     private readonly connect: () => Promise<ProcessHost>,
   ) {}
 
+  /** Last screens being written into jobs' folders: a removal waits for its job's. */
+  private readonly keepingLastScreen = new Map<string, Promise<void>>();
+
   private readonly onExit = (id: string, exitCode: number | null, signal: number | null) => {
     const job = this.state.jobs.get(id);
     const host = this.host;
     // The last screen goes to the job's folder before the host forgets it: attach still shows it.
-    const kept = job && host ? keepLastScreen(host, id, job.dir) : Promise.resolve();
-    void kept.catch(() => {}).then(() => host?.forget(id).catch(() => {}));
+    const kept = (job && host ? keepLastScreen(host, id, job.dir) : Promise.resolve())
+      .catch(() => {})
+      .then(() => host?.forget(id).catch(() => {}));
+    this.keepingLastScreen.set(id, kept);
+    void kept.then(() => {
+      if (this.keepingLastScreen.get(id) === kept) this.keepingLastScreen.delete(id);
+    });
     if (job) {
       terminalRowsOf(this.state).exited(job);
       this.recordExit(job, exitCode, signal);
@@ -92,12 +101,11 @@ export class Supervisor {
   private async adopt(host: ProcessHost): Promise<Job[]> {
     const toStart: Job[] = [];
     const known = new Map<string, HostJobInfo>((await host.list()).map((h) => [h.id, h]));
-    for (const [id, info] of known) {
-      if (this.state.jobs.has(id)) continue;
+    for (const id of known.keys()) {
       // Removed while the daemon was away.
-      if (info.running) await host.kill(id, "SIGKILL").catch(() => {});
-      else await host.forget(id).catch(() => {});
+      if (!this.state.jobs.has(id)) await host.remove(id).catch(() => {});
     }
+    removeStrayJobFolders(this.state.paths.jobsDir, this.state.jobs);
     for (const job of this.state.jobs.values()) {
       if (!isLive(job) || job.restartTimer !== null) continue;
       const info = known.get(job.id);
@@ -136,7 +144,10 @@ export class Supervisor {
     job.respawning = false;
     this.state.save(job);
     try {
-      const info = await (await this.state.waitForHost()).spawn({
+      const host = await this.state.waitForHost();
+      // Removed while it waited for the host: nothing to start.
+      if (!this.state.jobs.has(job.id)) return;
+      const info = await host.spawn({
         id: job.id,
         command: job.command,
         cwd: job.cwd,
@@ -233,10 +244,14 @@ export class Supervisor {
     await this.terminate(job);
   }
 
-  /** Kills the process for good (rm). */
-  async kill(job: Job): Promise<void> {
+  /**
+   * Ends the job for good (rm): the host kills its process and forgets it, answering once nothing of
+   * the job writes into its folder. A host not connected now forgets it when adopted again.
+   */
+  async remove(job: Job): Promise<void> {
     this.clearTimers(job);
-    if (job.lifecycle === "running") await this.state.host?.kill(job.id, "SIGKILL").catch(() => {});
+    await this.keepingLastScreen.get(job.id);
+    await this.state.host?.remove(job.id).catch(() => {});
   }
 
   private async terminate(job: Job): Promise<void> {

@@ -255,6 +255,7 @@ export const TEST_PROFILES = {
   crasher: { command: "exit 3", task: "argv", protocol: false },
   quitter: { command: "echo bye", task: "argv", protocol: false },
   slowquit: { command: "sleep 1; echo slept", task: "argv", protocol: false },
+  chatty: { command: "while :; do echo chatty; done", task: "argv", protocol: false },
 } as const;
 
 /** What the fixture agent received, in order (its job folder's received.jsonl). */

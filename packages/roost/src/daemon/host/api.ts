@@ -83,6 +83,11 @@ export interface ProcessHost {
   unwatch(id: string): Promise<void>;
   /** Drops an ended job from the host. */
   forget(id: string): Promise<void>;
+  /**
+   * Drops a job for good, killing it first (SIGKILL) if it runs. Once this resolves the host
+   * writes nothing more into the job's folder.
+   */
+  remove(id: string): Promise<void>;
   on<E extends keyof ProcessHostEvents>(event: E, listener: ProcessHostEvents[E]): void;
   off<E extends keyof ProcessHostEvents>(event: E, listener: ProcessHostEvents[E]): void;
   /** Closes the daemon's connection; the host and its jobs go on. */

@@ -119,6 +119,10 @@ export class HostClient implements ProcessHost {
     await this.request("forget", { id });
   }
 
+  async remove(id: string): Promise<void> {
+    await this.request("remove", { id });
+  }
+
   on<E extends keyof ProcessHostEvents>(event: E, listener: ProcessHostEvents[E]): void {
     this.events.on(event, listener);
   }

@@ -2,7 +2,7 @@
  * The host's state and ops: the job table, the connections, and when to go away. It serves any
  * number of connections; events go to all of them, a job's raw output only to those watching it.
  */
-import { statSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import type { Server, Socket } from "node:net";
 import { RoostError } from "../../protocol/errors.js";
 import { encodeLine } from "../../protocol/framing.js";
@@ -14,6 +14,8 @@ import { isHostOp, parseHostArgs } from "./requests.js";
 
 /** After SIGTERM, how long jobs get to end before SIGKILL, at shutdown. */
 const SHUTDOWN_GRACE_MS = 2000;
+/** How long `remove` waits for a killed process to be reaped before it lets go of the job anyway. */
+const REMOVE_PATIENCE_MS = 5000;
 
 type Handlers = {
   [K in HostOpName]: (
@@ -145,6 +147,7 @@ export class HostServer implements JobListener {
       }
       // A job spawned again under its id (a respawn) replaces its ended self.
       if (existing) this.drop(existing);
+      mkdirSync(spec.dir, { recursive: true, mode: 0o700 });
       const job = new HostJob(spec, this);
       this.jobs.set(spec.id, job);
       this.checkIdle();
@@ -179,6 +182,19 @@ export class HostServer implements JobListener {
       const job = this.job(id);
       if (job.running) throw new RoostError("conflict", `job ${id} is running; kill it first`);
       this.drop(job);
+      return null;
+    },
+    remove: async ({ id }) => {
+      const job = this.jobs.get(id);
+      if (!job) return null;
+      if (job.running) {
+        job.kill("SIGKILL");
+        const patience = new Promise((resolve) => setTimeout(resolve, REMOVE_PATIENCE_MS).unref());
+        await Promise.race([job.ended, patience]);
+      }
+      // A spawn under the same id may have taken the slot while this waited: that job stays.
+      if (this.jobs.get(id) === job) this.drop(job);
+      else job.dispose();
       return null;
     },
     shutdown: async () => {

@@ -171,10 +171,11 @@ export class HostJob {
 
   /** Lets go of everything the job holds; its process must have ended. */
   dispose(): void {
+    if (this.disposed) return;
     this.disposed = true;
     if (this.screenTimer) clearTimeout(this.screenTimer);
     this.watchers.clear();
-    this.log.close();
+    this.log.end();
     this.terminal.dispose();
   }
 

@@ -1,9 +1,9 @@
 /**
  * A job's raw terminal output on disk: appended in batches (not per chunk), capped at `maxBytes`,
  * then rotated to `<path>.1` (one older file kept), so a chatty job never fills the disk.
+ * It never makes its folder: a folder that is gone belongs to a removed job, and stays gone.
  */
-import { closeSync, fstatSync, mkdirSync, openSync, renameSync, writeSync } from "node:fs";
-import { dirname } from "node:path";
+import { closeSync, fstatSync, openSync, renameSync, writeSync } from "node:fs";
 
 /** How long output waits in memory before it is written (it is written sooner past `flushBytes`). */
 const FLUSH_DELAY_MS = 100;
@@ -18,6 +18,8 @@ export class OutputLog {
   private pendingBytes = 0;
   private timer: NodeJS.Timeout | null = null;
   private failed = false;
+  /** Ended for good: output that still comes (read out after the process exited) is dropped. */
+  private ended = false;
 
   constructor(
     private readonly path: string,
@@ -25,7 +27,7 @@ export class OutputLog {
   ) {}
 
   append(data: string): void {
-    if (this.failed) return;
+    if (this.failed || this.ended) return;
     const bytes = Buffer.from(data, "utf8");
     this.pending.push(bytes);
     this.pendingBytes += bytes.length;
@@ -60,15 +62,21 @@ export class OutputLog {
     }
   }
 
+  /** Writes what waits and lets go of the file; a later append opens it again. */
   close(): void {
     this.flush();
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
   }
 
+  /** Closes the log for good: nothing is written into the job's folder after this. */
+  end(): void {
+    this.close();
+    this.ended = true;
+  }
+
   private open(): number {
     if (this.fd === null) {
-      mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
       this.fd = openSync(this.path, "a", 0o600);
       this.size = fstatSync(this.fd).size;
     }

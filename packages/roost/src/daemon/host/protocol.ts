@@ -6,7 +6,7 @@
 import type { HostJobInfo, HostSpawnSpec, ScreenSnapshot } from "./api.js";
 
 /** Bumped when a message changes shape; a client refuses a host that speaks another version. */
-export const HOST_PROTOCOL_VERSION = 1;
+export const HOST_PROTOCOL_VERSION = 2;
 
 /** Exit status of a host that found another host already serving its state folder. */
 export const ANOTHER_HOST_EXIT_CODE = 3;
@@ -30,7 +30,14 @@ export interface HostOps {
   /** Output events for the job start on this connection; answers the screen just before them. */
   watch: Op<{ id: string }, string>;
   unwatch: Op<{ id: string }, null>;
+  /** Drops an ended job (a running one is refused: its exit may not have been heard yet). */
   forget: Op<{ id: string }, null>;
+  /**
+   * Drops a job for good, killing its process group first if it still runs; answers once the
+   * process has ended and its log is closed: the host writes nothing into the job's folder after.
+   * A job the host does not know is already removed.
+   */
+  remove: Op<{ id: string }, null>;
   /** Kills every job's process group, answers, then the host exits. */
   shutdown: Op<Record<string, never>, null>;
 }

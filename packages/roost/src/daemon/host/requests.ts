@@ -92,6 +92,7 @@ const parsers: { [K in HostOpName]: (args: Fields) => HostOps[K]["args"] } = {
   watch: (args) => ({ id: jobId(args) }),
   unwatch: (args) => ({ id: jobId(args) }),
   forget: (args) => ({ id: jobId(args) }),
+  remove: (args) => ({ id: jobId(args) }),
   shutdown: () => ({}),
 };
 

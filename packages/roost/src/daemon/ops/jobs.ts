@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { foldName, jobEnvironment, LIMITS, RoostError } from "../../protocol/index.js";
 import { loadProfiles, profileArgv } from "../config.js";
 import { type Job, jobFromRecord } from "../job.js";
+import { removeJobFolder } from "../job-folders.js";
 import type { DaemonState } from "../state.js";
 import type { JobRecord } from "../store.js";
 import { terminalRowsOf } from "../terminal/terminal-rows.js";
@@ -152,10 +153,12 @@ export const respawn: OpHandler = async ({ state, supervisor }, _caller, args) =
 
 export const rm: OpHandler = async ({ state, supervisor }, _caller, args) => {
   const job: Job = state.resolve(args.id);
-  await supervisor.kill(job);
+  // Out of the table first: its exit, screens and replies from now on find no job to act for.
   state.jobs.delete(job.id);
   state.store.deleteJob(job.id);
-  rmSync(job.dir, { recursive: true, force: true });
   state.removed(job.id);
+  // The folder goes only once the host has let go of the job: its log is closed, its process reaped.
+  await supervisor.remove(job);
+  removeJobFolder(job.dir);
   return { id: job.id };
 };
