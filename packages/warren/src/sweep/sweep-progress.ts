@@ -17,6 +17,8 @@ export class SweepProgress {
   private failed = 0;
   private errors = 0;
   private lastPlainLine = 0;
+  /** Runs counted when the last plain line was written: the final line is not written twice. */
+  private countedAtLastLine = -1;
   private readonly startedMs = performance.now();
 
   constructor(
@@ -60,8 +62,10 @@ export class SweepProgress {
       return;
     }
     const now = performance.now();
-    if (!final && now - this.lastPlainLine < PLAIN_LINE_EVERY_MS) return;
+    const counted = this.done + this.errors;
+    if (final ? counted === this.countedAtLastLine : now - this.lastPlainLine < PLAIN_LINE_EVERY_MS) return;
     this.lastPlainLine = now;
+    this.countedAtLastLine = counted;
     this.sink.write(`${this.line()}\n`);
   }
 }
