@@ -16,7 +16,7 @@ export class SweepProgress {
   private done = 0;
   private failed = 0;
   private errors = 0;
-  private lastPlainLine = 0;
+  private lastPlainLine = Number.NEGATIVE_INFINITY;
   /** Runs counted when the last plain line was written: the final line is not written twice. */
   private countedAtLastLine = -1;
   private readonly startedMs = performance.now();
