@@ -11,8 +11,8 @@ export interface WarrenProcess {
   /** stdout and stderr so far. */
   stdout(): string;
   stderr(): string;
-  /** Resolves when stderr holds a line matching the pattern; returns the match. */
-  waitForStderr(pattern: RegExp): Promise<RegExpMatchArray>;
+  /** Resolves when stderr matches the pattern `times` times (default once); returns the first match. */
+  waitForStderr(pattern: RegExp, times?: number): Promise<RegExpMatchArray>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
@@ -24,14 +24,18 @@ export function startWarren(args: string[], cwd = packageDir): WarrenProcess {
   });
   let out = "";
   let err = "";
-  const waiters: { pattern: RegExp; resolve(m: RegExpMatchArray): void }[] = [];
+  const waiters: { pattern: RegExp; times: number; resolve(m: RegExpMatchArray): void }[] = [];
+  const found = (pattern: RegExp, times: number): RegExpMatchArray | undefined => {
+    const all = err.match(new RegExp(pattern.source, `${pattern.flags.replace("g", "")}g`)) ?? [];
+    return all.length >= times ? (err.match(pattern) ?? undefined) : undefined;
+  };
   child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
     out += chunk;
   });
   child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
     err += chunk;
     for (const waiter of [...waiters]) {
-      const match = err.match(waiter.pattern);
+      const match = found(waiter.pattern, waiter.times);
       if (match) {
         waiters.splice(waiters.indexOf(waiter), 1);
         waiter.resolve(match);
@@ -45,11 +49,11 @@ export function startWarren(args: string[], cwd = packageDir): WarrenProcess {
     child,
     stdout: () => out,
     stderr: () => err,
-    waitForStderr(pattern) {
-      const match = err.match(pattern);
+    waitForStderr(pattern, times = 1) {
+      const match = found(pattern, times);
       if (match) return Promise.resolve(match);
       return new Promise((resolve, reject) => {
-        waiters.push({ pattern, resolve });
+        waiters.push({ pattern, times, resolve });
         void exited.then(() =>
           reject(new Error(`warren ${args.join(" ")} exited before writing ${pattern}:\n${err}`)),
         );
