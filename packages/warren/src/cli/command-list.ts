@@ -2,6 +2,8 @@ import type { CliCommand } from "./command.js";
 import { replayCommand } from "./commands/replay.js";
 import { runCommand } from "./commands/run.js";
 import { scenariosCommand } from "./commands/scenarios.js";
+import { sweepCommand } from "./commands/sweep.js";
+import { workerCommand } from "./commands/worker.js";
 
 /**
  * serve pulls in the HTTP server and its dependencies, seconds of start-up the other commands do
@@ -15,4 +17,11 @@ const lazyServe: CliCommand = {
 };
 
 /** Every `warren` subcommand, in the order `warren --help` lists them. Add new ones here. */
-export const COMMANDS: CliCommand[] = [scenariosCommand, runCommand, replayCommand, lazyServe];
+export const COMMANDS: CliCommand[] = [
+  scenariosCommand,
+  runCommand,
+  replayCommand,
+  sweepCommand,
+  workerCommand,
+  lazyServe,
+];

@@ -1,0 +1,75 @@
+import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import { type AgentMix, parseAgentMixes, SOLUTION_MIX } from "../../sweep/agent-mix.js";
+import { parseQueueUrl } from "../../sweep/queue-url.js";
+import { parseSeeds } from "../../sweep/seed-range.js";
+import { runSweep } from "../../sweep/sweep.js";
+import { RECORDS_FILE } from "../../sweep/sweep-dir.js";
+import { planRuns, type RunSpec } from "../../sweep/sweep-plan.js";
+import { summaryTable } from "../../sweep/sweep-summary.js";
+import { type CliCommand, UsageError } from "../command.js";
+import { parseCount } from "../parse-count.js";
+import { parseOptions } from "../parse-options.js";
+
+const DEFAULT_SEEDS = "1-20";
+const DEFAULT_OUT = "warren-sweep";
+
+export const sweepCommand: CliCommand = {
+  name: "sweep",
+  usage:
+    "warren sweep SCENARIO... [--seeds A-B] [--agents FILE] [--workers N] [--out DIR] [--json] [--queue redis://H:P]",
+  summary:
+    "Play every (scenario, agent mix, seed) as one run, in parallel or on a Redis queue; records to DIR/runs.jsonl, a summary table.",
+  async run(args, io) {
+    const { values, positionals } = parseOptions(args, {
+      seeds: { type: "string" },
+      agents: { type: "string" },
+      workers: { type: "string" },
+      out: { type: "string" },
+      json: { type: "boolean" },
+      queue: { type: "string" },
+    });
+    if (positionals.length === 0) throw new UsageError("name at least one scenario");
+    const queueUrl = values.queue as string | undefined;
+    const mixes = typeof values.agents === "string" ? readMixes(values.agents) : [SOLUTION_MIX];
+    let plan: RunSpec[];
+    try {
+      if (queueUrl !== undefined) parseQueueUrl(queueUrl);
+      plan = planRuns(positionals, parseSeeds((values.seeds as string | undefined) ?? DEFAULT_SEEDS), mixes);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    // With a queue the sweep only hands runs out unless asked to play some itself.
+    const workers = parseCount(
+      "--workers",
+      values.workers as string | undefined,
+      queueUrl === undefined ? availableParallelism() : 0,
+      queueUrl === undefined ? 1 : 0,
+    );
+    const outDir = (values.out as string | undefined) ?? DEFAULT_OUT;
+    const result = await runSweep({
+      plan,
+      outDir,
+      workers,
+      queueUrl,
+      progress: { write: (text) => process.stderr.write(text), isTTY: process.stderr.isTTY === true },
+    });
+    for (const { key, error } of result.errors) io.err(`${key}: ${error}`);
+    if (values.json === true) {
+      io.out(JSON.stringify({ ...result.summary, resumed: result.resumed, errors: result.errors }));
+    } else {
+      io.out(summaryTable(result.summary));
+      io.out(`records: ${join(outDir, RECORDS_FILE)}`);
+    }
+    return result.errors.length === 0 ? 0 : 1;
+  },
+};
+
+function readMixes(file: string): AgentMix[] {
+  try {
+    return parseAgentMixes(JSON.parse(readFileSync(file, "utf8")));
+  } catch (error) {
+    throw new UsageError(`--agents ${file}: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,94 @@
+import { createRun, listScenarios, type Run, type RunSummary } from "../engine/index.js";
+import type { ListeningServer } from "../server/index.js";
+import { castMix, type MixCast } from "./agent-mix.js";
+import { RemoteClient } from "./remote-client.js";
+import { type RunRecord, recordOf } from "./run-record.js";
+import type { RunSpec } from "./sweep-plan.js";
+
+const DEFAULT_DEADLINE_S = 60;
+
+/**
+ * Plays one run of a sweep to its end and returns its record. Runs without remote agents play in
+ * this process; the others are hosted on this process's own warren-agent/0 server (started on a
+ * free port the first time one is needed) while the mix's client plays them.
+ */
+export async function executeRun(spec: RunSpec): Promise<RunRecord> {
+  const agents = listScenarios()
+    .find((s) => s.name === spec.scenario)
+    ?.agents.map((a) => a.agent_id);
+  if (!agents) throw new Error(`there is no scenario "${spec.scenario}"`);
+  const cast = castMix(spec.mix, spec.scenario, agents);
+  const started = performance.now();
+  if (cast.remote.length === 0) {
+    const run = createRun({
+      runId: spec.key,
+      scenario: spec.scenario,
+      seed: spec.seed,
+      controlledAgents: cast.idle,
+      npcPolicy: cast.npcPolicy,
+      pace: spec.mix.pace ?? null,
+    });
+    answerIdle(run, cast.idle);
+    run.start();
+    const summary = await run.whenEnded();
+    return recordOf(spec, summary, run.events(0), performance.now() - started);
+  }
+  return playWithClient(spec, cast, started);
+}
+
+/** Agents that do nothing beside solution runners answer every wake at once with a noop. */
+function answerIdle(run: Run, idle: readonly string[]): void {
+  if (idle.length === 0) return;
+  run.onObservation((envelope) => {
+    if (!idle.includes(envelope.agent_id)) return;
+    run.submit(envelope.agent_id, {
+      command_id: `idle-${envelope.observation_id}`,
+      observation_id: envelope.observation_id,
+      noop: true,
+    });
+  });
+}
+
+let server: Promise<ListeningServer> | undefined;
+
+/** This process's server for remote mixes; loaded only when one runs. */
+function hostServer(): Promise<ListeningServer> {
+  server ??= import("../server/index.js").then(({ startServer }) =>
+    startServer({ host: "127.0.0.1", port: 0 }, { keepEndedRuns: 10 }),
+  );
+  return server;
+}
+
+async function playWithClient(spec: RunSpec, cast: MixCast, started: number): Promise<RunRecord> {
+  const { url, registry } = await hostServer();
+  const deadlineS = spec.mix.deadline_s ?? DEFAULT_DEADLINE_S;
+  const hosted = registry.create(spec.scenario, spec.seed, {
+    controlled_agents: [...cast.remote, ...cast.idle],
+    npc_policy: cast.npcPolicy,
+    pace: spec.mix.pace ?? null,
+    deadline_s: deadlineS,
+  });
+  const run = hosted.run;
+  answerIdle(run, cast.idle);
+  for (const agent of cast.idle) hosted.noteClaimed(agent);
+  const client = new RemoteClient(spec.mix.command!, {
+    url,
+    runId: run.id,
+    agents: cast.remote,
+    scenario: spec.scenario,
+    seed: spec.seed,
+  });
+  // A client that dies or never claims its agents would leave the run waiting: it ends as crashed.
+  const unclaimed = setTimeout(() => {
+    if (run.status === "created") {
+      run.dispose(`the remote client did not claim ${cast.remote.join(", ")} within ${deadlineS} s`);
+    }
+  }, deadlineS * 1000);
+  void client.exited.then((exit) => {
+    run.dispose(`the remote client exited (${exit.signal ?? `code ${exit.exit_code}`}) before the run ended`);
+  });
+  const summary: RunSummary = await run.whenEnded();
+  clearTimeout(unclaimed);
+  const exit = await client.finish();
+  return { ...recordOf(spec, summary, run.events(0), performance.now() - started), client: exit };
+}

@@ -1,0 +1,78 @@
+import type { ObjectiveView, RunEvent, RunStatus, RunSummary } from "../engine/index.js";
+import type { RunSpec } from "./sweep-plan.js";
+
+/**
+ * One line of a sweep's runs.jsonl: a finished run. New measures (scores, say) are added as new
+ * fields; readers ignore fields they do not know.
+ */
+export interface RunRecord {
+  key: string;
+  scenario: string;
+  seed: number;
+  mix: string;
+  status: RunStatus;
+  status_reason: string;
+  /** Every objective met. */
+  success: boolean;
+  sim_time_ms: number;
+  /** Decisions taken (actions, sleeps, noops), not counting expired deadlines. */
+  commands: number;
+  /** Actions the engine refused. */
+  refusals: number;
+  /** Observations whose decision deadline ran out. */
+  expired: number;
+  wall_time_ms: number;
+  log_hash: string;
+  objectives: ObjectiveView[];
+  /** Remote mixes: how the client command ended; `stderr` is its last output when it failed. */
+  client?: { exit_code: number | null; signal: string | null; stderr?: string };
+}
+
+/** The record of an ended run from its summary and its event log. */
+export function recordOf(
+  spec: RunSpec,
+  summary: RunSummary,
+  events: readonly RunEvent[],
+  wallMs: number,
+): RunRecord {
+  let commands = 0;
+  let refusals = 0;
+  let expired = 0;
+  for (const event of events) {
+    if (!event.sim) continue;
+    if (event.kind === "decision") {
+      if (event.data.expired === true) expired++;
+      else commands++;
+    } else if (event.kind === "refused") refusals++;
+  }
+  return {
+    key: spec.key,
+    scenario: spec.scenario,
+    seed: spec.seed,
+    mix: spec.mix.name,
+    status: summary.status,
+    status_reason: summary.status_reason,
+    success: summary.status === "completed",
+    sim_time_ms: summary.sim_time_ms,
+    commands,
+    refusals,
+    expired,
+    wall_time_ms: Math.round(wallMs),
+    log_hash: summary.log_hash,
+    objectives: summary.objectives,
+  };
+}
+
+/** Checks a parsed line's shape enough to trust it when resuming; "" when it is a record. */
+export function recordProblem(value: unknown): string {
+  if (value === null || typeof value !== "object") return "not a JSON object";
+  const r = value as Record<string, unknown>;
+  for (const field of ["key", "scenario", "mix", "status", "log_hash"]) {
+    if (typeof r[field] !== "string") return `${field} must be a string`;
+  }
+  for (const field of ["seed", "sim_time_ms", "commands", "refusals", "wall_time_ms"]) {
+    if (typeof r[field] !== "number") return `${field} must be a number`;
+  }
+  if (typeof r.success !== "boolean") return "success must be a boolean";
+  return "";
+}

@@ -1,0 +1,95 @@
+import type { RunRecord } from "./run-record.js";
+import { wilsonInterval } from "./wilson.js";
+
+/** One row of a sweep's table: a scenario played by one agent mix over every seed. */
+export interface SummaryRow {
+  scenario: string;
+  mix: string;
+  runs: number;
+  successes: number;
+  success_rate: number;
+  /** Wilson score interval, 95 %. */
+  success_ci95: [number, number];
+  /** Mean sim time of the successful runs; null when none succeeded. */
+  mean_sim_ms_to_success: number | null;
+  mean_commands: number;
+  mean_refusals: number;
+  mean_wall_ms: number;
+}
+
+export interface SweepSummary {
+  runs: number;
+  successes: number;
+  rows: SummaryRow[];
+}
+
+/** The table of a sweep's records, one row per (scenario, mix) in the order they first appear. */
+export function summarize(records: readonly RunRecord[]): SweepSummary {
+  const groups = new Map<string, RunRecord[]>();
+  for (const record of records) {
+    const id = `${record.scenario}\u0000${record.mix}`;
+    const group = groups.get(id);
+    if (group) group.push(record);
+    else groups.set(id, [record]);
+  }
+  const rows = [...groups.values()].map((group): SummaryRow => {
+    const won = group.filter((r) => r.success);
+    return {
+      scenario: group[0]!.scenario,
+      mix: group[0]!.mix,
+      runs: group.length,
+      successes: won.length,
+      success_rate: won.length / group.length,
+      success_ci95: wilsonInterval(won.length, group.length),
+      mean_sim_ms_to_success: won.length === 0 ? null : mean(won.map((r) => r.sim_time_ms)),
+      mean_commands: mean(group.map((r) => r.commands)),
+      mean_refusals: mean(group.map((r) => r.refusals)),
+      mean_wall_ms: mean(group.map((r) => r.wall_time_ms)),
+    };
+  });
+  return {
+    runs: records.length,
+    successes: records.filter((r) => r.success).length,
+    rows,
+  };
+}
+
+function mean(values: readonly number[]): number {
+  return values.reduce((sum, v) => sum + v, 0) / values.length;
+}
+
+const COLUMNS = [
+  "scenario",
+  "mix",
+  "runs",
+  "success",
+  "95% CI",
+  "sim s to success",
+  "commands",
+  "refusals",
+  "wall ms",
+];
+
+/** The summary as an aligned text table (means per run). */
+export function summaryTable(summary: SweepSummary): string {
+  const percent = (x: number): string => `${(x * 100).toFixed(1)}%`;
+  const lines = summary.rows.map((row) => [
+    row.scenario,
+    row.mix,
+    String(row.runs),
+    percent(row.success_rate),
+    `${percent(row.success_ci95[0])}-${percent(row.success_ci95[1])}`,
+    row.mean_sim_ms_to_success === null ? "-" : (row.mean_sim_ms_to_success / 1000).toFixed(2),
+    row.mean_commands.toFixed(2),
+    row.mean_refusals.toFixed(2),
+    row.mean_wall_ms.toFixed(1),
+  ]);
+  const widths = COLUMNS.map((title, i) => Math.max(title.length, ...lines.map((l) => l[i]!.length)));
+  // Names align left, numbers right.
+  const render = (cells: string[]): string =>
+    cells
+      .map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
+      .join("  ")
+      .trimEnd();
+  return [render(COLUMNS), ...lines.map(render)].join("\n");
+}

@@ -1,0 +1,93 @@
+import { RunPool } from "./run-pool.js";
+import type { RunRecord } from "./run-record.js";
+import { SweepDir } from "./sweep-dir.js";
+import type { RunSpec } from "./sweep-plan.js";
+import { type ProgressSink, SweepProgress } from "./sweep-progress.js";
+import { type SweepSummary, summarize } from "./sweep-summary.js";
+
+export interface SweepOptions {
+  /** Every run of the sweep (`planRuns`). */
+  plan: readonly RunSpec[];
+  /** Where records and the summary go; a sweep started again on the same folder resumes. */
+  outDir: string;
+  /** Local processes playing runs: all of them without a queue, beside the queue's workers with one. */
+  workers: number;
+  /** redis://HOST:PORT: runs go on the BullMQ queue there for `warren worker`s to take. */
+  queueUrl?: string;
+  progress: ProgressSink;
+}
+
+export interface SweepResult {
+  summary: SweepSummary;
+  records: RunRecord[];
+  /** Runs recorded by an earlier start of this sweep. */
+  resumed: number;
+  /** Runs that could not be played (not the same as a failed run); a restart tries them again. */
+  errors: { key: string; error: string }[];
+}
+
+/** What plays a sweep's missing runs and reports each as it finishes. */
+export interface RunSink {
+  finished(record: RunRecord): void;
+  failed(spec: RunSpec, error: string): void;
+}
+
+/**
+ * Plays every (scenario, mix, seed) not yet recorded in the sweep's folder, appending each record
+ * as it comes, then writes and returns the summary of every run of the plan.
+ */
+export async function runSweep(options: SweepOptions): Promise<SweepResult> {
+  const { plan } = options;
+  const dir = new SweepDir(options.outDir);
+  const recorded = dir.readRecords();
+  const missing = plan.filter((spec) => !recorded.has(spec.key));
+  const resumed = plan.length - missing.length;
+  if (resumed > 0) {
+    options.progress.write(
+      `resuming: ${resumed} of ${plan.length} runs already recorded in ${options.outDir}\n`,
+    );
+  }
+  const progress = new SweepProgress(options.progress, plan.length, resumed);
+  const errors: SweepResult["errors"] = [];
+  const sink: RunSink = {
+    finished(record) {
+      // A run reported twice (a queue retry racing its first attempt) is counted once.
+      if (recorded.has(record.key)) return;
+      recorded.set(record.key, record);
+      dir.appendRecord(record);
+      progress.recordFinished(record.success);
+    },
+    failed(spec, error) {
+      errors.push({ key: spec.key, error });
+      progress.recordError();
+    },
+  };
+  if (missing.length > 0) {
+    if (options.queueUrl === undefined) await playLocally(missing, options.workers, sink);
+    else {
+      const { playOnQueue } = await import("./queue-sweep.js");
+      await playOnQueue(options.queueUrl, dir.sweepId, missing, options.workers, sink);
+    }
+  }
+  progress.finish();
+  const records = plan.flatMap((spec) => recorded.get(spec.key) ?? []);
+  const summary = summarize(records);
+  dir.writeSummary(summary);
+  return { summary, records, resumed, errors };
+}
+
+async function playLocally(specs: readonly RunSpec[], workers: number, sink: RunSink): Promise<void> {
+  const pool = new RunPool(Math.min(workers, specs.length));
+  try {
+    await Promise.all(
+      specs.map((spec) =>
+        pool.run(spec).then(
+          (record) => sink.finished(record),
+          (error: Error) => sink.failed(spec, error.message),
+        ),
+      ),
+    );
+  } finally {
+    await pool.close();
+  }
+}

@@ -1,0 +1,81 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { RunRecord } from "../../src/sweep/run-record.js";
+
+export const packageDir = fileURLToPath(new URL("../..", import.meta.url));
+
+export interface WarrenProcess {
+  child: ChildProcess;
+  /** stdout and stderr so far. */
+  stdout(): string;
+  stderr(): string;
+  /** Resolves when stderr matches the pattern `times` times (default once); returns the first match. */
+  waitForStderr(pattern: RegExp, times?: number): Promise<RegExpMatchArray>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** `warren ARGS...` from source, as a real process with its output collected. */
+export function startWarren(args: string[], cwd = packageDir): WarrenProcess {
+  const child = spawn(process.execPath, ["--import", "tsx", join(packageDir, "src/cli/main.ts"), ...args], {
+    cwd,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  const waiters: { pattern: RegExp; times: number; resolve(m: RegExpMatchArray): void }[] = [];
+  const found = (pattern: RegExp, times: number): RegExpMatchArray | undefined => {
+    const all = err.match(new RegExp(pattern.source, `${pattern.flags.replace("g", "")}g`)) ?? [];
+    return all.length >= times ? (err.match(pattern) ?? undefined) : undefined;
+  };
+  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+    out += chunk;
+  });
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
+    err += chunk;
+    for (const waiter of [...waiters]) {
+      const match = found(waiter.pattern, waiter.times);
+      if (match) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(match);
+      }
+    }
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once("close", (code, signal) => resolve({ code, signal }));
+  });
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    waitForStderr(pattern, times = 1) {
+      const match = found(pattern, times);
+      if (match) return Promise.resolve(match);
+      return new Promise((resolve, reject) => {
+        waiters.push({ pattern, times, resolve });
+        void exited.then(() =>
+          reject(new Error(`warren ${args.join(" ")} exited before writing ${pattern}:\n${err}`)),
+        );
+      });
+    },
+    exited,
+  };
+}
+
+/** Runs `warren ARGS...` to its end. */
+export async function runWarren(
+  args: string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const warren = startWarren(args);
+  const { code } = await warren.exited;
+  return { code, stdout: warren.stdout(), stderr: warren.stderr() };
+}
+
+/** A sweep folder's records, in the order they were written. */
+export function readRecords(dir: string): RunRecord[] {
+  return readFileSync(join(dir, "runs.jsonl"), "utf8")
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line) as RunRecord);
+}
