@@ -1,0 +1,133 @@
+// A panel per agent: who it is, who plays it, what its lanes are busy with, what it carries, its
+// latest observation's text and what became of its latest command.
+(() => {
+  const viewer = (globalThis.WarrenViewer ??= {});
+  const { el, seconds } = viewer;
+
+  /** Cards drawn at once; with more agents the rest are reached by selecting them on the map. */
+  const MAX_CARDS = 60;
+
+  function lanesOf(agent) {
+    if (agent.lanes.size === 0) return "idle";
+    return [...agent.lanes]
+      .map(([lane, busy]) => {
+        const target = busy.args.dest ?? busy.args.item ?? busy.args.to ?? "";
+        return `${lane}: ${busy.action}${target ? ` → ${target}` : ""} until ${seconds(busy.until)}`;
+      })
+      .join("; ");
+  }
+
+  function commandOf(agent) {
+    const c = agent.command;
+    if (!c) return "none yet";
+    const reason = c.reason ? ` — ${c.reason}` : "";
+    return `${c.text} (${c.observation_id}${c.expired ? ", expired" : ""}): ${c.outcome}${reason}`;
+  }
+
+  function receiptOf(agent) {
+    const r = agent.receipt;
+    if (!r) return null;
+    return `${r.status}${r.command_id ? ` ${r.command_id}` : ""}${r.detail ? ` — ${r.detail}` : ""}`;
+  }
+
+  function controllerOf(agent) {
+    return agent.controller === "remote"
+      ? "remote holder"
+      : agent.controller === "solution"
+        ? "solution runner"
+        : "none";
+  }
+
+  function facts(agent) {
+    const receipt = receiptOf(agent);
+    return el(
+      "dl",
+      { class: "facts" },
+      el("dt", {}, "role"),
+      el("dd", {}, agent.role),
+      el("dt", {}, "controller"),
+      el("dd", { dataset: { field: "controller" } }, controllerOf(agent)),
+      el("dt", {}, "at"),
+      el("dd", { dataset: { field: "cell" } }, agent.cell),
+      el("dt", {}, "lanes"),
+      el("dd", { dataset: { field: "lanes" } }, lanesOf(agent)),
+      el("dt", {}, "carries"),
+      el("dd", { dataset: { field: "inventory" } }, agent.inventory.join(", ") || "nothing"),
+      el("dt", {}, "command"),
+      el("dd", { dataset: { field: "command" } }, commandOf(agent)),
+      receipt && el("dt", {}, "receipt"),
+      receipt && el("dd", { dataset: { field: "receipt" } }, receipt),
+    );
+  }
+
+  class AgentPanel {
+    constructor(container, { onSelect }) {
+      this.container = container;
+      this.onSelect = onSelect;
+    }
+
+    /** `text` is the selected agent's latest observation text, when known. */
+    render(model, selectedId, text) {
+      const selected = selectedId && model.agents.get(selectedId);
+      const detail = selected
+        ? el(
+            "section",
+            {
+              class: "agent-detail",
+              "aria-label": `selected agent ${selected.name}`,
+              dataset: { agent: selected.id },
+            },
+            el("h3", {}, `${selected.name} `, el("span", { class: "muted" }, `(${selected.id})`)),
+            facts(selected),
+            el("h4", {}, `latest observation ${selected.observationId ?? ""}`),
+            el(
+              "pre",
+              { class: "observation", dataset: { field: "observation" } },
+              text || "(no observation yet)",
+            ),
+          )
+        : el(
+            "p",
+            { class: "muted" },
+            "Select an agent (on the map or below) to see its sight and observation.",
+          );
+      const agents = [...model.agents.values()];
+      const cards = agents.slice(0, MAX_CARDS).map((agent) =>
+        el(
+          "li",
+          {
+            class: `agent-card${agent.id === selectedId ? " selected" : ""}`,
+            dataset: { agent: agent.id },
+          },
+          el(
+            "button",
+            {
+              type: "button",
+              class: "agent-name",
+              "aria-pressed": agent.id === selectedId ? "true" : "false",
+              onclick: () => this.onSelect(agent.id),
+            },
+            `${agent.name} (${agent.id})`,
+          ),
+          facts(agent),
+        ),
+      );
+      const more =
+        agents.length > MAX_CARDS
+          ? el(
+              "p",
+              { class: "muted" },
+              `…and ${agents.length - MAX_CARDS} more agents: select them on the map.`,
+            )
+          : null;
+      // Redrawn as the run goes: keyboard focus stays on the agent it was on.
+      const focused = this.container.contains(document.activeElement)
+        ? document.activeElement.closest("[data-agent]")?.dataset.agent
+        : undefined;
+      this.container.replaceChildren(...[detail, el("ul", { class: "agent-cards" }, cards), more].filter(Boolean));
+      if (focused) this.container.querySelector(`li[data-agent="${CSS.escape(focused)}"] button`)?.focus();
+    }
+  }
+
+  viewer.AgentPanel = AgentPanel;
+})();

@@ -1,0 +1,104 @@
+// The event log: the latest events, filtered by agent and kind; choosing one shows where it happened.
+(() => {
+  const viewer = (globalThis.WarrenViewer ??= {});
+  const { el, seconds } = viewer;
+
+  /** Rows shown at once, newest first. */
+  const MAX_ROWS = 200;
+
+  function summary(event) {
+    const d = event.data ?? {};
+    const parts = [];
+    for (const [key, value] of Object.entries(d)) {
+      if (key === "objectives") continue;
+      parts.push(`${key}=${typeof value === "string" ? value : JSON.stringify(value)}`);
+    }
+    return parts.join(" ");
+  }
+
+  function concerns(event, agentId) {
+    const d = event.data ?? {};
+    return d.agent === agentId || d.from === agentId || d.to === agentId;
+  }
+
+  class EventLog {
+    constructor(container, { onPick }) {
+      this.onPick = onPick;
+      this.kinds = new Set();
+      this.agentFilter = el("select", {
+        "aria-label": "filter events by agent",
+        onchange: () => this.render(),
+      });
+      this.kindFilter = el("select", {
+        "aria-label": "filter events by kind",
+        onchange: () => this.render(),
+      });
+      this.list = el("ol", { class: "events", "aria-label": "events, newest first" });
+      container.replaceChildren(
+        el(
+          "div",
+          { class: "filters" },
+          el("label", {}, "agent ", this.agentFilter),
+          el("label", {}, "kind ", this.kindFilter),
+        ),
+        this.list,
+      );
+    }
+
+    setModel(model) {
+      this.model = model;
+      this.kinds = new Set();
+      this.agentFilter.replaceChildren(
+        el("option", { value: "" }, "every agent"),
+        [...model.agents.values()].map((a) => el("option", { value: a.id }, `${a.name} (${a.id})`)),
+      );
+      this.kindFilter.replaceChildren(el("option", { value: "" }, "every kind"));
+    }
+
+    render() {
+      const model = this.model;
+      if (!model) return;
+      for (let i = model.events.length - 1; i >= 0 && i >= model.events.length - 2000; i--) {
+        const kind = model.events[i].kind;
+        if (!this.kinds.has(kind)) {
+          this.kinds.add(kind);
+          this.kindFilter.append(el("option", { value: kind }, kind));
+        }
+      }
+      const agent = this.agentFilter.value;
+      const kind = this.kindFilter.value;
+      const rows = [];
+      for (let i = model.events.length - 1; i >= 0 && rows.length < MAX_ROWS; i--) {
+        const event = model.events[i];
+        if (kind && event.kind !== kind) continue;
+        if (agent && !concerns(event, agent)) continue;
+        rows.push(
+          el(
+            "li",
+            { dataset: { cursor: event.cursor, kind: event.kind } },
+            el(
+              "button",
+              {
+                type: "button",
+                class: "event",
+                title: "show where it happened",
+                onclick: () => this.onPick(event),
+              },
+              el("span", { class: "cursor" }, `#${event.cursor}`),
+              el("span", { class: "time" }, seconds(event.sim_time_ms)),
+              el("span", { class: `kind kind-${event.kind}` }, event.kind),
+              el("span", { class: "data" }, summary(event)),
+            ),
+          ),
+        );
+      }
+      const focused = this.list.contains(document.activeElement)
+        ? document.activeElement.closest("[data-cursor]")?.dataset.cursor
+        : undefined;
+      this.list.replaceChildren(...rows);
+      if (focused) this.list.querySelector(`li[data-cursor="${focused}"] button`)?.focus();
+    }
+  }
+
+  viewer.EventLog = EventLog;
+})();
