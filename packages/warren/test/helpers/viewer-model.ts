@@ -1,8 +1,9 @@
 import type { RunEvent } from "../../src/engine/index.js";
 import type { Scene } from "../../src/web/scene.js";
 
-/** The browser's run model, loaded into Node as the page loads it: a plain script. */
-await import("../../src/web/assets/model.js");
+/** The browser's run model, loaded into Node as the page loads it: a plain script, no exports. */
+const modelScript = "../../src/web/assets/model.js";
+await import(modelScript);
 
 export interface ViewerAgent {
   id: string;

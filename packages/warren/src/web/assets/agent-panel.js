@@ -124,7 +124,9 @@
       const focused = this.container.contains(document.activeElement)
         ? document.activeElement.closest("[data-agent]")?.dataset.agent
         : undefined;
-      this.container.replaceChildren(...[detail, el("ul", { class: "agent-cards" }, cards), more].filter(Boolean));
+      this.container.replaceChildren(
+        ...[detail, el("ul", { class: "agent-cards" }, cards), more].filter(Boolean),
+      );
       if (focused) this.container.querySelector(`li[data-agent="${CSS.escape(focused)}"] button`)?.focus();
     }
   }

@@ -5,13 +5,16 @@
 
   /** Rows shown at once, newest first. */
   const MAX_ROWS = 200;
+  /** Characters of one field shown in a row. */
+  const MAX_FIELD = 160;
 
   function summary(event) {
     const d = event.data ?? {};
     const parts = [];
     for (const [key, value] of Object.entries(d)) {
       if (key === "objectives") continue;
-      parts.push(`${key}=${typeof value === "string" ? value : JSON.stringify(value)}`);
+      const text = typeof value === "string" ? value : JSON.stringify(value);
+      parts.push(`${key}=${text.length > MAX_FIELD ? `${text.slice(0, MAX_FIELD)}…` : text}`);
     }
     return parts.join(" ");
   }
@@ -45,12 +48,13 @@
       );
     }
 
+    /** A replay that starts over brings a new model of the same run: the filters stay as chosen. */
     setModel(model) {
       this.model = model;
-      this.kinds = new Set();
+      if (this.agentFilter.options.length > 0) return;
       this.agentFilter.replaceChildren(
         el("option", { value: "" }, "every agent"),
-        [...model.agents.values()].map((a) => el("option", { value: a.id }, `${a.name} (${a.id})`)),
+        ...[...model.agents.values()].map((a) => el("option", { value: a.id }, `${a.name} (${a.id})`)),
       );
       this.kindFilter.replaceChildren(el("option", { value: "" }, "every kind"));
     }

@@ -143,6 +143,8 @@
     }
 
     async replayAfterEnd(scene) {
+      /** The state the live stream left, to set beside the replay's. */
+      this.liveDigest = this.model.digest();
       const { texts } = await getJson(`/runs/${encodeURIComponent(this.runId)}/observations`);
       this.replay(scene, this.model.events, texts);
     }
