@@ -12,7 +12,7 @@ export const browserMissing: string | false = existsSync(CHROMIUM)
 if (browserMissing) process.stderr.write(`\n*** ${browserMissing} ***\n\n`);
 
 // Without the background-networking flags chromium keeps trying hosts this closed network refuses.
-const FLAGS = [
+export const CHROMIUM_FLAGS = [
   "--no-sandbox",
   "--disable-gpu",
   "--disable-quic",
@@ -27,7 +27,7 @@ export function browserForSuite(): { browser: Browser } {
   const suite = {} as { browser: Browser };
   before(async () => {
     if (browserMissing) return;
-    suite.browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+    suite.browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
   });
   after(() => suite.browser?.close());
   return suite;

@@ -5,7 +5,7 @@
   const { el, seconds } = viewer;
 
   /** Cards drawn at once; with more agents the rest are reached by selecting them on the map. */
-  const MAX_CARDS = 60;
+  const MAX_CARDS = 40;
 
   function lanesOf(agent) {
     if (agent.lanes.size === 0) return "idle";
@@ -62,43 +62,48 @@
 
   class AgentPanel {
     constructor(container, { onSelect }) {
-      this.container = container;
       this.onSelect = onSelect;
+      this.detailBox = el("div", { class: "agent-detail-box" });
+      this.cardsBox = el("div", { class: "agent-cards-box" });
+      container.replaceChildren(this.detailBox, this.cardsBox);
     }
 
-    /** `text` is the selected agent's latest observation text, when known. */
-    render(model, selectedId, text) {
+    /** The selected agent, with its latest observation's `text` when known. */
+    renderDetail(model, selectedId, text) {
       const selected = selectedId && model.agents.get(selectedId);
-      const detail = selected
-        ? el(
-            "section",
-            {
-              class: "agent-detail",
-              "aria-label": `selected agent ${selected.name}`,
-              dataset: { agent: selected.id },
-            },
-            el("h3", {}, `${selected.name} `, el("span", { class: "muted" }, `(${selected.id})`)),
-            facts(selected),
-            el("h4", {}, `latest observation ${selected.observationId ?? ""}`),
-            el(
-              "pre",
-              { class: "observation", dataset: { field: "observation" } },
-              text || "(no observation yet)",
+      this.detailBox.replaceChildren(
+        selected
+          ? el(
+              "section",
+              {
+                class: "agent-detail",
+                "aria-label": `selected agent ${selected.name}`,
+                dataset: { agent: selected.id },
+              },
+              el("h3", {}, `${selected.name} `, el("span", { class: "muted" }, `(${selected.id})`)),
+              facts(selected),
+              el("h4", {}, `latest observation ${selected.observationId ?? ""}`),
+              el(
+                "pre",
+                { class: "observation", dataset: { field: "observation" } },
+                text || "(no observation yet)",
+              ),
+            )
+          : el(
+              "p",
+              { class: "muted" },
+              "Select an agent (on the map or below) to see its sight and observation.",
             ),
-          )
-        : el(
-            "p",
-            { class: "muted" },
-            "Select an agent (on the map or below) to see its sight and observation.",
-          );
+      );
+    }
+
+    /** A card per agent (the first MAX_CARDS of them). */
+    renderCards(model, selectedId) {
       const agents = [...model.agents.values()];
       const cards = agents.slice(0, MAX_CARDS).map((agent) =>
         el(
           "li",
-          {
-            class: `agent-card${agent.id === selectedId ? " selected" : ""}`,
-            dataset: { agent: agent.id },
-          },
+          { class: `agent-card${agent.id === selectedId ? " selected" : ""}`, dataset: { agent: agent.id } },
           el(
             "button",
             {
@@ -121,13 +126,11 @@
             )
           : null;
       // Redrawn as the run goes: keyboard focus stays on the agent it was on.
-      const focused = this.container.contains(document.activeElement)
+      const focused = this.cardsBox.contains(document.activeElement)
         ? document.activeElement.closest("[data-agent]")?.dataset.agent
         : undefined;
-      this.container.replaceChildren(
-        ...[detail, el("ul", { class: "agent-cards" }, cards), more].filter(Boolean),
-      );
-      if (focused) this.container.querySelector(`li[data-agent="${CSS.escape(focused)}"] button`)?.focus();
+      this.cardsBox.replaceChildren(...[el("ul", { class: "agent-cards" }, cards), more].filter(Boolean));
+      if (focused) this.cardsBox.querySelector(`li[data-agent="${CSS.escape(focused)}"] button`)?.focus();
     }
   }
 

@@ -4,7 +4,7 @@
   const { el, seconds } = viewer;
 
   /** Rows shown at once, newest first. */
-  const MAX_ROWS = 200;
+  const MAX_ROWS = 100;
   /** Characters of one field shown in a row. */
   const MAX_FIELD = 160;
 

@@ -177,8 +177,7 @@
       g.beginPath();
       const itemsOnCell = new Map();
       for (const item of model.items.values()) {
-        if (item.location.at !== "cell") continue;
-        const at = viewer.parseCell(item.location.cell);
+        const at = item.cellAt;
         if (!at || at.space !== space.id) continue;
         const key = `${at.x},${at.y}`;
         const n = itemsOnCell.get(key) ?? 0;
@@ -205,12 +204,16 @@
         list.push(cx, cy);
         if (cell >= 16) labels.push(agent.name, cx, cy);
       }
+      // Tokens a few pixels wide are squares: as readable, and far cheaper to rasterise than arcs.
+      const round = radius >= 4;
       for (const [role, points] of byRole) {
         g.fillStyle = this.roleColor(role);
         g.beginPath();
         for (let i = 0; i < points.length; i += 2) {
-          g.moveTo(points[i] + radius, points[i + 1]);
-          g.arc(points[i], points[i + 1], radius, 0, Math.PI * 2);
+          if (round) {
+            g.moveTo(points[i] + radius, points[i + 1]);
+            g.arc(points[i], points[i + 1], radius, 0, Math.PI * 2);
+          } else g.rect(points[i] - radius, points[i + 1] - radius, radius * 2, radius * 2);
         }
         g.fill();
       }

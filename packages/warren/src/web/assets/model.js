@@ -11,6 +11,11 @@
     return m ? { space: m[1], x: Number(m[2]), y: Number(m[3]) } : null;
   }
 
+  /** An item's cell, parsed, when it lies on one. */
+  function cellOf(location) {
+    return location.at === "cell" ? parseCell(location.cell) : null;
+  }
+
   function describeDecision(data) {
     if (typeof data.action === "string") {
       const args = data.args && Object.keys(data.args).length ? ` ${JSON.stringify(data.args)}` : "";
@@ -43,7 +48,9 @@
         }),
       );
       this.places = new Map(scene.places.map((p) => [p.id, { ...p, cellAt: parseCell(p.cell) }]));
-      this.items = new Map(scene.items.map((i) => [i.id, { ...i, location: { ...i.location } }]));
+      this.items = new Map(
+        scene.items.map((i) => [i.id, { ...i, location: { ...i.location }, cellAt: cellOf(i.location) }]),
+      );
       this.agents = new Map(
         scene.agents.map((a) => [
           a.id,
@@ -221,6 +228,7 @@
         if (holder) holder.inventory = holder.inventory.filter((i) => i !== id);
       }
       item.location = location;
+      item.cellAt = cellOf(location);
       if (location.at === "agent") this.agents.get(location.agent)?.inventory.push(id);
     }
 

@@ -4,10 +4,12 @@
   const viewer = (globalThis.WarrenViewer ??= {});
   const { el, seconds } = viewer;
 
-  /** How often panels and the log are redrawn (the maps redraw every frame). */
+  /** How often the clock, objectives and selected agent are redrawn (the maps redraw every frame). */
   const PANEL_MS = 200;
+  /** How often the agent cards and the event log are redrawn while events stream: long lists are costly. */
+  const LIST_MS = 1000;
   /** Frame intervals kept for the benchmark. */
-  const FRAME_SAMPLES = 600;
+  const FRAME_SAMPLES = 3600;
 
   async function getJson(path) {
     const response = await fetch(path);
@@ -91,13 +93,18 @@
       this.model = model;
       this.map.setModel(model);
       this.log.setModel(model);
+      this.redrawAll();
+    }
+
+    redrawAll() {
       this.drawnVersion = -1;
+      this.listedVersion = -1;
     }
 
     select(agentId) {
       this.selected = agentId === this.selected ? null : agentId;
       this.map.selected = this.selected;
-      this.drawnVersion = -1;
+      this.redrawAll();
     }
 
     key(e) {
@@ -177,6 +184,15 @@
           this.panelsAt = now;
           this.drawPanels(t);
         }
+        if (
+          this.listedVersion !== this.model.version &&
+          (this.listedVersion === -1 || now - (this.listedAt ?? 0) >= LIST_MS)
+        ) {
+          this.listedAt = now;
+          this.listedVersion = this.model.version;
+          this.agents.renderCards(this.model, this.selected);
+          this.log.render();
+        }
         requestAnimationFrame(frame);
       };
       requestAnimationFrame(frame);
@@ -245,8 +261,7 @@
         ),
       );
       const selected = this.selected && model.agents.get(this.selected);
-      this.agents.render(model, this.selected, selected ? this.observationText(selected) : "");
-      this.log.render();
+      this.agents.renderDetail(model, this.selected, selected ? this.observationText(selected) : "");
     }
   }
 
