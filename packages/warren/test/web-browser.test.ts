@@ -146,6 +146,11 @@ describe("the viewer in a browser", { skip }, () => {
     );
     await page.screenshot({ path: join(outputDir, "run-page.png"), fullPage: true });
     await read(page, "document.activeElement?.blur()");
+    // [ and ] move the selection through the agents.
+    await page.keyboard.press("]");
+    assert.equal(await read(page, `${VIEW}.selected`), "courier-1");
+    await page.keyboard.press("[");
+    assert.equal(await read(page, `${VIEW}.selected`), "engineer-1");
     await page.keyboard.press("Home");
     assert.deepEqual(await read(page, `[${VIEW}.model.cursor, ${VIEW}.model.status]`), [0, "created"]);
     await page.keyboard.press("ArrowRight");
@@ -185,6 +190,13 @@ describe("the viewer in a browser", { skip }, () => {
     assert.equal(picked.selected, "courier-1");
     const cell = /cell=(\w+):(\d+),(\d+)/.exec(text ?? "")!;
     assert.deepEqual(picked.highlight, { space: cell[1], x: Number(cell[2]), y: Number(cell[3]) });
+    // A place of the list is shown on the map too.
+    await page.click("#places li[data-place=clinic] button");
+    const clinic = await read<{ x: number; y: number }>(page, `${VIEW}.map.highlight.cell`);
+    assert.equal(
+      `valley:${clinic.x},${clinic.y}`,
+      await read(page, `${VIEW}.model.places.get("clinic").cell`),
+    );
   });
 
   it("shows the same final state from a `warren run --html` file, with no server", async () => {

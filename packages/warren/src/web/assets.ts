@@ -11,6 +11,7 @@ export const VIEWER_SCRIPTS = [
   "map-view.js",
   "agent-panel.js",
   "event-log.js",
+  "place-list.js",
   "feed.js",
   "replay-controls.js",
   "run-page.js",

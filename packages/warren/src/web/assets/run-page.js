@@ -40,6 +40,7 @@
       });
       this.objectives = el("ul", { id: "objectives", class: "objectives" });
       const mapsBox = el("div", { class: "maps", id: "maps" });
+      this.placesBox = el("div", { id: "places" });
       const agentsBox = el("div", { id: "agents" });
       const logBox = el("div", { id: "event-log" });
       root.replaceChildren(
@@ -66,7 +67,18 @@
         el(
           "main",
           {},
-          el("section", { class: "map-column", "aria-label": "maps" }, mapsBox),
+          el(
+            "section",
+            { class: "map-column", "aria-label": "maps" },
+            mapsBox,
+            el("h2", {}, "Places"),
+            this.placesBox,
+            el(
+              "p",
+              { class: "muted keys" },
+              "Keys: [ and ] select the previous or next agent, Esc clears it; in a replay, space plays or pauses, → steps, Home and End jump, + and − change speed.",
+            ),
+          ),
           el(
             "aside",
             { class: "side-column" },
@@ -92,6 +104,7 @@
     setModel(model) {
       this.model = model;
       this.map.setModel(model);
+      this.placesBox.replaceChildren(viewer.placeList(model, (cell) => this.map.flash(cell)));
       this.log.setModel(model);
       this.redrawAll();
     }
@@ -107,10 +120,20 @@
       this.redrawAll();
     }
 
+    /** Moves the selection through the agents, in the scenario's order. */
+    selectNext(step) {
+      const ids = [...this.model.agents.keys()];
+      const at = ids.indexOf(this.selected);
+      const next = ids[(at + step + ids.length + (at < 0 && step < 0 ? 1 : 0)) % ids.length];
+      if (next !== this.selected) this.select(next);
+    }
+
     key(e) {
       const typing = e.target.closest?.("input, select, textarea");
+      if (typing || e.ctrlKey || e.metaKey || e.altKey) return;
       if (e.key === "Escape") this.select(null);
-      if (!this.player || typing || e.ctrlKey || e.metaKey || e.altKey) return;
+      else if (e.key === "[" || e.key === "]") this.selectNext(e.key === "]" ? 1 : -1);
+      if (!this.player) return;
       const onButton = e.target.closest?.("button");
       if (e.key === " " && !onButton) this.player.toggle();
       else if (e.key === "ArrowRight" || e.key === ".") this.player.step();
@@ -272,8 +295,11 @@
     const page = new RunPage(root);
     viewer.page = page;
     try {
-      if (config.page === "file") page.replay(config.scene, config.events, config.texts);
-      else await page.watch(config.run_id);
+      if (config.page === "file") {
+        // A file stands alone: there is no runs page to go back to.
+        root.querySelector("nav")?.remove();
+        page.replay(config.scene, config.events, config.texts);
+      } else await page.watch(config.run_id);
     } catch (error) {
       root.replaceChildren(
         el("p", { class: "error", role: "alert" }, `Cannot show this run: ${error.message}`),
