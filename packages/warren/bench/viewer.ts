@@ -48,15 +48,22 @@ try {
   });
   const loadMs = performance.now() - loadStarted;
   const cursorBefore = hosted.run.eventCursor;
-  await page.evaluate("globalThis.WarrenViewer.page.frameTimes.length = 0");
+  await page.evaluate(
+    "globalThis.WarrenViewer.page.frameTimes.length = globalThis.WarrenViewer.page.frameWork.length = 0",
+  );
   await new Promise((resolve) => setTimeout(resolve, MEASURE_S * 1000));
   const frames = (await page.evaluate("globalThis.WarrenViewer.page.frameTimes.slice()")) as number[];
+  const work = (await page.evaluate("globalThis.WarrenViewer.page.frameWork.slice()")) as number[];
   const shown = (await page.evaluate(
     "({ cursor: globalThis.WarrenViewer.page.model.cursor, lagged: globalThis.WarrenViewer.page.feed.lagged })",
   )) as { cursor: number; lagged: number };
   const streamed = hosted.run.eventCursor - cursorBefore;
-  const sorted = [...frames].sort((a, b) => a - b);
-  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  const quantiles = (values: number[]): string => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const at = (q: number): string =>
+      sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(1);
+    return `p50 ${at(0.5)} ms  p95 ${at(0.95)} ms  p99 ${at(0.99)} ms  max ${sorted.at(-1)!.toFixed(1)} ms`;
+  };
   const fps = frames.length / (frames.reduce((a, b) => a + b, 0) / 1000);
   const late = frames.filter((f) => f > 1000 / 50).length;
   console.log(`viewer with ${AGENTS} agents streaming (pace ${PACE}), ${MEASURE_S} s measured:`);
@@ -65,9 +72,8 @@ try {
   console.log(
     `  events streamed               ${streamed} (${(streamed / MEASURE_S).toFixed(0)}/s), viewer at cursor ${shown.cursor} of ${hosted.run.eventCursor}, lagged ${shown.lagged}`,
   );
-  console.log(
-    `  frame interval  p50 ${at(0.5).toFixed(1)} ms  p95 ${at(0.95).toFixed(1)} ms  p99 ${at(0.99).toFixed(1)} ms  max ${sorted.at(-1)!.toFixed(1)} ms`,
-  );
+  console.log(`  frame interval              ${quantiles(frames)}`);
+  console.log(`  page's work in a frame      ${quantiles(work)}`);
   console.log(`  ${fps.toFixed(1)} frames/s over ${frames.length} frames; ${late} frames slower than 20 ms`);
   hosted.run.dispose("the benchmark is done");
 } finally {

@@ -97,40 +97,52 @@
       );
     }
 
-    /** A card per agent (the first MAX_CARDS of them). */
+    /** A card per agent (the first MAX_CARDS of them); only the cards of agents that changed are redrawn. */
     renderCards(model, selectedId) {
-      const agents = [...model.agents.values()];
-      const cards = agents.slice(0, MAX_CARDS).map((agent) =>
+      if (model !== this.cardsModel) {
+        this.cardsModel = model;
+        this.cards = new Map();
+        this.list = el("ul", { class: "agent-cards" });
+        const more = model.agents.size - MAX_CARDS;
+        this.cardsBox.replaceChildren(
+          ...[
+            this.list,
+            more > 0 && el("p", { class: "muted" }, `…and ${more} more agents: select them on the map.`),
+          ].filter(Boolean),
+        );
+      }
+      let index = 0;
+      for (const agent of model.agents.values()) {
+        if (index++ >= MAX_CARDS) break;
+        const shown = this.cards.get(agent.id);
+        const selected = agent.id === selectedId;
+        if (shown && shown.touched === agent.touched && shown.selected === selected) continue;
+        const card = this.card(agent, selected);
+        // Keyboard focus stays on the card's button as it is redrawn.
+        const hadFocus = shown?.li.contains(document.activeElement);
+        if (shown) shown.li.replaceWith(card);
+        else this.list.append(card);
+        if (hadFocus) card.querySelector("button").focus();
+        this.cards.set(agent.id, { li: card, touched: agent.touched, selected });
+      }
+    }
+
+    card(agent, selected) {
+      return el(
+        "li",
+        { class: `agent-card${selected ? " selected" : ""}`, dataset: { agent: agent.id } },
         el(
-          "li",
-          { class: `agent-card${agent.id === selectedId ? " selected" : ""}`, dataset: { agent: agent.id } },
-          el(
-            "button",
-            {
-              type: "button",
-              class: "agent-name",
-              "aria-pressed": agent.id === selectedId ? "true" : "false",
-              onclick: () => this.onSelect(agent.id),
-            },
-            `${agent.name} (${agent.id})`,
-          ),
-          facts(agent),
+          "button",
+          {
+            type: "button",
+            class: "agent-name",
+            "aria-pressed": selected ? "true" : "false",
+            onclick: () => this.onSelect(agent.id),
+          },
+          `${agent.name} (${agent.id})`,
         ),
+        facts(agent),
       );
-      const more =
-        agents.length > MAX_CARDS
-          ? el(
-              "p",
-              { class: "muted" },
-              `…and ${agents.length - MAX_CARDS} more agents: select them on the map.`,
-            )
-          : null;
-      // Redrawn as the run goes: keyboard focus stays on the agent it was on.
-      const focused = this.cardsBox.contains(document.activeElement)
-        ? document.activeElement.closest("[data-agent]")?.dataset.agent
-        : undefined;
-      this.cardsBox.replaceChildren(...[el("ul", { class: "agent-cards" }, cards), more].filter(Boolean));
-      if (focused) this.cardsBox.querySelector(`li[data-agent="${CSS.escape(focused)}"] button`)?.focus();
     }
   }
 

@@ -59,48 +59,59 @@
       this.kindFilter.replaceChildren(el("option", { value: "" }, "every kind"));
     }
 
+    /** Shows the newest matching events: only the new ones are added while the run streams. */
     render() {
       const model = this.model;
       if (!model) return;
-      for (let i = model.events.length - 1; i >= 0 && i >= model.events.length - 2000; i--) {
-        const kind = model.events[i].kind;
-        if (!this.kinds.has(kind)) {
-          this.kinds.add(kind);
-          this.kindFilter.append(el("option", { value: kind }, kind));
-        }
-      }
-      const agent = this.agentFilter.value;
-      const kind = this.kindFilter.value;
+      const filter = `${this.agentFilter.value}\n${this.kindFilter.value}`;
+      const fresh =
+        model !== this.shownModel || filter !== this.shownFilter || model.cursor < this.shownCursor;
+      const since = fresh ? 0 : this.shownCursor;
+      const [agent, kind] = filter.split("\n");
       const rows = [];
-      for (let i = model.events.length - 1; i >= 0 && rows.length < MAX_ROWS; i--) {
+      for (let i = model.events.length - 1; i >= 0 && model.events[i].cursor > since; i--) {
         const event = model.events[i];
-        if (kind && event.kind !== kind) continue;
-        if (agent && !concerns(event, agent)) continue;
-        rows.push(
-          el(
-            "li",
-            { dataset: { cursor: event.cursor, kind: event.kind } },
-            el(
-              "button",
-              {
-                type: "button",
-                class: "event",
-                title: "show where it happened",
-                onclick: () => this.onPick(event),
-              },
-              el("span", { class: "cursor" }, `#${event.cursor}`),
-              el("span", { class: "time" }, seconds(event.sim_time_ms)),
-              el("span", { class: `kind kind-${event.kind}` }, event.kind),
-              el("span", { class: "data" }, summary(event)),
-            ),
-          ),
-        );
+        if (!this.kinds.has(event.kind)) {
+          this.kinds.add(event.kind);
+          this.kindFilter.append(el("option", { value: event.kind }, event.kind));
+        }
+        if (rows.length >= MAX_ROWS || (kind && event.kind !== kind) || (agent && !concerns(event, agent)))
+          continue;
+        rows.push(this.row(event));
+      }
+      this.shownModel = model;
+      this.shownFilter = filter;
+      this.shownCursor = model.cursor;
+      if (!fresh) {
+        this.list.prepend(...rows);
+        while (this.list.children.length > MAX_ROWS) this.list.lastElementChild.remove();
+        return;
       }
       const focused = this.list.contains(document.activeElement)
         ? document.activeElement.closest("[data-cursor]")?.dataset.cursor
         : undefined;
       this.list.replaceChildren(...rows);
       if (focused) this.list.querySelector(`li[data-cursor="${focused}"] button`)?.focus();
+    }
+
+    row(event) {
+      return el(
+        "li",
+        { dataset: { cursor: event.cursor, kind: event.kind } },
+        el(
+          "button",
+          {
+            type: "button",
+            class: "event",
+            title: "show where it happened",
+            onclick: () => this.onPick(event),
+          },
+          el("span", { class: "cursor" }, `#${event.cursor}`),
+          el("span", { class: "time" }, seconds(event.sim_time_ms)),
+          el("span", { class: `kind kind-${event.kind}` }, event.kind),
+          el("span", { class: "data" }, summary(event)),
+        ),
+      );
     }
   }
 

@@ -45,7 +45,7 @@
       this.maps = [];
       const width = Math.max(200, this.container.clientWidth || 600);
       for (const space of model.spaces.values()) {
-        const cell = Math.max(2, Math.min(40, Math.floor((width - 4) / space.width)));
+        const cell = Math.max(2, Math.min(56, Math.floor((width - 4) / space.width)));
         const figure = document.createElement("figure");
         figure.className = "space";
         const caption = document.createElement("figcaption");

@@ -68,6 +68,7 @@
             wakeReason: null,
             command: null,
             receipt: null,
+            touched: 0,
           },
         ]),
       );
@@ -109,6 +110,8 @@
     change(event) {
       const d = event.data ?? {};
       const agent = typeof d.agent === "string" ? this.agents.get(d.agent) : undefined;
+      // Which event last changed the agent: its card is redrawn only then.
+      if (agent) agent.touched = event.cursor;
       switch (event.kind) {
         case "status":
           this.status = d.status;
