@@ -14,6 +14,7 @@ import type {
   Decision,
   Envelope,
   NpcPolicy,
+  Observation,
   Receipt,
   RunEvent,
   RunStatus,
@@ -61,6 +62,8 @@ export class Run {
   private readonly runners = new Map<string, SolutionRunner>();
   private readonly briefings = new Map<string, Briefing>();
   private readonly envelopes = new Map<string, Envelope>();
+  /** Each agent's latest wake, whoever plays it: what a spectator may ask to read. */
+  private readonly latestWakes = new Map<string, PendingWake>();
   private readonly ledger = new CommandLedger();
   private readonly deadlineTimers = new Map<string, () => void>();
   private readonly observationListeners = new Set<(envelope: Envelope) => void>();
@@ -266,6 +269,22 @@ export class Run {
     return receipt;
   }
 
+  /**
+   * The agent's latest observation and its text, whoever plays it (affordances are listed only
+   * for remote agents, whose envelope is rendered with them); undefined before its first wake.
+   */
+  latestObservation(
+    agentId: string,
+  ): { observation_id: string; observation: Observation; text: string } | undefined {
+    this.requireAgent(agentId);
+    const wake = this.latestWakes.get(agentId);
+    if (!wake) return undefined;
+    const envelope = this.envelopes.get(agentId);
+    const text =
+      envelope?.observation_id === wake.observationId ? envelope.text : renderText(wake.observation, []);
+    return { observation_id: wake.observationId, observation: wake.observation, text };
+  }
+
   /** The receipt of an accepted command, with its current outcome; undefined if none was accepted. */
   receipt(agentId: string, commandId: string): Receipt | undefined {
     return this.ledger.receipt(agentId, commandId);
@@ -376,6 +395,7 @@ export class Run {
 
   /** Hands a wake to whoever plays the agent. */
   private dispatch(wake: PendingWake): void {
+    this.latestWakes.set(wake.agentId, wake);
     if (this.replay) {
       const recorded = this.replay.get(wake.observationId);
       if (!recorded)

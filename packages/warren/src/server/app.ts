@@ -3,6 +3,7 @@ import websocket from "@fastify/websocket";
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import type { Clock } from "../engine/index.js";
 import { PROTOCOL_VERSION } from "../engine/types.js";
+import { viewerRoutes } from "../web/viewer-routes.js";
 import { installErrorHandling } from "./http-error.js";
 import { installJsonParser } from "./json-body.js";
 import {
@@ -89,6 +90,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<WarrenSe
   agentRoutes(app, registry);
   commandRoutes(app, registry);
   spectateRoutes(app, registry, options.spectatorMaxBufferedBytes ?? DEFAULT_SPECTATOR_MAX_BUFFERED_BYTES);
+  viewerRoutes(app, registry);
   app.get("/v1/openapi.json", { schema: { hide: true } }, async () => app.swagger());
   return { app, registry };
 }

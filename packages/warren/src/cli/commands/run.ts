@@ -1,12 +1,15 @@
 import { writeFileSync } from "node:fs";
 import { createRun, type ObjectiveView, type RunSummary } from "../../engine/index.js";
+import { recordObservationTexts } from "../../web/observation-texts.js";
+import { replayFile } from "../../web/pages.js";
+import { buildScene } from "../../web/scene.js";
 import { type CliCommand, type CliIo, UsageError } from "../command.js";
 import { parseOptions, parseSeed } from "../parse-options.js";
 import { RUN_LOG_FORMAT, type RunLogFile } from "../run-log.js";
 
 export const runCommand: CliCommand = {
   name: "run",
-  usage: "warren run SCENARIO [--seed N] [--json] [--log FILE]",
+  usage: "warren run SCENARIO [--seed N] [--json] [--log FILE] [--html FILE]",
   summary:
     "Run a scenario headless, every agent on its solution runner; print objectives, times and the log hash.",
   async run(args, io) {
@@ -14,6 +17,7 @@ export const runCommand: CliCommand = {
       seed: { type: "string" },
       json: { type: "boolean" },
       log: { type: "string" },
+      html: { type: "string" },
     });
     if (positionals.length !== 1) throw new UsageError("name exactly one scenario");
     const scenario = positionals[0]!;
@@ -33,6 +37,7 @@ export const runCommand: CliCommand = {
         );
       }
     });
+    const texts = typeof values.html === "string" ? recordObservationTexts(run) : {};
     const started = performance.now();
     run.start();
     const summary = await run.whenEnded();
@@ -51,6 +56,10 @@ export const runCommand: CliCommand = {
         events: run.events(0).filter((e) => e.sim),
       };
       writeFileSync(values.log, `${JSON.stringify(file)}\n`);
+    }
+    if (typeof values.html === "string") {
+      const scene = buildScene(run.id, run.scenario, seed, run.agents());
+      writeFileSync(values.html, replayFile(scene, run.events(0), texts));
     }
     printResult(io, summary, wallMs, values.json === true);
     return summary.status === "completed" ? 0 : 1;

@@ -1,0 +1,82 @@
+/**
+ * The viewer in a browser: frame times on a run page while a 1,000-agent stress run streams to it,
+ * and how long the page takes to load. Debian's chromium, headless, through playwright-core.
+ *   node --import tsx bench/viewer.ts
+ */
+import { existsSync } from "node:fs";
+import { chromium } from "playwright-core";
+import { bundledScenarios, type ScenarioCatalog, startServer } from "../src/server/index.js";
+import { CHROMIUM, CHROMIUM_FLAGS } from "../test/helpers/browser.js";
+import { stressScenario } from "./stress-scenario.js";
+
+const AGENTS = 1000;
+/** Wall seconds of frames measured while the run streams. */
+const MEASURE_S = 15;
+/** Sim ms per wall ms: the walkers keep moving all through the measurement. */
+const PACE = 1;
+
+if (!existsSync(CHROMIUM)) {
+  console.error(`bench/viewer.ts needs Debian's chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+  process.exit(1);
+}
+
+const stress = stressScenario(AGENTS, 3_600_000);
+const catalog: ScenarioCatalog = {
+  find: (name) => (name === stress.name ? stress : bundledScenarios.find(name)),
+  list: () => bundledScenarios.list(),
+};
+const server = await startServer({ host: "127.0.0.1", port: 0 }, { scenarios: catalog });
+const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+try {
+  // A small run's page first: how long until its map is drawn.
+  const small = server.registry.create("bridge_repair", 1, {});
+  await small.run.whenEnded();
+  const smallPage = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  const smallStarted = performance.now();
+  await smallPage.goto(`${server.url}/runs/${small.run.id}`);
+  await smallPage.waitForFunction("globalThis.WarrenViewer?.page?.mode === 'replay'", undefined, {
+    polling: 10,
+  });
+  const smallMs = performance.now() - smallStarted;
+  await smallPage.close();
+  const hosted = server.registry.create(stress.name, 1, { pace: PACE });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  const loadStarted = performance.now();
+  await page.goto(`${server.url}/runs/${hosted.run.id}`);
+  await page.waitForFunction("globalThis.WarrenViewer?.page?.map?.time !== undefined", undefined, {
+    polling: 10,
+  });
+  const loadMs = performance.now() - loadStarted;
+  const cursorBefore = hosted.run.eventCursor;
+  await page.evaluate(
+    "globalThis.WarrenViewer.page.frameTimes.length = globalThis.WarrenViewer.page.frameWork.length = 0",
+  );
+  await new Promise((resolve) => setTimeout(resolve, MEASURE_S * 1000));
+  const frames = (await page.evaluate("globalThis.WarrenViewer.page.frameTimes.slice()")) as number[];
+  const work = (await page.evaluate("globalThis.WarrenViewer.page.frameWork.slice()")) as number[];
+  const shown = (await page.evaluate(
+    "({ cursor: globalThis.WarrenViewer.page.model.cursor, lagged: globalThis.WarrenViewer.page.feed.lagged })",
+  )) as { cursor: number; lagged: number };
+  const streamed = hosted.run.eventCursor - cursorBefore;
+  const quantiles = (values: number[]): string => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const at = (q: number): string =>
+      sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(1);
+    return `p50 ${at(0.5)} ms  p95 ${at(0.95)} ms  p99 ${at(0.99)} ms  max ${sorted.at(-1)!.toFixed(1)} ms`;
+  };
+  const fps = frames.length / (frames.reduce((a, b) => a + b, 0) / 1000);
+  const late = frames.filter((f) => f > 1000 / 50).length;
+  console.log(`viewer with ${AGENTS} agents streaming (pace ${PACE}), ${MEASURE_S} s measured:`);
+  console.log(`  bridge_repair run page, load to replay ready  ${smallMs.toFixed(0)} ms`);
+  console.log(`  stress run page, load to first map frame     ${loadMs.toFixed(0)} ms`);
+  console.log(
+    `  events streamed               ${streamed} (${(streamed / MEASURE_S).toFixed(0)}/s), viewer at cursor ${shown.cursor} of ${hosted.run.eventCursor}, lagged ${shown.lagged}`,
+  );
+  console.log(`  frame interval              ${quantiles(frames)}`);
+  console.log(`  page's work in a frame      ${quantiles(work)}`);
+  console.log(`  ${fps.toFixed(1)} frames/s over ${frames.length} frames; ${late} frames slower than 20 ms`);
+  hosted.run.dispose("the benchmark is done");
+} finally {
+  await browser.close();
+  await server.close();
+}

@@ -1,0 +1,150 @@
+// A panel per agent: who it is, who plays it, what its lanes are busy with, what it carries, its
+// latest observation's text and what became of its latest command.
+(() => {
+  const viewer = (globalThis.WarrenViewer ??= {});
+  const { el, seconds } = viewer;
+
+  /** Cards drawn at once; with more agents the rest are reached by selecting them on the map. */
+  const MAX_CARDS = 40;
+
+  function lanesOf(agent) {
+    if (agent.lanes.size === 0) return "idle";
+    return [...agent.lanes]
+      .map(([lane, busy]) => {
+        const target = busy.args.dest ?? busy.args.item ?? busy.args.to ?? "";
+        return `${lane}: ${busy.action}${target ? ` → ${target}` : ""} until ${seconds(busy.until)}`;
+      })
+      .join("; ");
+  }
+
+  function commandOf(agent) {
+    const c = agent.command;
+    if (!c) return "none yet";
+    const reason = c.reason ? ` — ${c.reason}` : "";
+    return `${c.text} (${c.observation_id}${c.expired ? ", expired" : ""}): ${c.outcome}${reason}`;
+  }
+
+  function receiptOf(agent) {
+    const r = agent.receipt;
+    if (!r) return null;
+    return `${r.status}${r.command_id ? ` ${r.command_id}` : ""}${r.detail ? ` — ${r.detail}` : ""}`;
+  }
+
+  function controllerOf(agent) {
+    return agent.controller === "remote"
+      ? "remote holder"
+      : agent.controller === "solution"
+        ? "solution runner"
+        : "none";
+  }
+
+  function facts(agent) {
+    const receipt = receiptOf(agent);
+    return el(
+      "dl",
+      { class: "facts" },
+      el("dt", {}, "role"),
+      el("dd", {}, agent.role),
+      el("dt", {}, "controller"),
+      el("dd", { dataset: { field: "controller" } }, controllerOf(agent)),
+      el("dt", {}, "at"),
+      el("dd", { dataset: { field: "cell" } }, agent.cell),
+      el("dt", {}, "lanes"),
+      el("dd", { dataset: { field: "lanes" } }, lanesOf(agent)),
+      el("dt", {}, "carries"),
+      el("dd", { dataset: { field: "inventory" } }, agent.inventory.join(", ") || "nothing"),
+      el("dt", {}, "command"),
+      el("dd", { dataset: { field: "command" } }, commandOf(agent)),
+      receipt && el("dt", {}, "receipt"),
+      receipt && el("dd", { dataset: { field: "receipt" } }, receipt),
+    );
+  }
+
+  class AgentPanel {
+    constructor(container, { onSelect }) {
+      this.onSelect = onSelect;
+      this.detailBox = el("div", { class: "agent-detail-box" });
+      this.cardsBox = el("div", { class: "agent-cards-box" });
+      container.replaceChildren(this.detailBox, this.cardsBox);
+    }
+
+    /** The selected agent, with its latest observation's `text` when known. */
+    renderDetail(model, selectedId, text) {
+      const selected = selectedId && model.agents.get(selectedId);
+      this.detailBox.replaceChildren(
+        selected
+          ? el(
+              "section",
+              {
+                class: "agent-detail",
+                "aria-label": `selected agent ${selected.name}`,
+                dataset: { agent: selected.id },
+              },
+              el("h3", {}, `${selected.name} `, el("span", { class: "muted" }, `(${selected.id})`)),
+              facts(selected),
+              el("h4", {}, `latest observation ${selected.observationId ?? ""}`),
+              el(
+                "pre",
+                { class: "observation", dataset: { field: "observation" } },
+                text || "(no observation yet)",
+              ),
+            )
+          : el(
+              "p",
+              { class: "muted" },
+              "Select an agent (on the map or below) to see its sight and observation.",
+            ),
+      );
+    }
+
+    /** A card per agent (the first MAX_CARDS of them); only the cards of agents that changed are redrawn. */
+    renderCards(model, selectedId) {
+      if (model !== this.cardsModel) {
+        this.cardsModel = model;
+        this.cards = new Map();
+        this.list = el("ul", { class: "agent-cards" });
+        const more = model.agents.size - MAX_CARDS;
+        this.cardsBox.replaceChildren(
+          ...[
+            this.list,
+            more > 0 && el("p", { class: "muted" }, `…and ${more} more agents: select them on the map.`),
+          ].filter(Boolean),
+        );
+      }
+      let index = 0;
+      for (const agent of model.agents.values()) {
+        if (index++ >= MAX_CARDS) break;
+        const shown = this.cards.get(agent.id);
+        const selected = agent.id === selectedId;
+        if (shown && shown.touched === agent.touched && shown.selected === selected) continue;
+        const card = this.card(agent, selected);
+        // Keyboard focus stays on the card's button as it is redrawn.
+        const hadFocus = shown?.li.contains(document.activeElement);
+        if (shown) shown.li.replaceWith(card);
+        else this.list.append(card);
+        if (hadFocus) card.querySelector("button").focus();
+        this.cards.set(agent.id, { li: card, touched: agent.touched, selected });
+      }
+    }
+
+    card(agent, selected) {
+      return el(
+        "li",
+        { class: `agent-card${selected ? " selected" : ""}`, dataset: { agent: agent.id } },
+        el(
+          "button",
+          {
+            type: "button",
+            class: "agent-name",
+            "aria-pressed": selected ? "true" : "false",
+            onclick: () => this.onSelect(agent.id),
+          },
+          `${agent.name} (${agent.id})`,
+        ),
+        facts(agent),
+      );
+    }
+  }
+
+  viewer.AgentPanel = AgentPanel;
+})();

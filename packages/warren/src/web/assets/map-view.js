@@ -1,0 +1,250 @@
+// The maps: one canvas per space. Walls and places are drawn once into a cached layer; items and
+// agents are drawn every frame, agents batched into one path per role so 1,000 of them stay cheap.
+(() => {
+  const viewer = (globalThis.WarrenViewer ??= {});
+
+  const COLORS = {
+    ground: "#f4f1e8",
+    grid: "#e2ddd0",
+    wall: "#3b3f47",
+    place: "#d8e8f5",
+    placeEdge: "#2f6690",
+    placeText: "#163a55",
+    item: "#b5651d",
+    label: "#111418",
+    sight: "rgba(255, 196, 0, 0.18)",
+    sightEdge: "#b38600",
+    selected: "#d1001f",
+    highlight: "#7a00cc",
+  };
+  // Distinct, dark enough for white text and visible on the light ground.
+  const ROLE_COLORS = [
+    "#1f6feb",
+    "#2e7d32",
+    "#c2410c",
+    "#7b1fa2",
+    "#00838f",
+    "#ad1457",
+    "#5d4037",
+    "#37474f",
+  ];
+
+  class MapView {
+    constructor(container, { onSelect }) {
+      this.container = container;
+      this.onSelect = onSelect;
+      this.selected = null;
+      this.highlight = null;
+      this.maps = [];
+      this.roleColors = new Map();
+    }
+
+    setModel(model) {
+      this.model = model;
+      this.container.replaceChildren();
+      this.maps = [];
+      const width = Math.max(200, this.container.clientWidth || 600);
+      for (const space of model.spaces.values()) {
+        const cell = Math.max(2, Math.min(56, Math.floor((width - 4) / space.width)));
+        const figure = document.createElement("figure");
+        figure.className = "space";
+        const caption = document.createElement("figcaption");
+        caption.textContent = `${space.id} (${space.width}×${space.height})`;
+        const canvas = document.createElement("canvas");
+        canvas.tabIndex = 0;
+        canvas.setAttribute("role", "img");
+        canvas.setAttribute("aria-label", `map of ${space.id}; click an agent to select it`);
+        const ratio = globalThis.devicePixelRatio || 1;
+        canvas.width = space.width * cell * ratio;
+        canvas.height = space.height * cell * ratio;
+        canvas.style.width = `${space.width * cell}px`;
+        canvas.style.height = `${space.height * cell}px`;
+        canvas.dataset.space = space.id;
+        canvas.addEventListener("click", (e) => this.click(space.id, cell, canvas, e));
+        figure.append(caption, canvas);
+        this.container.append(figure);
+        this.maps.push({ space, cell, canvas, ratio, background: null, backgroundKey: -1 });
+      }
+    }
+
+    roleColor(role) {
+      let color = this.roleColors.get(role);
+      if (!color) {
+        color = ROLE_COLORS[this.roleColors.size % ROLE_COLORS.length];
+        this.roleColors.set(role, color);
+      }
+      return color;
+    }
+
+    click(spaceId, cell, canvas, event) {
+      const rect = canvas.getBoundingClientRect();
+      const x = (event.clientX - rect.left) / cell - 0.5;
+      const y = (event.clientY - rect.top) / cell - 0.5;
+      let best = null;
+      let bestDistance = 1.2;
+      for (const agent of this.model.agents.values()) {
+        const at = this.model.position(agent, this.time ?? this.model.simTime);
+        if (!at || at.space !== spaceId) continue;
+        const distance = Math.hypot(at.x - x, at.y - y);
+        if (distance < bestDistance) {
+          best = agent;
+          bestDistance = distance;
+        }
+      }
+      if (best) this.onSelect(best.id);
+    }
+
+    /** Outlines a cell for a moment (an event's place, chosen in the log). */
+    flash(cell) {
+      this.highlight = cell ? { cell, until: performance.now() + 2500 } : null;
+      const map = cell && this.maps.find((m) => m.space.id === cell.space);
+      map?.canvas.scrollIntoView({ block: "nearest", behavior: "smooth" });
+    }
+
+    backgroundOf(map) {
+      const key = this.model.wallsVersion;
+      if (map.background && map.backgroundKey === key) return map.background;
+      const { space, cell, ratio } = map;
+      const layer = document.createElement("canvas");
+      layer.width = map.canvas.width;
+      layer.height = map.canvas.height;
+      const g = layer.getContext("2d");
+      g.scale(ratio, ratio);
+      g.fillStyle = COLORS.ground;
+      g.fillRect(0, 0, space.width * cell, space.height * cell);
+      if (cell >= 6) {
+        g.strokeStyle = COLORS.grid;
+        g.lineWidth = 1;
+        g.beginPath();
+        for (let x = 0; x <= space.width; x++) g.rect(x * cell, 0, 0, space.height * cell);
+        for (let y = 0; y <= space.height; y++) g.rect(0, y * cell, space.width * cell, 0);
+        g.stroke();
+      }
+      g.fillStyle = COLORS.wall;
+      for (let y = 0; y < space.height; y++)
+        for (let x = 0; x < space.width; x++)
+          if (space.blocked[y * space.width + x]) g.fillRect(x * cell, y * cell, cell, cell);
+      g.font = `${Math.max(9, Math.min(12, cell * 0.45))}px system-ui, sans-serif`;
+      for (const place of this.model.places.values()) {
+        const at = place.cellAt;
+        if (!at || at.space !== space.id) continue;
+        g.fillStyle = COLORS.place;
+        g.fillRect(at.x * cell + 1, at.y * cell + 1, cell - 2, cell - 2);
+        g.strokeStyle = COLORS.placeEdge;
+        g.lineWidth = 2;
+        g.strokeRect(at.x * cell + 1, at.y * cell + 1, cell - 2, cell - 2);
+        if (cell >= 16) {
+          g.fillStyle = COLORS.placeText;
+          g.fillText(place.name, at.x * cell + 2, at.y * cell + cell - 3, cell * 3);
+        }
+      }
+      map.background = layer;
+      map.backgroundKey = key;
+      return layer;
+    }
+
+    /** Draws every map at sim time t (fractional between events while moves are under way). */
+    render(t) {
+      this.time = t;
+      const now = performance.now();
+      if (this.highlight && now > this.highlight.until) this.highlight = null;
+      for (const map of this.maps) this.renderMap(map, t, now);
+    }
+
+    renderMap(map, t, now) {
+      const { space, cell, canvas, ratio } = map;
+      const g = canvas.getContext("2d");
+      g.setTransform(1, 0, 0, 1, 0, 0);
+      g.drawImage(this.backgroundOf(map), 0, 0);
+      g.scale(ratio, ratio);
+      const model = this.model;
+      const selected = this.selected && model.agents.get(this.selected);
+      const selectedAt = selected && model.position(selected, t);
+      if (selectedAt && selectedAt.space === space.id) {
+        const r = model.scene.sight_radius;
+        const x0 = Math.round(selectedAt.x) - r;
+        const y0 = Math.round(selectedAt.y) - r;
+        g.fillStyle = COLORS.sight;
+        g.fillRect(x0 * cell, y0 * cell, (2 * r + 1) * cell, (2 * r + 1) * cell);
+        g.strokeStyle = COLORS.sightEdge;
+        g.lineWidth = 1;
+        g.setLineDash([4, 3]);
+        g.strokeRect(x0 * cell, y0 * cell, (2 * r + 1) * cell, (2 * r + 1) * cell);
+        g.setLineDash([]);
+      }
+      const itemSize = Math.max(2, cell * 0.22);
+      g.fillStyle = COLORS.item;
+      g.beginPath();
+      const itemsOnCell = new Map();
+      for (const item of model.items.values()) {
+        const at = item.cellAt;
+        if (!at || at.space !== space.id) continue;
+        const key = `${at.x},${at.y}`;
+        const n = itemsOnCell.get(key) ?? 0;
+        itemsOnCell.set(key, n + 1);
+        const cx = at.x * cell + cell * 0.2 + (n % 3) * cell * 0.3;
+        const cy = at.y * cell + cell * 0.8 - Math.floor(n / 3) * cell * 0.25;
+        g.moveTo(cx, cy - itemSize);
+        g.lineTo(cx + itemSize, cy);
+        g.lineTo(cx, cy + itemSize);
+        g.lineTo(cx - itemSize, cy);
+        g.closePath();
+      }
+      g.fill();
+      const radius = Math.max(1.5, cell * 0.32);
+      const byRole = new Map();
+      const labels = [];
+      for (const agent of model.agents.values()) {
+        const at = model.position(agent, t);
+        if (!at || at.space !== space.id) continue;
+        let list = byRole.get(agent.role);
+        if (!list) byRole.set(agent.role, (list = []));
+        const cx = (at.x + 0.5) * cell;
+        const cy = (at.y + 0.5) * cell;
+        list.push(cx, cy);
+        if (cell >= 16) labels.push(agent.name, cx, cy);
+      }
+      // Tokens a few pixels wide are squares: as readable, and far cheaper to rasterise than arcs.
+      const round = radius >= 4;
+      for (const [role, points] of byRole) {
+        g.fillStyle = this.roleColor(role);
+        g.beginPath();
+        for (let i = 0; i < points.length; i += 2) {
+          if (round) {
+            g.moveTo(points[i] + radius, points[i + 1]);
+            g.arc(points[i], points[i + 1], radius, 0, Math.PI * 2);
+          } else g.rect(points[i] - radius, points[i + 1] - radius, radius * 2, radius * 2);
+        }
+        g.fill();
+      }
+      if (labels.length) {
+        g.font = "600 11px system-ui, sans-serif";
+        g.textAlign = "center";
+        g.lineWidth = 3;
+        g.strokeStyle = "rgba(255,255,255,0.9)";
+        g.fillStyle = COLORS.label;
+        for (let i = 0; i < labels.length; i += 3) {
+          g.strokeText(labels[i], labels[i + 1], labels[i + 2] - radius - 3);
+          g.fillText(labels[i], labels[i + 1], labels[i + 2] - radius - 3);
+        }
+        g.textAlign = "start";
+      }
+      if (selectedAt && selectedAt.space === space.id) {
+        g.strokeStyle = COLORS.selected;
+        g.lineWidth = 3;
+        g.beginPath();
+        g.arc((selectedAt.x + 0.5) * cell, (selectedAt.y + 0.5) * cell, radius + 3, 0, Math.PI * 2);
+        g.stroke();
+      }
+      const h = this.highlight?.cell;
+      if (h && h.space === space.id) {
+        const pulse = 2 + 2 * Math.sin(now / 120);
+        g.strokeStyle = COLORS.highlight;
+        g.lineWidth = 3;
+        g.strokeRect(h.x * cell - pulse, h.y * cell - pulse, cell + 2 * pulse, cell + 2 * pulse);
+      }
+    }
+  }
+
+  viewer.MapView = MapView;
+})();

@@ -1,0 +1,27 @@
+// The places of the map, as a list: what each is, what the scenario said of it at the start, and
+// a button that shows it on the map.
+(() => {
+  const viewer = (globalThis.WarrenViewer ??= {});
+  const { el } = viewer;
+
+  viewer.placeList = (model, onShow) =>
+    el(
+      "ul",
+      { class: "places" },
+      [...model.places.values()].map((place) => {
+        const features = Object.entries(place.features ?? {}).map(([k, v]) => `${k}: ${JSON.stringify(v)}`);
+        return el(
+          "li",
+          { dataset: { place: place.id } },
+          el(
+            "button",
+            { type: "button", onclick: () => onShow(place.cellAt), title: "show on the map" },
+            place.name,
+          ),
+          ` ${place.cell} `,
+          el("span", { class: "muted" }, place.description),
+          features.length ? el("div", { class: "features" }, `at the start: ${features.join(", ")}`) : null,
+        );
+      }),
+    );
+})();

@@ -1,0 +1,323 @@
+// One run's page: live while the run goes (spectator stream), then a replay of it from the start.
+// The same page replays the run embedded in a `warren run --html` file.
+(() => {
+  const viewer = (globalThis.WarrenViewer ??= {});
+  const { el, seconds } = viewer;
+
+  /** How often the clock, objectives and selected agent are redrawn (the maps redraw every frame). */
+  const PANEL_MS = 200;
+  /** How often the agent cards and the event log are redrawn while events stream: long lists are costly. */
+  const LIST_MS = 1000;
+  /** Frame intervals kept for the benchmark. */
+  const FRAME_SAMPLES = 3600;
+
+  async function getJson(path) {
+    const response = await fetch(path);
+    const body = await response.json();
+    if (!response.ok) throw new Error(`${body.error ?? response.status}: ${body.detail ?? path}`);
+    return body;
+  }
+
+  class RunPage {
+    constructor(root) {
+      this.selected = null;
+      this.texts = {};
+      this.liveText = { observationId: null, text: "", asked: 0 };
+      this.pace = null;
+      this.lastEventWall = performance.now();
+      this.frameTimes = [];
+      this.frameWork = [];
+      this.status = el("span", { id: "run-status", class: "status" }, "loading");
+      this.reason = el("span", { id: "run-reason", class: "muted" });
+      this.clock = el("span", { id: "sim-clock" });
+      this.paceText = el("span", { id: "pace" });
+      this.stream = el("span", { id: "stream-info", class: "muted" });
+      this.title = el("h1", {}, "warren run");
+      this.replayBar = el("div", {
+        class: "replay",
+        role: "toolbar",
+        "aria-label": "replay controls",
+        hidden: true,
+      });
+      this.objectives = el("ul", { id: "objectives", class: "objectives" });
+      const mapsBox = el("div", { class: "maps", id: "maps" });
+      this.placesBox = el("div", { id: "places" });
+      const agentsBox = el("div", { id: "agents" });
+      const logBox = el("div", { id: "event-log" });
+      root.replaceChildren(
+        el(
+          "header",
+          {},
+          el("nav", {}, el("a", { href: "/" }, "← runs")),
+          this.title,
+          el(
+            "p",
+            { class: "run-line" },
+            this.status,
+            " ",
+            this.reason,
+            " · ",
+            this.clock,
+            " · ",
+            this.paceText,
+            " · ",
+            this.stream,
+          ),
+          this.replayBar,
+        ),
+        el(
+          "main",
+          {},
+          el(
+            "section",
+            { class: "map-column", "aria-label": "maps" },
+            mapsBox,
+            el("h2", {}, "Places"),
+            this.placesBox,
+            el(
+              "p",
+              { class: "muted keys" },
+              "Keys: [ and ] select the previous or next agent, Esc clears it; in a replay, space plays or pauses, → steps, Home and End jump, + and − change speed.",
+            ),
+          ),
+          el(
+            "aside",
+            { class: "side-column" },
+            el("section", { "aria-label": "objectives" }, el("h2", {}, "Objectives"), this.objectives),
+            el("section", { "aria-label": "agents" }, el("h2", {}, "Agents"), agentsBox),
+          ),
+        ),
+        el("section", { class: "log-row", "aria-label": "event log" }, el("h2", {}, "Events"), logBox),
+      );
+      const select = (id) => this.select(id);
+      this.map = new viewer.MapView(mapsBox, { onSelect: select });
+      this.agents = new viewer.AgentPanel(agentsBox, { onSelect: select });
+      this.log = new viewer.EventLog(logBox, {
+        onPick: (event) => {
+          const agent = event.data?.agent ?? event.data?.from;
+          if (typeof agent === "string" && this.model.agents.has(agent)) this.select(agent);
+          this.map.flash(this.model.eventCell(event));
+        },
+      });
+      document.addEventListener("keydown", (e) => this.key(e));
+    }
+
+    setModel(model) {
+      this.model = model;
+      this.map.setModel(model);
+      this.placesBox.replaceChildren(viewer.placeList(model, (cell) => this.map.flash(cell)));
+      this.log.setModel(model);
+      this.redrawAll();
+    }
+
+    redrawAll() {
+      this.drawnVersion = -1;
+      this.listedVersion = -1;
+    }
+
+    select(agentId) {
+      this.selected = agentId === this.selected ? null : agentId;
+      this.map.selected = this.selected;
+      this.redrawAll();
+    }
+
+    /** Moves the selection through the agents, in the scenario's order. */
+    selectNext(step) {
+      const ids = [...this.model.agents.keys()];
+      const at = ids.indexOf(this.selected);
+      const next = ids[(at + step + ids.length + (at < 0 && step < 0 ? 1 : 0)) % ids.length];
+      if (next !== this.selected) this.select(next);
+    }
+
+    key(e) {
+      const typing = e.target.closest?.("input, select, textarea");
+      if (typing || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (e.key === "Escape") this.select(null);
+      else if (e.key === "[" || e.key === "]") this.selectNext(e.key === "]" ? 1 : -1);
+      if (!this.player) return;
+      const onButton = e.target.closest?.("button");
+      if (e.key === " " && !onButton) this.player.toggle();
+      else if (e.key === "ArrowRight" || e.key === ".") this.player.step();
+      else if (e.key === "Home") this.player.seek(0);
+      else if (e.key === "End") this.player.seek(this.player.events.length);
+      else if (e.key === "+" || e.key === "=") this.player.changeSpeed(1);
+      else if (e.key === "-") this.player.changeSpeed(-1);
+      else return;
+      e.preventDefault();
+    }
+
+    showScene(scene) {
+      this.title.textContent = `${scene.title} — ${scene.scenario}, seed ${scene.seed}`;
+      document.title = `${scene.run_id} · ${scene.scenario} · warren`;
+    }
+
+    /** Watches a run served by `warren serve`: live until it ends, then replayable. */
+    async watch(runId) {
+      const [scene, run] = await Promise.all([
+        getJson(`/runs/${encodeURIComponent(runId)}/scene`),
+        getJson(`/v1/runs/${encodeURIComponent(runId)}`),
+      ]);
+      this.runId = runId;
+      this.pace = run.pace;
+      this.showScene(scene);
+      this.setModel(new viewer.RunModel(scene));
+      this.mode = "live";
+      this.feed = new viewer.SpectatorFeed(runId, {
+        cursor: () => this.model.cursor,
+        onEvent: (event) => {
+          if (this.model.apply(event)) this.lastEventWall = performance.now();
+        },
+        onEnd: () => void this.replayAfterEnd(scene),
+      });
+      this.feed.start();
+      this.loop();
+    }
+
+    async replayAfterEnd(scene) {
+      /** The state the live stream left, to set beside the replay's. */
+      this.liveDigest = this.model.digest();
+      const { texts } = await getJson(`/runs/${encodeURIComponent(this.runId)}/observations`);
+      this.replay(scene, this.model.events, texts);
+    }
+
+    /** Replays a run from its events (the run has ended). */
+    replay(scene, events, texts) {
+      this.texts = texts;
+      this.mode = "replay";
+      this.showScene(scene);
+      this.player = new viewer.ReplayPlayer(this.replayBar, {
+        scene,
+        events,
+        onModel: (model) => this.setModel(model),
+      });
+      this.loop();
+    }
+
+    loop() {
+      if (this.looping) return;
+      this.looping = true;
+      let last = performance.now();
+      const frame = (now) => {
+        this.frameTimes.push(now - last);
+        if (this.frameTimes.length > FRAME_SAMPLES) this.frameTimes.shift();
+        last = now;
+        this.drawFrame(now);
+        // The page's own work per frame, apart from what the machine leaves it: a benchmark reads both.
+        this.frameWork.push(performance.now() - now);
+        if (this.frameWork.length > FRAME_SAMPLES) this.frameWork.shift();
+        requestAnimationFrame(frame);
+      };
+      requestAnimationFrame(frame);
+    }
+
+    drawFrame(now) {
+      this.player?.tick(now);
+      const t = this.displayTime(now);
+      this.map.render(t);
+      if (now - (this.panelsAt ?? 0) >= PANEL_MS) {
+        this.panelsAt = now;
+        this.drawPanels(t);
+      }
+      if (
+        this.listedVersion !== this.model.version &&
+        (this.listedVersion === -1 || now - (this.listedAt ?? 0) >= LIST_MS)
+      ) {
+        this.listedAt = now;
+        this.listedVersion = this.model.version;
+        this.agents.renderCards(this.model, this.selected);
+        this.log.render();
+      }
+    }
+
+    /** Sim time on screen: a replay's clock, or live, the last event's time moved on at the run's pace. */
+    displayTime(now) {
+      if (this.player) return this.player.time;
+      const model = this.model;
+      if (this.pace === null || model.status !== "running") return model.simTime;
+      return model.simTime + Math.min(10_000, (now - this.lastEventWall) * this.pace);
+    }
+
+    observationText(agent) {
+      if (!agent.observationId) return "";
+      if (this.mode !== "live") return this.texts[agent.observationId] ?? "";
+      const live = this.liveText;
+      const now = performance.now();
+      const stale = live.agent !== agent.id || live.observationId !== agent.observationId;
+      if (stale && now - live.asked > 300) {
+        live.asked = now;
+        const path = `/runs/${encodeURIComponent(this.runId)}/agents/${encodeURIComponent(agent.id)}/observation`;
+        getJson(path)
+          .then((latest) => {
+            Object.assign(live, { agent: agent.id, observationId: latest.observation_id, text: latest.text });
+            this.drawnVersion = -1;
+          })
+          .catch(() => {});
+      }
+      return live.agent === agent.id ? live.text : "";
+    }
+
+    drawPanels(t) {
+      const model = this.model;
+      this.clock.textContent = `sim ${seconds(t)}`;
+      const feed = this.feed;
+      this.stream.textContent =
+        `cursor ${model.cursor} · gaps ${model.gaps} · duplicates ${model.duplicates}` +
+        (feed ? ` · lagged ${feed.lagged} · reconnects ${feed.reconnects}` : "") +
+        (this.mode === "live" ? (feed?.connected ? " · live" : " · connecting") : "");
+      if (this.drawnVersion === model.version) return;
+      this.drawnVersion = model.version;
+      this.status.textContent = model.status;
+      this.status.dataset.status = model.status;
+      this.reason.textContent = model.statusReason ? `(${model.statusReason})` : "";
+      this.paceText.textContent =
+        this.mode === "live"
+          ? `pace ${this.pace === null ? "as fast as answered" : `${this.pace} sim ms per ms`}`
+          : "replay";
+      this.objectives.replaceChildren(
+        ...[...model.objectives.values()].map((o) =>
+          el(
+            "li",
+            { class: `objective ${o.status}`, dataset: { objective: o.id, status: o.status } },
+            el("strong", {}, o.id),
+            ` ${o.progress.current}/${o.progress.target} `,
+            el("span", { class: "badge" }, o.status),
+            o.deadline_ms === null ? "" : ` due ${seconds(o.deadline_ms)}`,
+            el("progress", {
+              max: o.progress.target,
+              value: o.progress.current,
+              "aria-label": `${o.id} progress`,
+            }),
+            el("div", { class: "muted" }, o.description ?? ""),
+          ),
+        ),
+      );
+      const selected = this.selected && model.agents.get(this.selected);
+      this.agents.renderDetail(model, this.selected, selected ? this.observationText(selected) : "");
+    }
+  }
+
+  async function main() {
+    const config = globalThis.WARREN_PAGE;
+    const root = document.getElementById("app");
+    if (!config || config.page === "runs") return;
+    const page = new RunPage(root);
+    viewer.page = page;
+    try {
+      if (config.page === "file") {
+        // A file stands alone: there is no runs page to go back to.
+        root.querySelector("nav")?.remove();
+        page.replay(config.scene, config.events, config.texts);
+      } else await page.watch(config.run_id);
+    } catch (error) {
+      root.replaceChildren(
+        el("p", { class: "error", role: "alert" }, `Cannot show this run: ${error.message}`),
+      );
+    }
+  }
+
+  viewer.RunPage = RunPage;
+  if (typeof document !== "undefined") {
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", main);
+    else void main();
+  }
+})();

@@ -1,0 +1,105 @@
+import { CORE_TOOLS } from "../engine/core-tools.js";
+import { cellName } from "../engine/grid.js";
+import type { ScenarioDefinition } from "../engine/scenario.js";
+import { Simulation } from "../engine/simulation.js";
+import type { AgentSummary, Controller, ObjectiveView } from "../engine/types.js";
+
+/** Where an item lies in a scene: on a cell, carried by an agent, or used up. */
+export type SceneItemLocation =
+  | { at: "cell"; cell: string }
+  | { at: "agent"; agent: string }
+  | { at: "gone" };
+
+/**
+ * A run's world as it stands before its first event: what the viewer draws, then moves on event by
+ * event. The same scenario and seed always build the same scene, so a replay or an HTML file needs
+ * only the scene and the run's events.
+ */
+export interface Scene {
+  format: "warren-scene/1";
+  run_id: string;
+  scenario: string;
+  title: string;
+  premise: string;
+  seed: number;
+  ms_per_cell: number;
+  sight_radius: number;
+  time_limit_ms: number;
+  /** Each space's rows, north first: "#" a blocked cell, "." an open one. */
+  spaces: { id: string; width: number; height: number; rows: string[] }[];
+  places: {
+    id: string;
+    name: string;
+    cell: string;
+    description: string;
+    features: Record<string, unknown>;
+  }[];
+  items: { id: string; name: string; kind: string; location: SceneItemLocation }[];
+  agents: { id: string; name: string; role: string; cell: string; controller: Controller }[];
+  objectives: ObjectiveView[];
+  /** Every tool's lane and whether it is durative, by name: what keeps a lane busy. */
+  tools: Record<string, { lane: string; durative: boolean }>;
+}
+
+export function buildScene(
+  runId: string,
+  scenario: ScenarioDefinition,
+  seed: number,
+  agents: readonly AgentSummary[],
+): Scene {
+  // A fresh, unstarted simulation of the same scenario and seed is the run's world at t=0.
+  const world = new Simulation(scenario, seed, () => {}).world;
+  const controllers = new Map(agents.map((a) => [a.agent_id, a.controller]));
+  return {
+    format: "warren-scene/1",
+    run_id: runId,
+    scenario: scenario.name,
+    title: scenario.title,
+    premise: scenario.premise,
+    seed,
+    ms_per_cell: scenario.msPerCell,
+    sight_radius: scenario.sightRadius,
+    time_limit_ms: scenario.timeLimitMs,
+    spaces: [...world.spaces.values()].map((space) => {
+      const rows: string[] = [];
+      for (let y = 0; y < space.height; y++) {
+        let row = "";
+        for (let x = 0; x < space.width; x++) row += space.isBlocked(x, y) ? "#" : ".";
+        rows.push(row);
+      }
+      return { id: space.id, width: space.width, height: space.height, rows };
+    }),
+    places: [...world.places.values()].map((place) => ({
+      id: place.id,
+      name: place.name,
+      cell: cellName(place.cell),
+      description: place.description,
+      features: scenario.placeFeatures?.(world, place) ?? {},
+    })),
+    items: [...world.items.values()].map((item) => ({
+      id: item.id,
+      name: item.name,
+      kind: item.kind,
+      location:
+        item.location.at === "cell"
+          ? { at: "cell", cell: cellName(item.location.cell) }
+          : item.location.at === "agent"
+            ? { at: "agent", agent: item.location.agent }
+            : { at: "gone" },
+    })),
+    agents: [...world.agents.values()].map((agent) => ({
+      id: agent.id,
+      name: agent.name,
+      role: agent.role,
+      cell: cellName(agent.cell),
+      controller: controllers.get(agent.id) ?? "none",
+    })),
+    objectives: world.objectiveViews(),
+    tools: Object.fromEntries(
+      [...CORE_TOOLS, ...scenario.tools].map((t) => [
+        t.spec.name,
+        { lane: t.spec.lane, durative: t.spec.durative },
+      ]),
+    ),
+  };
+}

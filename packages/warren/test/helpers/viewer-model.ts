@@ -1,0 +1,38 @@
+import type { RunEvent } from "../../src/engine/index.js";
+import type { Scene } from "../../src/web/scene.js";
+
+/** The browser's run model, loaded into Node as the page loads it: a plain script, no exports. */
+const modelScript = "../../src/web/assets/model.js";
+await import(modelScript);
+
+export interface ViewerAgent {
+  id: string;
+  cell: string;
+  inventory: string[];
+  lanes: Map<string, { action: string; until: number }>;
+  move: unknown;
+  command: { text: string; outcome: string; reason: string } | null;
+  receipt: { status: string; detail: string } | null;
+}
+
+export interface ViewerModel {
+  cursor: number;
+  gaps: number;
+  duplicates: number;
+  status: string;
+  simTime: number;
+  agents: Map<string, ViewerAgent>;
+  items: Map<string, { location: { at: string; cell?: string; agent?: string } }>;
+  objectives: Map<string, { status: string; progress: { current: number; target: number } }>;
+  spaces: Map<string, { width: number; blocked: Uint8Array }>;
+  apply(event: RunEvent): boolean;
+  position(agent: ViewerAgent, t: number): { space: string; x: number; y: number };
+  eventCell(event: RunEvent): { space: string; x: number; y: number } | null;
+  digest(): Record<string, unknown>;
+}
+
+export function viewerModel(scene: Scene): ViewerModel {
+  const viewer = (globalThis as unknown as { WarrenViewer: { RunModel: new (scene: Scene) => ViewerModel } })
+    .WarrenViewer;
+  return new viewer.RunModel(scene);
+}

@@ -1,0 +1,289 @@
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { Page } from "playwright-core";
+import { WebSocket } from "ws";
+import { browserForSuite, browserMissing, openPage } from "./helpers/browser.js";
+import { call, runWithClaims, serverForSuite } from "./helpers/server.js";
+import { TcpProxy } from "./helpers/server-proxy.js";
+
+const packageDir = fileURLToPath(new URL("..", import.meta.url));
+/** Screenshots for people to look at (gitignored). */
+const outputDir = join(packageDir, "test-output");
+const live = serverForSuite();
+const laggy = serverForSuite({ spectatorMaxBufferedBytes: 64 * 1024 });
+const suite = browserForSuite();
+const skip = browserMissing || undefined;
+
+type Digest = Record<string, unknown>;
+
+/** Waits in the page until `predicate` (run in the page) holds. */
+function until(page: Page, predicate: string, timeout = 30_000): Promise<unknown> {
+  return page.waitForFunction(predicate, undefined, { timeout, polling: 50 });
+}
+
+// In-page code goes in as text: the test's compiled functions carry helpers the page lacks.
+const VIEW = "globalThis.WarrenViewer.page";
+
+function read<T>(page: Page, expression: string): Promise<T> {
+  return page.evaluate(expression) as Promise<T>;
+}
+
+const digestOf = (page: Page): Promise<Digest> => read(page, `${VIEW}.model.digest()`);
+
+interface Samples {
+  cells: Record<string, string[]>;
+  between: number;
+  objectives: Record<string, string[]>;
+}
+
+/** Records, every frame, where each agent is drawn and each objective's status. */
+function sample(page: Page): Promise<void> {
+  return read(
+    page,
+    `{
+      const seen = (globalThis.samples = { cells: {}, between: 0, objectives: {} });
+      const tick = () => {
+        const view = ${VIEW};
+        if (view?.model && view.map.time !== undefined) {
+          for (const agent of view.model.agents.values()) {
+            const at = view.model.position(agent, view.map.time);
+            const cells = (seen.cells[agent.id] ??= []);
+            if (cells.at(-1) !== at.x + "," + at.y) cells.push(at.x + "," + at.y);
+            if (!Number.isInteger(at.x) || !Number.isInteger(at.y)) seen.between++;
+          }
+          for (const o of view.model.objectives.values()) {
+            const statuses = (seen.objectives[o.id] ??= []);
+            if (statuses.at(-1) !== o.status) statuses.push(o.status);
+          }
+        }
+        requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    }`,
+  );
+}
+
+const samplesOf = (page: Page): Promise<Samples> => read(page, "globalThis.samples");
+
+describe("the viewer in a browser", { skip }, () => {
+  let runId = "";
+  let liveDigest: Digest;
+  let page: Page;
+  let errors: string[];
+
+  before(() => mkdirSync(outputDir, { recursive: true }));
+  after(() => page?.close());
+
+  it("starts a run from the runs page and shows it live to completed: agents moving, objectives done, a reload resuming", async () => {
+    const started = Date.now();
+    ({ page, errors } = await openPage(suite.browser, `${live.url}/`));
+    await page.locator("#scenario option[value=bridge_repair]").waitFor({ state: "attached" });
+    const loadMs = Date.now() - started;
+    await page.selectOption("#scenario", "bridge_repair");
+    await page.fill("#seed", "3");
+    await page.fill("#pace", "8");
+    await page.click("#start-run");
+    await page.waitForURL(/\/runs\/run-\d+$/);
+    runId = page.url().split("/").at(-1)!;
+    await sample(page);
+    await until(page, "WarrenViewer.page?.model?.cursor > 20");
+    const before = await samplesOf(page);
+    assert.equal(await page.textContent("#run-status"), "running");
+    // A reload starts again from the stream's beginning and carries on live.
+    await page.reload();
+    await sample(page);
+    await until(page, "document.querySelector('#run-status')?.dataset.status === 'completed'");
+    await until(page, "WarrenViewer.page.mode === 'replay'");
+    const afterReload = await samplesOf(page);
+    const moved = Object.values(before.cells).concat(Object.values(afterReload.cells));
+    assert.ok(
+      moved.some((cells) => cells.length >= 3),
+      "an agent was drawn at several places",
+    );
+    assert.ok(before.between + afterReload.between > 0, "an agent was drawn between cells (a smooth move)");
+    const statuses = { ...before.objectives };
+    for (const [id, list] of Object.entries(afterReload.objectives))
+      statuses[id] = [...(statuses[id] ?? []), ...list];
+    assert.deepEqual(Object.keys(statuses).sort(), ["repair", "resupply"]);
+    for (const list of Object.values(statuses)) {
+      assert.equal(list[0], "pending");
+      assert.equal(list.at(-1), "completed");
+    }
+    for (const id of ["repair", "resupply"]) {
+      assert.equal(
+        await page.getAttribute(`#objectives li[data-objective=${id}]`, "data-status"),
+        "completed",
+      );
+    }
+    const run = live.server.registry.get(runId).run;
+    liveDigest = await read(page, `${VIEW}.liveDigest`);
+    assert.equal(liveDigest.cursor, run.eventCursor);
+    assert.equal(liveDigest.status, "completed");
+    const stream = await read(page, `({ gaps: ${VIEW}.model.gaps, duplicates: ${VIEW}.model.duplicates })`);
+    assert.deepEqual(stream, { gaps: 0, duplicates: 0 });
+    // The runs page lists it.
+    const list = await suite.browser.newPage();
+    await list.goto(`${live.url}/`);
+    await list.locator(`tr[data-run="${runId}"][data-status=completed]`).waitFor();
+    assert.match((await list.textContent(`tr[data-run="${runId}"]`)) ?? "", /bridge_repair\s*3\s*3\s*t=49s/);
+    await list.close();
+    assert.deepEqual(errors, []);
+    process.stderr.write(`runs page ready in ${loadMs} ms\n`);
+  });
+
+  it("replays the ended run: the same final state, then start, step, play and scrub from the keyboard and controls", async () => {
+    assert.deepEqual(await digestOf(page), liveDigest, "the replay's end is the live run's end");
+    // A selected agent shows its sight and its latest observation's text.
+    await page.click("li[data-agent=engineer-1] button");
+    await until(
+      page,
+      "document.querySelector('.agent-detail pre')?.textContent.includes('You are Sam the engineer')",
+    );
+    await page.screenshot({ path: join(outputDir, "run-page.png"), fullPage: true });
+    await read(page, "document.activeElement?.blur()");
+    // [ and ] move the selection through the agents.
+    await page.keyboard.press("]");
+    assert.equal(await read(page, `${VIEW}.selected`), "courier-1");
+    await page.keyboard.press("[");
+    assert.equal(await read(page, `${VIEW}.selected`), "engineer-1");
+    await page.keyboard.press("Home");
+    assert.deepEqual(await read(page, `[${VIEW}.model.cursor, ${VIEW}.model.status]`), [0, "created"]);
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    assert.equal(await read(page, `${VIEW}.model.cursor`), 2);
+    await page.selectOption(".replay select", "100");
+    await page.click(".replay button.play");
+    await until(
+      page,
+      "WarrenViewer.page.player.index === WarrenViewer.page.player.events.length && !WarrenViewer.page.player.playing",
+    );
+    assert.deepEqual(await digestOf(page), liveDigest);
+    // Scrubbing back half-way shows the run as it was then.
+    await page.locator(".replay input[type=range]").fill("50");
+    assert.equal(await read(page, `${VIEW}.model.cursor`), 50);
+    await page.click(".replay button.play");
+    await until(page, "!WarrenViewer.page.player.playing");
+    assert.deepEqual(await digestOf(page), liveDigest);
+    assert.deepEqual(errors, []);
+  });
+
+  it("links an event of the log to its place on the map and filters the log by agent and kind", async () => {
+    await page.selectOption("#event-log select[aria-label='filter events by kind']", "arrived");
+    await page.selectOption("#event-log select[aria-label='filter events by agent']", "courier-1");
+    const kinds = await read<string[]>(
+      page,
+      `[...document.querySelectorAll("ol.events li")].map((r) => r.dataset.kind)`,
+    );
+    assert.ok(kinds.length > 0 && kinds.every((k) => k === "arrived"), kinds.join());
+    const text = await page.textContent("ol.events li:first-child");
+    assert.match(text ?? "", /agent=courier-1/);
+    await page.click("ol.events li:first-child button");
+    const picked = await read<{ selected: string; highlight: unknown }>(
+      page,
+      `({ selected: ${VIEW}.selected, highlight: ${VIEW}.map.highlight?.cell })`,
+    );
+    assert.equal(picked.selected, "courier-1");
+    const cell = /cell=(\w+):(\d+),(\d+)/.exec(text ?? "")!;
+    assert.deepEqual(picked.highlight, { space: cell[1], x: Number(cell[2]), y: Number(cell[3]) });
+    // A place of the list is shown on the map too.
+    await page.click("#places li[data-place=clinic] button");
+    const clinic = await read<{ x: number; y: number }>(page, `${VIEW}.map.highlight.cell`);
+    assert.equal(
+      `valley:${clinic.x},${clinic.y}`,
+      await read(page, `${VIEW}.model.places.get("clinic").cell`),
+    );
+  });
+
+  it("shows the same final state from a `warren run --html` file, with no server", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "warren-html-"));
+    try {
+      const file = join(dir, "bridge.html");
+      await new Promise<void>((resolve, reject) =>
+        execFile(
+          process.execPath,
+          ["--import", "tsx", "src/cli/main.ts", "run", "bridge_repair", "--seed", "3", "--html", file],
+          { cwd: packageDir },
+          (error) => (error ? reject(error) : resolve()),
+        ),
+      );
+      const opened = await openPage(suite.browser, pathToFileURL(file).href);
+      await until(opened.page, "WarrenViewer.page?.mode === 'replay'");
+      assert.deepEqual(await digestOf(opened.page), liveDigest);
+      await opened.page.click("li[data-agent=courier-1] button");
+      await until(
+        opened.page,
+        "document.querySelector('.agent-detail pre')?.textContent.includes('You are Ada the courier')",
+      );
+      assert.deepEqual(opened.errors, []);
+      await opened.page.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("resumes a lagged stream with since: no gap, no duplicate", async () => {
+    const proxy = await TcpProxy.start(laggy.url);
+    try {
+      const { runId: lagRun, leases } = await runWithClaims(laggy.url, "bridge_repair", ["engineer-1"]);
+      const run = laggy.server.registry.get(lagRun).run;
+      const viewer = await openPage(suite.browser, `${proxy.url}/runs/${lagRun}`);
+      await until(viewer.page, "WarrenViewer.page?.feed?.connected && WarrenViewer.page.model.cursor > 0");
+      // The viewer's connection stops delivering; large events pile up until the server lags it.
+      proxy.pauseDownstream(/spectate/);
+      const agent = `/v1/runs/${lagRun}/agents/engineer-1`;
+      const bogus = "x".repeat(100 * 1024);
+      const serverSide = [...laggy.server.app.websocketServer.clients];
+      const lagging = () => serverSide.some((client) => client.readyState !== WebSocket.OPEN);
+      for (let i = 0; i < 200 && !lagging(); i++) {
+        await call(laggy.url, "POST", `${agent}/commands`, {
+          query: { lease: leases["engineer-1"] },
+          body: { command_id: `c-${i}`, observation_id: `${bogus}-${i}`, noop: true },
+        });
+      }
+      assert.ok(lagging(), "the server gave up on the stalled viewer");
+      for (let i = 0; i < 5; i++) {
+        await call(laggy.url, "POST", `${agent}/commands`, {
+          query: { lease: leases["engineer-1"] },
+          body: { command_id: `away-${i}`, observation_id: `away-${i}`, noop: true },
+        });
+      }
+      proxy.resumeDownstream();
+      await until(
+        viewer.page,
+        `WarrenViewer.page.feed.lagged >= 1 && WarrenViewer.page.model.cursor === ${run.eventCursor}`,
+      );
+      run.dispose("the test is done");
+      await until(viewer.page, "WarrenViewer.page.mode === 'replay'");
+      const seen = await read<{
+        cursors: number[];
+        gaps: number;
+        duplicates: number;
+        resumed: boolean;
+        status: string;
+      }>(
+        viewer.page,
+        `({
+          cursors: ${VIEW}.player.events.map((e) => e.cursor),
+          gaps: ${VIEW}.model.gaps,
+          duplicates: ${VIEW}.model.duplicates,
+          resumed: ${VIEW}.feed.lagged >= 1 && ${VIEW}.feed.reconnects >= 1,
+          status: ${VIEW}.model.status,
+        })`,
+      );
+      assert.deepEqual(
+        seen.cursors,
+        run.events(0).map((e) => e.cursor),
+      );
+      assert.deepEqual([seen.gaps, seen.duplicates, seen.resumed, seen.status], [0, 0, true, "crashed"]);
+      assert.deepEqual(viewer.errors, []);
+      await viewer.page.close();
+    } finally {
+      await proxy.close();
+    }
+  });
+});

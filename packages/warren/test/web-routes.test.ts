@@ -1,0 +1,136 @@
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { VIEWER_SCRIPTS } from "../src/web/assets.js";
+import { call, runWithClaims, serverForSuite } from "./helpers/server.js";
+
+const live = serverForSuite();
+const packageDir = fileURLToPath(new URL("..", import.meta.url));
+
+async function page(path: string): Promise<{ status: number; type: string; text: string }> {
+  const response = await fetch(live.url + path);
+  return {
+    status: response.status,
+    type: response.headers.get("content-type") ?? "",
+    text: await response.text(),
+  };
+}
+
+async function endedRun(scenario: string, seed: number): Promise<string> {
+  const created = await call(live.url, "POST", "/v1/runs", { query: { scenario, seed } });
+  const runId = created.json.run_id as string;
+  await live.server.registry.get(runId).run.whenEnded();
+  return runId;
+}
+
+describe("the viewer's routes", () => {
+  it("serves the runs page at / and a run's page at /runs/{run}, each loading every viewer script", async () => {
+    for (const [path, config] of [
+      ["/", '{"page":"runs"}'],
+      ["/runs/run-7", '{"page":"run","run_id":"run-7"}'],
+    ] as const) {
+      const got = await page(path);
+      assert.equal(got.status, 200);
+      assert.match(got.type, /^text\/html/);
+      assert.ok(got.text.includes(`window.WARREN_PAGE = ${config};`), path);
+      for (const script of VIEWER_SCRIPTS)
+        assert.ok(got.text.includes(`<script src="/viewer/${script}">`), script);
+    }
+  });
+
+  it("serves the viewer's files with their types, and 404 for any other name", async () => {
+    const script = await page("/viewer/model.js");
+    assert.equal(script.status, 200);
+    assert.match(script.type, /^text\/javascript/);
+    assert.match(script.text, /class RunModel/);
+    assert.match((await page("/viewer/viewer.css")).type, /^text\/css/);
+    for (const name of ["secret.js", "..%2Fpages.ts", "model.ts"]) {
+      const missing = await call(live.url, "GET", `/viewer/${name}`);
+      assert.equal(missing.status, 404, name);
+      assert.equal(missing.json.error, "not_found");
+    }
+  });
+
+  it("gives a run's scene, and 404 unknown_run for a run it does not host", async () => {
+    const runId = await endedRun("signal_relay", 2);
+    const scene = await call(live.url, "GET", `/runs/${runId}/scene`);
+    assert.equal(scene.status, 200);
+    assert.equal(scene.json.run_id, runId);
+    assert.equal(scene.json.scenario, "signal_relay");
+    assert.equal(scene.json.seed, 2);
+    assert.deepEqual(
+      scene.json.agents.map((a: { controller: string }) => a.controller),
+      ["solution", "solution"],
+    );
+    const unknown = await call(live.url, "GET", "/runs/run-404/scene");
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.json.error, "unknown_run");
+  });
+
+  it("gives an agent's latest observation text (a remote one's envelope text), 404 for an unknown agent", async () => {
+    const { runId } = await runWithClaims(live.url, "bridge_repair", ["engineer-1"]);
+    const hosted = live.server.registry.get(runId);
+    const remote = await call(live.url, "GET", `/runs/${runId}/agents/engineer-1/observation`);
+    const envelope = hosted.run.outstanding("engineer-1")!;
+    assert.deepEqual(remote.json, { observation_id: envelope.observation_id, text: envelope.text });
+    assert.match(remote.json.text, /You can: /);
+    const npc = await call(live.url, "GET", `/runs/${runId}/agents/courier-1/observation`);
+    assert.equal(npc.status, 200);
+    assert.match(npc.json.text, /^\[t=\d+(\.\d+)?s\] You are Ada the courier/);
+    const unknown = await call(live.url, "GET", `/runs/${runId}/agents/ghost-1/observation`);
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.json.error, "unknown_agent");
+    // Texts of every observation come once the run has ended; none while it goes.
+    assert.deepEqual((await call(live.url, "GET", `/runs/${runId}/observations`)).json, { texts: {} });
+    hosted.run.dispose("the test is done");
+  });
+
+  it("gives every observation text of an ended run, one per wake it logged", async () => {
+    const runId = await endedRun("harvest_rush", 4);
+    const run = live.server.registry.get(runId).run;
+    const { texts } = (await call(live.url, "GET", `/runs/${runId}/observations`)).json;
+    const wakes = run.events(0).filter((e) => e.kind === "wake");
+    const decided = new Set(
+      run
+        .events(0)
+        .filter((e) => e.kind === "decision")
+        .map((e) => e.data.observation_id),
+    );
+    assert.deepEqual(Object.keys(texts).sort(), [...decided].sort());
+    assert.ok(wakes.length >= Object.keys(texts).length && Object.keys(texts).length > 10);
+    const first = wakes[0]!;
+    assert.match(texts[String(first.data.observation_id)], /You woke because the run has started/);
+  });
+});
+
+describe("warren run --html", () => {
+  const dir = mkdtempSync(join(tmpdir(), "warren-html-"));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("writes one self-contained HTML file: the viewer inlined, the scene, every event and observation text", async () => {
+    const file = join(dir, "run.html");
+    const code = await new Promise<number>((resolve) =>
+      execFile(
+        process.execPath,
+        ["--import", "tsx", "src/cli/main.ts", "run", "bridge_repair", "--seed", "3", "--html", file],
+        { cwd: packageDir },
+        (error) => resolve(error ? Number(error.code ?? 1) : 0),
+      ),
+    );
+    assert.equal(code, 0);
+    const html = readFileSync(file, "utf8");
+    assert.doesNotMatch(html, /<script src=|<link /, "nothing is loaded from elsewhere");
+    const config = JSON.parse(/window\.WARREN_PAGE = (.*);<\/script>/.exec(html)![1]!);
+    assert.equal(config.page, "file");
+    assert.equal(config.scene.scenario, "bridge_repair");
+    assert.equal(config.events.at(-1).data.status, "completed");
+    assert.ok(config.events.every((e: { cursor: number }, i: number) => e.cursor === i + 1));
+    const decisions = config.events.filter((e: { kind: string }) => e.kind === "decision");
+    for (const d of decisions) assert.ok(config.texts[d.data.observation_id], d.data.observation_id);
+    assert.match(html, /class RunModel/);
+  });
+});
