@@ -175,6 +175,9 @@ export class HubCommands {
 
 function replyOutcome(name: string, result: ReplyResult, steer: boolean): string {
   if ("stopped" in result) return `${name} stopped (/stop is not delivered).`;
+  if ("dropped" in result) return `The reply held for ${name} was dropped.`;
+  if ("held" in result)
+    return `${name} asks nothing now: the reply is held, not typed. Send it when it asks (Enter on the row).`;
   if ("duplicate" in result)
     return `Reply to ${name} was saved already (duplicate)${result.seq ? `: #${result.seq}` : ""}.`;
   return `Reply #${result.seq} saved for ${name}${steer ? " (steer)" : ""}.`;

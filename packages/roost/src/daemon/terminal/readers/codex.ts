@@ -1,0 +1,17 @@
+/** Codex (0.17x): a "›" input line, "• Working (3s • esc to interrupt)", "•" answers. */
+import type { AgentReader } from "../agent-reader.js";
+
+export const codex: AgentReader = {
+  name: "codex",
+  prompt: /^›\s/,
+  working: /^[•◦] (?<step>Working|[A-Z][\w ]+?) \(\d+[smh]/,
+  answer: /^• (?<text>(?!Running |Ran |Exited |Working ).+)$/,
+  answerEnd: /^(?:›\s|─{10,})/,
+  pointers: "›",
+  pointerMenusOnly: true,
+  // The dialog opens below the history's last entry ("• Running echo hi > x.txt").
+  dialogTop: /^(?:[•◦›✗■] )/,
+  dialogCommand: /^\$ \S/,
+  hints: /^(?:Press enter to confirm|enter continue|esc back)/i,
+  choiceDecoration: /\s+\((?:[a-z]|esc)\)$/,
+};
