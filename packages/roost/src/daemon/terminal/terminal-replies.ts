@@ -86,7 +86,7 @@ async function typeReply(ctx: OpContext, job: Job, reply: TerminalReply): Promis
       );
     await choose(host, rows, job, dialog, index);
   } else if (reading?.input) {
-    await typeText(host, job, text);
+    await typeText(host, rows, job, text);
   } else {
     holdReply(job, { text, at: state.now(), requestId: requestId ?? null });
     state.changed(job);
@@ -109,6 +109,6 @@ export function typeTaskAtPrompt(state: DaemonState, job: Job, task: string): vo
   // Not in the reply queue: the person's replies answer the dialogs it waits through.
   void rows
     .whenSettled(job, true)
-    .then((settled) => (settled === "input" ? typeText(state.requireHost(), job, task) : undefined))
+    .then((settled) => (settled === "input" ? typeText(state.requireHost(), rows, job, task) : undefined))
     .catch(() => {});
 }
