@@ -24,9 +24,11 @@ export class HubCommands {
   reply(id: string, text: string, steer: boolean): void {
     const name = this.nameOf(id);
     const requestId = `hub-${randomUUID()}`;
+    const question = this.state.rows.get(id)?.question ?? null;
     this.notify(`Sending to ${name}…`, "info");
     void this.resending(() =>
-      this.connection.call("reply", { id, text, mode: steer ? "steer" : "followUp", requestId }),
+      // The question shown with the row: a terminal agent asking another by now holds the reply.
+      this.connection.call("reply", { id, text, mode: steer ? "steer" : "followUp", requestId, question }),
     ).then(
       (result) => this.notify(replyOutcome(name, result, steer), "ok"),
       (error) => this.refused(`Reply to ${name}`, error),

@@ -70,6 +70,11 @@ export interface ReplyArgs {
   requestId?: string;
   /** A terminal agent's held reply: `send` types it as the answer to what it asks now; `drop` drops it. */
   held?: "send" | "drop";
+  /**
+   * The question the person answers, as the row showed it (null: none). A terminal agent that asks
+   * something else by the time the reply comes gets it held, not typed into the other question.
+   */
+  question?: string | null;
 }
 
 /**

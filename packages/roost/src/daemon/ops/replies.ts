@@ -14,6 +14,13 @@ function readMode(args: Record<string, unknown>): ReplyMode | null {
   return mode;
 }
 
+function readQuestion(args: Record<string, unknown>): string | null | undefined {
+  const question = args.question;
+  if (question !== undefined && question !== null && typeof question !== "string")
+    throw new RoostError("bad_request", "question must be a string or null");
+  return question;
+}
+
 function readHeld(args: Record<string, unknown>): "send" | "drop" | undefined {
   const held = optionalString(args, "held");
   if (held !== undefined && held !== "send" && held !== "drop")
@@ -48,7 +55,13 @@ export const reply: OpHandler = async (ctx, _caller, args): Promise<ReplyResult>
   if (held !== undefined) {
     if (job.kind !== "terminal")
       throw new RoostError("unsupported", `job ${job.id} is not a terminal agent: it holds no reply`);
-    return replyToTerminal(ctx, job, { text: null, mode: null, requestId: optionalRequestId(args), held });
+    return replyToTerminal(ctx, job, {
+      text: null,
+      mode: null,
+      requestId: optionalRequestId(args),
+      held,
+      question: readQuestion(args),
+    });
   }
   if (typeof text !== "string" || text === "")
     throw new RoostError("bad_request", "text must be a non-empty string");
@@ -77,7 +90,8 @@ export const reply: OpHandler = async (ctx, _caller, args): Promise<ReplyResult>
       "unsupported",
       `a command reply (${text.split(/\s/)[0]}) is taken only while the agent is connected; job ${job.id} is not`,
     );
-  if (job.kind === "terminal") return replyToTerminal(ctx, job, { text, mode, requestId, held: undefined });
+  if (job.kind === "terminal")
+    return replyToTerminal(ctx, job, { text, mode, requestId, held: undefined, question: readQuestion(args) });
   if (job.pending.filter((r) => r.kind === undefined).length + job.savingReplies >= LIMITS.maxPendingReplies)
     throw new RoostError("full", `job ${job.id} has ${LIMITS.maxPendingReplies} replies waiting already`);
 

@@ -11,7 +11,7 @@ import type { OpContext } from "../ops/context.js";
 import type { DaemonState } from "../state.js";
 import { choiceIndex, choose } from "./choosing.js";
 import { dropHeldReply, heldReplyOf, holdReply } from "./held-replies.js";
-import { terminalRowsOf } from "./terminal-rows.js";
+import { type Settled, terminalRowsOf } from "./terminal-rows.js";
 import { typeText } from "./typing.js";
 
 export interface TerminalReply {
@@ -19,6 +19,8 @@ export interface TerminalReply {
   mode: ReplyMode | null;
   requestId: string | undefined;
   held: "send" | "drop" | undefined;
+  /** The question the person saw when replying (undefined: not said). */
+  question: string | null | undefined;
 }
 
 /** One reply at a time per job: each reads the screen the one before it left. */
@@ -59,12 +61,13 @@ async function typeReply(ctx: OpContext, job: Job, reply: TerminalReply): Promis
 
   const rows = terminalRowsOf(state);
   const wasEnded = isEnded(job);
+  let settled: Settled | null = null;
   if (wasEnded) {
     job.crashStreak = 0;
     job.error = null;
     await supervisor.start(job);
     // Looked at once the program settled: its prompt, a dialog, or (a program roost does not know) quiet.
-    if (job.lifecycle === "running") await rows.whenSettled(job, false);
+    if (job.lifecycle === "running") settled = await rows.whenSettled(job, false);
   }
   if (job.lifecycle === "stopped")
     throw new RoostError("unsupported", `job ${job.id} is stopped; respawn it to reply`);
@@ -73,25 +76,30 @@ async function typeReply(ctx: OpContext, job: Job, reply: TerminalReply): Promis
 
   const host = await state.waitForHost();
   const reading = rows.lastReading(job).reading;
-  // A job that had ended asked nothing when the reply came: its new dialog is unseen by the person.
-  if (reading?.dialog && !(wasEnded && reply.held === undefined)) {
-    const dialog = reading.dialog;
-    const index = choiceIndex(dialog, text);
-    if (index === -1)
-      throw new RoostError(
-        "bad_request",
-        `${job.name} asks ${JSON.stringify(reading.question ?? "")} and takes one of: ${dialog.items
-          .map((item) => item.text)
-          .join(" | ")}`,
-      );
-    await choose(host, rows, job, dialog, index);
-  } else if (reading?.input) {
-    await typeText(host, rows, job, text);
-  } else {
+  // Typed only as the answer to what the person saw: not into a question other than the one they
+  // replied to, nor into a new run's question or dialog (an ended job asked nothing), nor when
+  // nothing is asked at all.
+  // A new run of a program roost does not know takes input once quiet, as a task is typed.
+  const asks = reading?.dialog ? "dialog" : (reading?.input ?? (settled === "input" ? "prompt" : null));
+  const otherQuestion = reply.question !== undefined && (reading?.question ?? null) !== reply.question;
+  const newRunAsks = wasEnded && reply.held === undefined && (asks === "dialog" || asks === "question");
+  if (asks === null || otherQuestion || newRunAsks) {
     holdReply(job, { text, at: state.now(), requestId: requestId ?? null });
     state.changed(job);
     return { held: true, saved: false };
   }
+  if (reading!.dialog) {
+    const dialog = reading!.dialog;
+    const index = choiceIndex(dialog, text);
+    if (index === -1)
+      throw new RoostError(
+        "bad_request",
+        `${job.name} asks ${JSON.stringify(reading!.question ?? "")} and takes one of: ${dialog.items
+          .map((item) => item.text)
+          .join(" | ")}`,
+      );
+    await choose(host, rows, job, dialog, index);
+  } else await typeText(host, rows, job, text);
   const seq = job.nextSeq++;
   // A reply typed now answers what the person saw: a reply held before it is no longer wanted.
   if (held !== null) dropHeldReply(job);
