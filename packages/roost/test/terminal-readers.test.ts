@@ -1,4 +1,5 @@
-// The agent readers on screens recorded from the real programs (Claude Code 2.1.197, Codex 0.171.0):
+// The agent readers on screens recorded from the real programs (Claude Code 2.1.197, Codex 0.171.0,
+// pi 0.73.1's TUI):
 // their prompts, working lines, dialogs (question with its command, choices without decorations,
 // the highlighted one) and last answers.
 import assert from "node:assert/strict";
@@ -10,6 +11,7 @@ import { recordedScreen } from "./helpers/recorded-screen.js";
 
 const claude = READERS.claude!;
 const codex = READERS.codex!;
+const pi = READERS.pi!;
 const read = (name: string, reader = name.startsWith("codex") ? codex : claude, title = "") =>
   readScreen(recordedScreen(name, title), [], reader);
 
@@ -106,6 +108,20 @@ test("Codex's approval dialog: the command in the question, choices without thei
   const trust = read("codex-trust");
   assert.equal(trust.question, "Trust this folder?");
   assert.deepEqual(trust.choices, ["Trust and continue", "Back to Agent Command Center"]);
+});
+
+test("pi's TUI: its input box between rules, its working line, the answer above the box", () => {
+  assert.equal(readerFor(undefined, ["pi", "--model", "fake/fake-model"]).name, "pi");
+  const typed = read("pi-typed", pi);
+  assert.equal(typed.input, "prompt");
+  const working = read("pi-working", pi);
+  assert.equal(working.working, true);
+  assert.equal(working.input, null);
+  assert.equal(working.summary, "Working...");
+  assert.deepEqual(read("pi-working-next", pi), working);
+  const answered = read("pi-answered", pi);
+  assert.equal(answered.input, "prompt");
+  assert.equal(answered.summary, "ANSWER: SLOW say hello");
 });
 
 test("the generic reader keeps its shapes on these screens: a highlighted menu is a dialog", () => {

@@ -91,7 +91,13 @@ export const reply: OpHandler = async (ctx, _caller, args): Promise<ReplyResult>
       `a command reply (${text.split(/\s/)[0]}) is taken only while the agent is connected; job ${job.id} is not`,
     );
   if (job.kind === "terminal")
-    return replyToTerminal(ctx, job, { text, mode, requestId, held: undefined, question: readQuestion(args) });
+    return replyToTerminal(ctx, job, {
+      text,
+      mode,
+      requestId,
+      held: undefined,
+      question: readQuestion(args),
+    });
   if (job.pending.filter((r) => r.kind === undefined).length + job.savingReplies >= LIMITS.maxPendingReplies)
     throw new RoostError("full", `job ${job.id} has ${LIMITS.maxPendingReplies} replies waiting already`);
 

@@ -7,17 +7,25 @@ import { basename } from "node:path";
 import { claudeCode } from "./readers/claude-code.js";
 import { codex } from "./readers/codex.js";
 import { generic } from "./readers/generic.js";
+import { piTui } from "./readers/pi-tui.js";
 
 export interface AgentReader {
   name: string;
   /** The input line the cursor sits on when the agent waits for a task (null: not known). */
   prompt: RegExp | null;
+  /** The line just above that input line, when the prompt is a frame (pi: a rule). */
+  promptAbove: RegExp | null;
   /** A line shown while the agent works; the named group `step` is what it does now. */
   working: RegExp | null;
   /** A line that starts one of the agent's answers; the named group `text` is its first line. */
   answer: RegExp | null;
   /** A line that ends the agent's last answer from below (its input box, a rule). */
   answerEnd: RegExp | null;
+  /**
+   * For an agent whose answers have no mark of their own (pi): the answer is the last paragraph
+   * above the line that tops its input box.
+   */
+  answerAbove: RegExp | null;
   /** Glyphs marking a menu's highlighted item. */
   pointers: string;
   /** Whether only a menu with a highlighted item is a dialog (a numbered list alone is text). */
@@ -35,6 +43,7 @@ export interface AgentReader {
 export const READERS: Record<string, AgentReader> = {
   claude: claudeCode,
   codex,
+  pi: piTui,
   generic,
 };
 

@@ -8,7 +8,7 @@ import type { ScreenSnapshot } from "../host/api.js";
 import type { AgentReader } from "./agent-reader.js";
 import { type Dialog, findDialog } from "./dialogs.js";
 import { generic } from "./readers/generic.js";
-import { clip, lastContentIndex, lastMeaningfulLine, meaningful } from "./screen-lines.js";
+import { clip, lastContentIndex, lastMeaningfulLine, meaningful, paragraphEndingAt } from "./screen-lines.js";
 
 export interface ScreenReading {
   summary: string | null;
@@ -63,12 +63,24 @@ function workingStep(lines: string[], last: number, reader: AgentReader): string
 }
 
 function atPrompt(screen: ScreenSnapshot, reader: AgentReader): boolean {
-  const line = screen.lines[screen.cursor.y];
-  return reader.prompt !== null && line !== undefined && reader.prompt.test(`${line.trimEnd()} `);
+  const { y } = screen.cursor;
+  const line = screen.lines[y];
+  if (reader.prompt === null || line === undefined || !reader.prompt.test(`${line.trimEnd()} `)) return false;
+  return reader.promptAbove === null || reader.promptAbove.test(screen.lines[y - 1]?.trim() ?? "");
+}
+
+/** The paragraph above the line that tops the input box: the upper of the two lowest such lines. */
+function answerAboveBox(lines: string[], last: number, box: RegExp): string | null {
+  const frame: number[] = [];
+  for (let i = last; i >= 0 && frame.length < 2; i--) if (box.test(lines[i]!.trim())) frame.push(i);
+  let end = (frame[1] ?? frame[0] ?? 0) - 1;
+  while (end >= 0 && lines[end]!.trim() === "") end--;
+  return end < 0 ? null : meaningful(paragraphEndingAt(lines, end).join(" "));
 }
 
 /** The agent's last answer: its first line and the lines that continue it. */
 function lastAnswer(lines: string[], last: number, reader: AgentReader): string | null {
+  if (reader.answerAbove) return answerAboveBox(lines, last, reader.answerAbove);
   if (!reader.answer) return null;
   for (let i = last; i >= 0; i--) {
     const match = reader.answer.exec(lines[i]!);

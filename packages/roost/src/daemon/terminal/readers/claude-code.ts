@@ -5,10 +5,12 @@ export const claudeCode: AgentReader = {
   name: "claude",
   // The box's "❯" is followed by a no-break space.
   prompt: /^❯\s/,
+  promptAbove: null,
   // "✻ Pollinating… (3s · ↓ 20 tokens · esc to interrupt)": the glyph turns, the word stays a while.
   working: /^[✻✶✳✢✽*·⏺] (?<step>\S[^()]*…)/,
   answer: /^● (?<text>\S.*)$/,
   answerEnd: /^(?:❯\s|✻ |─{10,})/,
+  answerAbove: null,
   pointers: "❯",
   pointerMenusOnly: true,
   dialogTop: /^─{10,}$/,

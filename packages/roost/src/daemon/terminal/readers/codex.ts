@@ -4,9 +4,11 @@ import type { AgentReader } from "../agent-reader.js";
 export const codex: AgentReader = {
   name: "codex",
   prompt: /^›\s/,
+  promptAbove: null,
   working: /^[•◦] (?<step>Working|[A-Z][\w ]+?) \(\d+[smh]/,
   answer: /^• (?<text>(?!Running |Ran |Exited |Working ).+)$/,
   answerEnd: /^(?:›\s|─{10,})/,
+  answerAbove: null,
   pointers: "›",
   pointerMenusOnly: true,
   // The dialog opens below the history's last entry ("• Running echo hi > x.txt").

@@ -4,9 +4,11 @@ import type { AgentReader } from "../agent-reader.js";
 export const generic: AgentReader = {
   name: "generic",
   prompt: null,
+  promptAbove: null,
   working: null,
   answer: null,
   answerEnd: null,
+  answerAbove: null,
   pointers: ">❯›»*→",
   pointerMenusOnly: false,
   dialogTop: null,
