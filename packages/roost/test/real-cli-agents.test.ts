@@ -12,30 +12,47 @@ import {
   type TestDaemon,
   waitFor,
 } from "./helpers/daemon.js";
-import { type FakeModel, startFakeAnthropic, startFakeResponses } from "./helpers/fake-models.js";
-import { claudeProfile, cliProgram, codexProfile, projectFolder } from "./helpers/real-clis.js";
+import {
+  type FakeModel,
+  startFakeAnthropic,
+  startFakeChatCompletions,
+  startFakeResponses,
+} from "./helpers/fake-models.js";
+import { claudeProfile, cliProgram, codexProfile, piProfile, projectFolder } from "./helpers/real-clis.js";
 import { rowWhen } from "./helpers/terminal.js";
 
-const CASES = [
+interface Case {
+  name: "claude" | "codex" | "pi";
+  model: () => Promise<FakeModel>;
+  profile: (program: string, modelUrl: string, trusted: string[]) => object;
+  /** What its dialogs offer; null: it asks no permission and shows no trust screen. */
+  dialogs: { gitForTrust: boolean; trust: string; yes: string; no: string } | null;
+  /** Its working line's step. */
+  step: RegExp;
+}
+
+const CASES: Case[] = [
   {
-    name: "claude" as const,
+    name: "claude",
     model: startFakeAnthropic,
     profile: claudeProfile,
-    gitForTrust: false,
-    trust: "Yes, I trust this folder",
-    yes: "Yes",
-    no: "No",
+    dialogs: { gitForTrust: false, trust: "Yes, I trust this folder", yes: "Yes", no: "No" },
+    step: /^\S+…$/,
   },
   {
-    name: "codex" as const,
+    name: "codex",
     model: startFakeResponses,
     profile: codexProfile,
     // Codex asks to trust a git repository only.
-    gitForTrust: true,
-    trust: "Trust and continue",
-    yes: "Yes, proceed",
-    no: "No, and tell Codex what to do differently",
+    dialogs: {
+      gitForTrust: true,
+      trust: "Trust and continue",
+      yes: "Yes, proceed",
+      no: "No, and tell Codex what to do differently",
+    },
+    step: /^Working$/,
   },
+  { name: "pi", model: startFakeChatCompletions, profile: piProfile, dialogs: null, step: /^Working\.\.\.$/ },
 ];
 
 /** A CLI takes a few seconds to start on a loaded machine. */
@@ -55,7 +72,7 @@ for (const c of CASES) {
     before(async () => {
       model = await c.model();
       trusted = projectFolder();
-      untrusted = projectFolder(c.gitForTrust);
+      untrusted = projectFolder(c.dialogs?.gitForTrust);
       const profile = c.profile((found as { program: string }).program, model.url, [trusted]);
       // The profile of the built-in's name replaces it.
       daemon = await startTestDaemon({ config: { agentProfiles: { [c.name]: profile } } });
@@ -88,45 +105,52 @@ for (const c of CASES) {
       assert.equal(reply.result.saved, true, JSON.stringify(reply));
       const working = await rowWhen(conn, id, (r) => r.status === "busy", START_MS);
       assert.equal(working.state, "working");
-      assert.match(working.summary, c.name === "claude" ? /^\S+…$/ : /^Working$/);
+      assert.match(working.summary, c.step);
       await rowWhen(conn, id, atPrompt("ANSWER: SLOW think it over"), START_MS);
       assert.deepEqual(model.tasks, ["TASK say hello", "TASK SLOW think it over"]);
     });
 
-    test('a permission dialog waits with the command in its question; "No" creates nothing, "Yes" runs it', async () => {
+    const noDialogs = c.dialogs === null ? `${c.name} asks no permission and shows no trust screen` : false;
+    const d = c.dialogs!;
+
+    test('a permission dialog waits with the command in its question; "No" creates nothing, "Yes" runs it', {
+      skip: noDialogs,
+    }, async () => {
       await conn.request("reply", { id, text: "RUN echo hi > no.txt" });
       const asking = await rowWhen(conn, id, (r) => r.state === "blocked" && r.choices.length > 0, START_MS);
       assert.match(asking.question, /echo hi > no\.txt/);
       assert.equal(asking.waitingFor, "question");
-      assert.ok(asking.choices.includes(c.no), JSON.stringify(asking.choices));
-      const no = await conn.request("reply", { id, text: c.no });
+      assert.ok(asking.choices.includes(d.no), JSON.stringify(asking.choices));
+      const no = await conn.request("reply", { id, text: d.no });
       assert.equal(no.result?.saved, true, JSON.stringify(no));
       await rowWhen(conn, id, (r) => r.waitingFor === "first-prompt", START_MS);
       assert.equal(existsSync(join(trusted, "no.txt")), false, '"No" ran the command');
 
       await conn.request("reply", { id, text: "RUN echo hi > yes.txt" });
       await rowWhen(conn, id, (r) => r.state === "blocked" && /yes\.txt/.test(r.question ?? ""), START_MS);
-      const yes = await conn.request("reply", { id, text: c.yes });
+      const yes = await conn.request("reply", { id, text: d.yes });
       assert.equal(yes.result?.saved, true, JSON.stringify(yes));
       await waitFor("yes.txt", async () => existsSync(join(trusted, "yes.txt")) || undefined, START_MS);
       await rowWhen(conn, id, atPrompt("ANSWER: the command ran"), START_MS);
     });
 
-    test("a trust screen with a dispatched task waits for the person; the task goes once they trusted the folder", async () => {
+    test("a trust screen with a dispatched task waits for the person; the task goes once they trusted the folder", {
+      skip: noDialogs,
+    }, async () => {
       const answer = await conn.request("dispatch", {
         profile: c.name,
         task: "TASK after trust",
         cwd: untrusted,
       });
       const job = answer.result.id as string;
-      const trust = await rowWhen(conn, job, (r) => r.choices.includes(c.trust), START_MS);
+      const trust = await rowWhen(conn, job, (r) => r.choices.includes(d.trust), START_MS);
       assert.equal(trust.state, "blocked");
       assert.match(trust.question, /trust/i);
       assert.equal(model.tasks.includes("TASK after trust"), false, "the task answered the trust screen");
       // A reply that is none of its choices is refused: nothing is typed into it.
       const other = await conn.request("reply", { id: job, text: "just do it" });
       assert.equal(other.code, "bad_request");
-      const trusted = await conn.request("reply", { id: job, text: c.trust });
+      const trusted = await conn.request("reply", { id: job, text: d.trust });
       assert.equal(trusted.result?.saved, true, JSON.stringify(trusted));
       await rowWhen(conn, job, atPrompt("ANSWER: after trust"), START_MS);
       assert.equal(model.tasks.filter((t) => t === "TASK after trust").length, 1);

@@ -1,6 +1,6 @@
 /**
  * Fake model servers the real coding-agent CLIs talk to offline: Anthropic Messages (SSE) for Claude
- * Code and OpenAI Responses (SSE) for Codex. Scripted from the last user text: `RUN <command>` asks
+ * Code, OpenAI Responses (SSE) for Codex, OpenAI chat completions (SSE) for pi. Scripted from the last user text: `RUN <command>` asks
  * to run a shell command (the CLI's permission dialog), anything else is answered `ANSWER: <text>`
  * (`SLOW` in it: after a while).
  * Each task a CLI sends is kept in `tasks`, so a test can tell it reached the model once.
@@ -246,6 +246,29 @@ export function startFakeResponses(): Promise<FakeModel> {
       return sse(res, responsesEvents([call]));
     }
     sse(res, responsesEvents([message(`ANSWER: ${task.replace(/^TASK /, "")}`)]));
+  });
+  return listen(server, tasks);
+}
+
+/** pi's model: `POST /v1/chat/completions` (streamed chunks, then `[DONE]`). */
+export function startFakeChatCompletions(): Promise<FakeModel> {
+  const tasks: string[] = [];
+  const server = createServer(async (req, res) => {
+    const body = await readBody(req);
+    const { text } = lastUser((body.messages as Json[]) ?? []);
+    const task = taskIn(text);
+    tasks.push(task);
+    await slowIfAsked(task);
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    const chunk = (choices: Json[], extra: Json = {}) =>
+      res.write(
+        `data: ${JSON.stringify({ id: "chat-1", object: "chat.completion.chunk", created: 1, model: "fake-model", choices, ...extra })}\n\n`,
+      );
+    chunk([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }]);
+    chunk([{ index: 0, delta: { content: `ANSWER: ${task.replace(/^TASK /, "")}` }, finish_reason: null }]);
+    chunk([{ index: 0, delta: {}, finish_reason: "stop" }]);
+    chunk([], { usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
+    res.end("data: [DONE]\n\n");
   });
   return listen(server, tasks);
 }

@@ -1,26 +1,32 @@
 /**
- * The real coding-agent CLIs, run offline against fake model servers the tests own. `.ci/run`
- * installs them (pinned) into a cache folder outside node_modules; `ROOST_TEST_CLIS` names another.
- * Each profile overrides the built-in one of its name: its own HOME, config and model server.
+ * The real coding-agent CLIs (Claude Code, Codex, pi's TUI), run offline against fake model servers
+ * the tests own. `.ci/run` installs them (pinned) into a cache folder outside node_modules;
+ * `ROOST_TEST_CLIS` names another. Each profile of a built-in's name overrides it: its own HOME,
+ * config and model server.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 
-export const CLI_VERSIONS = { claude: "2.1.197", codex: "0.171.0" } as const;
+export const CLI_VERSIONS = { claude: "2.1.197", codex: "0.171.0", pi: "0.73.1" } as const;
+
+const PACKAGES = {
+  claude: "@anthropic-ai/claude-code",
+  codex: "@openai/codex",
+  pi: "@mariozechner/pi-coding-agent",
+} as const;
 
 const cacheDir = process.env.ROOST_TEST_CLIS ?? join(homedir(), ".cache", "roost-test-clis");
 
 /** The CLI's program, or a skip message that says how to install it. */
-export function cliProgram(name: "claude" | "codex"): { program: string } | { skip: string } {
+export function cliProgram(name: keyof typeof CLI_VERSIONS): { program: string } | { skip: string } {
   const program = join(cacheDir, "node_modules", ".bin", name);
   if (existsSync(program)) return { program };
-  const pkg = name === "claude" ? "@anthropic-ai/claude-code" : "@openai/codex";
   return {
     skip:
       `${name} is not installed in ${cacheDir}: .ci/run installs it ` +
-      `(npm install --prefix ${cacheDir} ${pkg}@${CLI_VERSIONS[name]})`,
+      `(npm install --prefix ${cacheDir} ${PACKAGES[name]}@${CLI_VERSIONS[name]})`,
   };
 }
 
@@ -97,5 +103,33 @@ ${projects}`,
     protocol: false,
     reader: "codex",
     env: { HOME: home, CODEX_HOME: codexHome, ROOST_TEST_MODEL_KEY: "fake" },
+  };
+}
+
+/** pi's TUI, offline, on a fake chat-completions server. */
+export function piProfile(program: string, modelUrl: string, _trusted: string[]) {
+  const home = mkdtempSync(join(tmpdir(), "roost-pi-home-"));
+  const agentDir = join(home, "pi");
+  mkdirSync(agentDir);
+  writeFileSync(
+    join(agentDir, "models.json"),
+    JSON.stringify({
+      providers: {
+        fake: {
+          baseUrl: `${modelUrl}/v1`,
+          api: "openai-completions",
+          apiKey: "x",
+          compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+          models: [{ id: "fake-model", reasoning: false, contextWindow: 128000, maxTokens: 4096 }],
+        },
+      },
+    }),
+  );
+  return {
+    command: [program, "--model", "fake/fake-model"],
+    task: "type",
+    protocol: false,
+    reader: "pi",
+    env: { HOME: home, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1" },
   };
 }
