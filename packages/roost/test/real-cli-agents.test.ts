@@ -101,12 +101,22 @@ for (const c of CASES) {
       assert.equal(idle.state, "blocked");
       assert.equal(idle.status, "waiting");
       assert.deepEqual(model.tasks, ["TASK say hello"]);
+      // Row events while it works: its spinner turns many times a second, the row changes seldom.
+      const watcher = await daemon.connect();
+      await watcher.request("subscribe", {});
       const reply = await conn.request("reply", { id, text: "TASK SLOW think it over" });
       assert.equal(reply.result.saved, true, JSON.stringify(reply));
       const working = await rowWhen(conn, id, (r) => r.status === "busy", START_MS);
       assert.equal(working.state, "working");
       assert.match(working.summary, c.step);
-      await rowWhen(conn, id, atPrompt("ANSWER: SLOW think it over"), START_MS);
+      let rowEvents = 0;
+      for (;;) {
+        const event = await watcher.nextEvent((e) => e.event === "row" && e.row.id === id, START_MS);
+        rowEvents++;
+        if (atPrompt("ANSWER: SLOW think it over")(event.row)) break;
+      }
+      watcher.close();
+      assert.ok(rowEvents <= 10, `${rowEvents} row events for one slow turn`);
       assert.deepEqual(model.tasks, ["TASK say hello", "TASK SLOW think it over"]);
     });
 

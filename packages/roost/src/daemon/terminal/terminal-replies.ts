@@ -75,6 +75,8 @@ async function typeReply(ctx: OpContext, job: Job, reply: TerminalReply): Promis
     throw new RoostError("busy", `job ${job.id} is not running; try again shortly`);
 
   const host = await state.waitForHost();
+  // The screen as it is now, not as its last event (up to 50 ms old) showed it.
+  rows.screen(job, await host.screen(job.id));
   const reading = rows.lastReading(job).reading;
   // Typed only as the answer to what the person saw: not into a question other than the one they
   // replied to, nor into a new run's question or dialog (an ended job asked nothing), nor when

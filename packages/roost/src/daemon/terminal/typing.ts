@@ -5,6 +5,7 @@
  * holds it (an agent that takes a paste in pieces may take an Enter right after it as part of it).
  * A dialog's options are chosen by their keys instead (`choosing.ts`).
  */
+import { RoostError } from "../../protocol/index.js";
 import type { ProcessHost, ScreenSnapshot } from "../host/api.js";
 import type { Job } from "../job.js";
 import type { TerminalRows } from "./terminal-rows.js";
@@ -44,7 +45,13 @@ export async function typeText(host: ProcessHost, rows: TerminalRows, job: Job, 
     return;
   }
   const tail = tailOf(text);
-  const landed = await rows.readingWhen(job, (_r, s) => boxHolds(s, tail), READ_BACK_MS);
+  const landed = await rows.readingWhen(job, (r, s) => boxHolds(s, tail) || r.dialog !== null, READ_BACK_MS);
+  // A dialog that came up meanwhile would take the Enter as its answer: none is pressed.
+  if (landed?.dialog)
+    throw new RoostError(
+      "not_chosen",
+      `${job.name} showed a dialog (${JSON.stringify(landed.question)}) as the text was typed; Enter was not pressed`,
+    );
   for (let tries = 0; tries < SUBMIT_TRIES; tries++) {
     await host.write(job.id, "\r");
     // A long paste shows as a placeholder: nothing to read back, one Enter is all.
