@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { LIMITS } from "../src/protocol/index.js";
 import {
   jobSecrets,
   type RawConnection,
@@ -138,6 +139,12 @@ describe("terminal agents", () => {
     const other = await conn.request("reply", { id, text: "n", question: "Delete the database? [y/N]" });
     assert.deepEqual(other.result, { held: true, saved: false });
     assert.equal((await rowWhen(conn, id, (r) => r.held?.text === "n")).question, "Proceed? [y/N]");
+    // The question a reply answers is a row's question: at most as long.
+    const long = await conn.request("reply", { id, text: "y", question: "q".repeat(LIMITS.question + 1) });
+    assert.equal(long.code, "bad_request");
+    assert.match(long.error, /question is longer than 2000 characters/);
+    const atLimit = await conn.request("reply", { id, text: "n", question: "q".repeat(LIMITS.question) });
+    assert.deepEqual(atLimit.result, { held: true, saved: false });
     const sent = await conn.request("reply", { id, held: "send", question: "Proceed? [y/N]" });
     assert.equal(sent.result.saved, true, JSON.stringify(sent));
     const done = await rowWhen(conn, id, (r) => r.summary === "answered n");

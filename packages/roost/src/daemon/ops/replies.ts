@@ -18,6 +18,8 @@ function readQuestion(args: Record<string, unknown>): string | null | undefined 
   const question = args.question;
   if (question !== undefined && question !== null && typeof question !== "string")
     throw new RoostError("bad_request", "question must be a string or null");
+  if (typeof question === "string" && question.length > LIMITS.question)
+    throw new RoostError("bad_request", `question is longer than ${LIMITS.question} characters`);
   return question;
 }
 
