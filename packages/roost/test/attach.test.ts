@@ -1,5 +1,6 @@
 // `roost attach` in a pseudo-terminal of the test's own, against a real daemon and real programs.
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
 import { type AttachPty, runAttach } from "./helpers/attach-pty.js";
 import { type RawConnection, startTestDaemon, type TestDaemon } from "./helpers/daemon.js";
@@ -158,5 +159,19 @@ describe("roost attach", () => {
     assert.equal(await a.exited, 0);
     const row = await rowWhen(conn, id, (r) => r.summary === "deployed v2");
     assert.equal(row.lifecycle, "running");
+  });
+
+  // Last: it shuts the daemon down (the suite's end starts it again to clean up).
+  test("a shutdown wins over an attach: it ends, and the daemon is not started again", async () => {
+    const { id } = await dispatchTerminal(daemon, conn, "proceed");
+    await rowWhen(conn, id, (r) => r.state === "blocked");
+    const a = attach(id);
+    await a.sees("Proceed? [y/N]");
+    conn.close();
+    const shutdown = await daemon.cli(["shutdown", "--all"]);
+    assert.equal(shutdown.code, 0, shutdown.stderr);
+    assert.equal(await a.exited, 0);
+    assert.match(a.output, /the daemon was shut down with its jobs; proceed(-\d+)? \(\w+\) ended/);
+    assert.equal(existsSync(daemon.socketPath), false, "no daemon was started again");
   });
 });

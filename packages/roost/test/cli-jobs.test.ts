@@ -26,3 +26,20 @@ test("reply, rename and pin, human and --json", async () => {
   assert.equal(pinnedFirst[0].pending, 2);
   assert.equal((await roost("pin", id, "--off")).stdout, `unpinned ${id}\n`);
 });
+
+test("reply to a terminal job asking nothing: held, said so; --send-held keeps it held, --drop-held drops it", async () => {
+  await json("dispatch", "sleeper", "--name", "quiet");
+  const held = await roost("reply", "quiet", "y");
+  assert.equal(held.code, 0, held.stderr);
+  assert.equal(
+    held.stdout,
+    "held: quiet asks nothing now, so the reply was not typed; when it asks, send it with roost reply quiet --send-held (or --drop-held)\n",
+  );
+  assert.deepEqual(await json("reply", "quiet", "--send-held"), { held: true, saved: false });
+  assert.equal((await roost("reply", "quiet", "--drop-held")).stdout, "dropped the reply held for quiet\n");
+  const none = await roost("reply", "quiet", "--drop-held");
+  assert.equal(none.code, 1);
+  assert.match(none.stderr, /bad_request: job \w+ holds no reply/);
+  const both = await roost("reply", "quiet", "y", "--send-held");
+  assert.match(both.stderr, /reply takes a TEXT, or --send-held, or --drop-held/);
+});

@@ -149,10 +149,17 @@ test("request ids: a resent reply is a duplicate, a resent dispatch returns the 
   });
   assert.equal((await row(id)).pending, 1, "not queued again");
 
-  // A terminal job's replies are typed, not queued: enough of them to pass the 100 ids kept.
-  const { id: typed } = await ok("dispatch", { profile: "sleeper" });
-  for (let i = 0; i <= LIMITS.replyRequestIdsKept; i++)
+  // A terminal job's replies are typed (each at its question), not queued: enough to pass the 100 ids kept.
+  const { id: typed } = await ok("dispatch", { profile: "asker" });
+  for (let i = 0; i <= LIMITS.replyRequestIdsKept; i++) {
+    await rowWhere(typed, `question ${i + 1}`, (r) => r.question === `Reply ${i + 1}?`);
     await ok("reply", { id: typed, text: `t${i}`, requestId: `t-${i}` });
+  }
+  await rowWhere(
+    typed,
+    "the next question",
+    (r) => r.question === `Reply ${LIMITS.replyRequestIdsKept + 2}?`,
+  );
   assert.equal((await ok("reply", { id: typed, text: "t100", requestId: "t-100" })).duplicate, true);
   const forgotten = await ok("reply", { id: typed, text: "t0", requestId: "t-0" });
   assert.equal(forgotten.seq, 102, "the oldest id was let go");

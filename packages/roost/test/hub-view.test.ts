@@ -324,6 +324,18 @@ describe("the hub's keys", () => {
     assert.equal(state.grouping, "state");
   });
 
+  test("a terminal agent: no steer; its held reply shows under it and opens the reply editor to send", () => {
+    const held = { text: "n", at: new Date(NOW - 1000).toISOString() };
+    const state = stateWith([waiting("t", { kind: "terminal", held })]);
+    const { calls, actions } = recorder();
+    assert.ok(view(state).some((line) => line.includes('⏸ held "n" (Enter: send it as the answer')));
+    press(state, actions, "s");
+    assert.equal(state.mode.kind, "list");
+    assert.match(state.notice!.text, /no steer/);
+    press(state, actions, "\r", "\x14", "\r");
+    assert.deepEqual(calls, ["reply t n after"]);
+  });
+
   test("dispatch: choose the profile, type the task", () => {
     const state = stateWith([], { profiles: ["one", "two"] });
     const { calls, actions } = recorder();

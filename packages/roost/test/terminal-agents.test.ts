@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { LIMITS } from "../src/protocol/index.js";
 import {
   jobSecrets,
   type RawConnection,
@@ -78,14 +79,85 @@ describe("terminal agents", () => {
     }
   });
 
-  test("a numbered menu offers its items; picking one types its number", async () => {
+  test("a numbered menu offers its items; picking one types its number as keys, seen typed before Enter", async () => {
     const { id, dir } = await dispatchTerminal(daemon, conn, "menu");
     const blocked = await rowWhen(conn, id, (r) => r.state === "blocked");
     assert.equal(blocked.question, "Pick a fruit:");
     assert.deepEqual(blocked.choices, ["apple", "pear", "plum"]);
-    await conn.request("reply", { id, text: "pear" });
+    // Not one of its items: refused, nothing typed.
+    const other = await conn.request("reply", { id, text: "banana" });
+    assert.equal(other.code, "bad_request");
+    assert.match(other.error, /takes one of: apple \| pear \| plum/);
+    const answer = await conn.request("reply", { id, text: "pear" });
+    assert.equal(answer.result.saved, true);
     await rowWhen(conn, id, (r) => r.summary === "you picked 2");
     assert.deepEqual(receivedLines(dir), ["got [2]"]);
+  });
+
+  test("a menu with a highlighted item is answered by arrows and Enter once the highlight is read back, never pasted", async () => {
+    const { id, dir } = await dispatchTerminal(daemon, conn, "pointerMenu");
+    const blocked = await rowWhen(conn, id, (r) => r.state === "blocked");
+    assert.equal(blocked.question, "Do you want to proceed?");
+    assert.deepEqual(blocked.choices, ["Yes", "Yes, and don't ask again", "No"]);
+    const answer = await conn.request("reply", { id, text: "No" });
+    assert.equal(answer.result.saved, true, JSON.stringify(answer));
+    await rowWhen(conn, id, (r) => r.summary === "you chose No");
+    assert.deepEqual(receivedLines(dir), ["chose No"]);
+  });
+
+  test("a menu whose highlight does not follow the arrows: the reply is refused (not_chosen), nothing taken", async () => {
+    const { id, dir } = await dispatchTerminal(daemon, conn, "stuckMenu");
+    await rowWhen(conn, id, (r) => r.state === "blocked");
+    const answer = await conn.request("reply", { id, text: "No", requestId: "stuck-1" });
+    assert.equal(answer.ok, false);
+    assert.equal(answer.code, "not_chosen");
+    assert.match(
+      answer.error,
+      /"No" was not highlighted after the arrow keys \("Yes" is highlighted\); Enter was not pressed/,
+    );
+    const row = await rowWhen(conn, id, (r) => r.state === "blocked");
+    assert.equal(row.pending, 0);
+    assert.deepEqual(receivedLines(dir), []);
+  });
+
+  test("a reply while the agent works, or to another question, is held; it shows beside the question until sent", async () => {
+    const { id, dir } = await dispatchTerminal(daemon, conn, "asksLater");
+    await rowWhen(conn, id, (r) => r.summary === "working on the deploy");
+    const answer = await conn.request("reply", { id, text: "y", requestId: "later-1" });
+    assert.deepEqual(answer.result, { held: true, saved: false });
+    // A resend of the same request: held already, not held twice.
+    const again = await conn.request("reply", { id, text: "y", requestId: "later-1" });
+    assert.deepEqual(again.result, { held: true, saved: false, duplicate: true });
+    writeFileSync(join(dir, "go"), "");
+    const asking = await rowWhen(conn, id, (r) => r.state === "blocked");
+    assert.equal(asking.question, "Proceed? [y/N]");
+    assert.equal(asking.held.text, "y");
+    // Nothing typed into the question nobody saw.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.deepEqual(receivedLines(dir), []);
+    // A reply to another question than the one it asks now is held too, in place of the first.
+    const other = await conn.request("reply", { id, text: "n", question: "Delete the database? [y/N]" });
+    assert.deepEqual(other.result, { held: true, saved: false });
+    assert.equal((await rowWhen(conn, id, (r) => r.held?.text === "n")).question, "Proceed? [y/N]");
+    // The question a reply answers is a row's question: at most as long.
+    const long = await conn.request("reply", { id, text: "y", question: "q".repeat(LIMITS.question + 1) });
+    assert.equal(long.code, "bad_request");
+    assert.match(long.error, /question is longer than 2000 characters/);
+    const atLimit = await conn.request("reply", { id, text: "n", question: "q".repeat(LIMITS.question) });
+    assert.deepEqual(atLimit.result, { held: true, saved: false });
+    const sent = await conn.request("reply", { id, held: "send", question: "Proceed? [y/N]" });
+    assert.equal(sent.result.saved, true, JSON.stringify(sent));
+    const done = await rowWhen(conn, id, (r) => r.summary === "answered n");
+    assert.equal(done.held, null);
+    assert.deepEqual(receivedLines(dir), ["got [n]"]);
+  });
+
+  test("steer is refused for a terminal agent: a reply is its next input", async () => {
+    const { id } = await dispatchTerminal(daemon, conn, "proceed");
+    await rowWhen(conn, id, (r) => r.state === "blocked");
+    const answer = await conn.request("reply", { id, text: "y", mode: "steer" });
+    assert.equal(answer.code, "unsupported");
+    assert.match(answer.error, /terminal agent/);
   });
 
   test("the window title is the row's text when the program sets one", async () => {
@@ -95,13 +167,28 @@ describe("terminal agents", () => {
     assert.equal(row.state, "working");
   });
 
-  test("a full-screen program is read past its frame; a key typed reaches it", async () => {
+  test("a full-screen program is read past its frame; a reply while it asks nothing is held, not typed", async () => {
     const { id, dir } = await dispatchTerminal(daemon, conn, "fullscreen");
     const row = await rowWhen(conn, id, (r) => r.summary === "compiling src/main.c");
     assert.equal(row.state, "working");
-    await conn.request("reply", { id, text: "q" });
-    await rowWhen(conn, id, (r) => r.summary === "left full screen");
-    assert.deepEqual(receivedLines(dir), ["got [q]"]);
+    const answer = await conn.request("reply", { id, text: "q" });
+    assert.deepEqual(answer.result, { held: true, saved: false });
+    const held = await rowWhen(conn, id, (r) => r.held !== null);
+    assert.equal(held.held.text, "q");
+    assert.deepEqual(receivedLines(dir), []);
+    // Sent while it still asks nothing: it stays held. Dropped: gone from the row.
+    assert.deepEqual((await conn.request("reply", { id, held: "send" })).result, {
+      held: true,
+      saved: false,
+    });
+    assert.deepEqual((await conn.request("reply", { id, held: "drop" })).result, {
+      dropped: true,
+      saved: false,
+    });
+    await rowWhen(conn, id, (r) => r.held === null);
+    const none = await conn.request("reply", { id, held: "drop" });
+    assert.equal(none.code, "bad_request");
+    assert.deepEqual(receivedLines(dir), []);
   });
 
   test("a profile's blockedPatterns make its own prompts questions; a bad one is refused with its key", async () => {
@@ -113,14 +200,18 @@ describe("terminal agents", () => {
     assert.equal(dir.length > 0, true);
   });
 
-  test("a program that exits while asking: the row stops asking; a reply starts it again and is typed once it is ready", async () => {
+  test("a program that exits while asking: the row stops asking; a reply starts it again and is held at its new question", async () => {
     const { id, dir } = await dispatchTerminal(daemon, conn, "givesUp");
     await rowWhen(conn, id, (r) => r.state === "blocked");
     const ended = await rowWhen(conn, id, (r) => r.lifecycle === "done");
     assert.equal(ended.question, null);
     assert.equal(ended.summary, "gave up waiting");
     const answer = await conn.request("reply", { id, text: "y" });
-    assert.equal(answer.ok, true, JSON.stringify(answer));
+    assert.deepEqual(answer.result, { held: true, saved: false });
+    const asking = await rowWhen(conn, id, (r) => r.lifecycle === "running" && r.state === "blocked");
+    assert.equal(asking.held.text, "y");
+    assert.deepEqual(receivedLines(dir), []);
+    assert.equal((await conn.request("reply", { id, held: "send" })).result.saved, true);
     await rowWhen(conn, id, (r) => r.summary === "continuing" && r.lifecycle === "running");
     assert.deepEqual(receivedLines(dir), ["run 2 got [y]"]);
   });

@@ -30,11 +30,15 @@ test("a [Y/n] or (yes/no) prompt at the bottom is a question with its two answer
   assert.equal(old.summary, "installing");
 });
 
-test("a numbered menu offers its items and types their numbers; a cursor marker is no item text", () => {
+test("a numbered menu offers its items with their numbers; a cursor marker is the highlighted item", () => {
   const menu = readScreen(screen(["Do you trust this folder?", "❯ 1. Yes, proceed", "  2. No, exit", ""]));
   assert.equal(menu.question, "Do you trust this folder?");
   assert.deepEqual(menu.choices, ["Yes, proceed", "No, exit"]);
-  assert.deepEqual(menu.answers, ["1", "2"]);
+  assert.deepEqual(
+    menu.dialog?.items.map((item) => item.key),
+    ["1", "2"],
+  );
+  assert.equal(menu.dialog?.highlighted, 0);
   // A list that does not start at 1, or one item alone, is no menu.
   assert.equal(readScreen(screen(["3) three", "4) four"])).question, null);
   assert.equal(readScreen(screen(["1) only"])).question, null);

@@ -28,7 +28,7 @@ export interface AttachOptions {
 }
 
 /** How an attach ended: the user detached, the job ended, or the daemon went away for good. */
-export type AttachOutcome = "detached" | "ended" | "lost";
+export type AttachOutcome = "detached" | "ended" | "lost" | "shutdown";
 
 /** Leaves the modes a program may have set in the user's terminal (alternate screen, mouse, paste). */
 const RESET_MODES = "\x1b[0m\x1b[?1049l\x1b[?2004l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?25h";
@@ -44,6 +44,8 @@ class AttachSession {
   private keyboard = false;
   private finished = false;
   private connected = false;
+  /** The daemon said it shuts down with its jobs. */
+  private shutdownAll = false;
   private typing: Promise<unknown> = Promise.resolve();
   private readonly wasRaw: boolean;
   private resolve: (outcome: AttachOutcome) => void = () => {};
@@ -140,6 +142,10 @@ class AttachSession {
       this.resize();
       this.note("you have the keyboard now");
     } else if (event.event === "terminal-end") this.finish("ended", event.exitCode as number | null);
+    else if (event.event === "terminal-shutdown") {
+      this.shutdownAll = event.all === true;
+      this.finish("shutdown");
+    }
   };
 
   private readonly onClose = () => {
@@ -206,6 +212,12 @@ class AttachSession {
       this.note(`detached from ${this.name}; it keeps running (roost attach ${this.id} to come back)`);
     } else if (outcome === "ended") {
       this.note(`${this.name} ended${exitCode === null ? "" : ` (exit code ${exitCode})`}`);
+    } else if (outcome === "shutdown") {
+      this.note(
+        this.shutdownAll
+          ? `the daemon was shut down with its jobs; ${this.name} ended`
+          : `the daemon was shut down; ${this.name} keeps running: roost attach ${this.id} starts the daemon again`,
+      );
     } else {
       this.note(`the daemon is gone; ${this.name} keeps running: roost attach ${this.id}`);
     }

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { RoostError } from "../protocol/index.js";
+import { READER_NAMES } from "./terminal/agent-reader.js";
 import { checkBlockedPatterns } from "./terminal/blocked-patterns.js";
 
 /** One way of running an agent, from `roost.json`'s `agentProfiles`. */
@@ -14,7 +15,18 @@ export interface AgentProfile {
   env?: Record<string, string>;
   /** Regular expressions for screen lines that mean the agent waits for the user. */
   blockedPatterns?: string[];
+  /** How its screen is read (`claude`, `codex`, `generic`); default: by its command's name. */
+  reader?: string;
 }
+
+/**
+ * Profiles roost has without a `roost.json`: the coding agents it knows, run as terminal agents with
+ * the task typed at their prompt. A profile of the same name in `roost.json` replaces one.
+ */
+export const BUILT_IN_PROFILES: ReadonlyMap<string, AgentProfile> = new Map([
+  ["claude", { command: ["claude"], task: "type", protocol: false, reader: "claude" }],
+  ["codex", { command: ["codex"], task: "type", protocol: false, reader: "codex" }],
+]);
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -38,6 +50,8 @@ function checkProfile(file: string, name: string, raw: unknown): AgentProfile {
   if (p.cwd !== undefined && (typeof p.cwd !== "string" || p.cwd === "")) bad("cwd", "a folder path");
   if (p.env !== undefined && (!isObject(p.env) || Object.values(p.env).some((v) => typeof v !== "string")))
     bad("env", "an object of strings");
+  if (p.reader !== undefined && !READER_NAMES.includes(p.reader as string))
+    bad("reader", `one of ${READER_NAMES.join(", ")}`);
   return {
     command: command as string[] | string,
     task: task as "type" | "argv",
@@ -47,19 +61,21 @@ function checkProfile(file: string, name: string, raw: unknown): AgentProfile {
     ...(p.blockedPatterns !== undefined
       ? { blockedPatterns: checkBlockedPatterns(file, key, p.blockedPatterns) }
       : {}),
+    ...(p.reader !== undefined ? { reader: p.reader as string } : {}),
   };
 }
 
 /**
  * Reads the profiles from `roost.json`, checked whole: a bad file is a `bad_request` naming the
- * file and the key. A missing file is no profiles. Read on every use, so an edit applies at once.
+ * file and the key. A missing file is the built-in profiles alone, which come after the file's own.
+ * Read on every use, so an edit applies at once.
  */
 export function loadProfiles(file: string): Map<string, AgentProfile> {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return new Map();
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return new Map(BUILT_IN_PROFILES);
     throw new RoostError("bad_request", `${file}: cannot be read (${(err as Error).message})`);
   }
   let parsed: unknown;
@@ -73,6 +89,7 @@ export function loadProfiles(file: string): Map<string, AgentProfile> {
   if (!isObject(profiles)) throw new RoostError("bad_request", `${file}: agentProfiles must be an object`);
   const out = new Map<string, AgentProfile>();
   for (const [name, raw] of Object.entries(profiles)) out.set(name, checkProfile(file, name, raw));
+  for (const [name, profile] of BUILT_IN_PROFILES) if (!out.has(name)) out.set(name, profile);
   return out;
 }
 

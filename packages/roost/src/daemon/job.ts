@@ -1,6 +1,7 @@
 import type { DeliverEvent, JobRow, Report } from "../protocol/index.js";
 import type { Caller } from "./caller.js";
 import type { JobRecord, StoredReply } from "./store.js";
+import { heldReplyOf } from "./terminal/held-replies.js";
 import { screenReportOf } from "./terminal/screen-report.js";
 
 /** A job as the daemon holds it: its record, plus what lives only while the daemon runs. */
@@ -98,6 +99,7 @@ export function toRow(job: Job): JobRow {
     pinned: job.pinned,
     order: job.order,
     pending: job.pending.length,
+    held: heldRow(job),
     capabilities: job.capabilities,
     agent: job.agent,
     restarts: job.restarts,
@@ -107,6 +109,11 @@ export function toRow(job: Job): JobRow {
     createdAt: job.createdAt,
     updatedAt: job.updatedAt,
   };
+}
+
+function heldRow(job: Job): JobRow["held"] {
+  const held = heldReplyOf(job);
+  return held ? { text: held.text, at: held.at } : null;
 }
 
 export function deliverEvent(job: Job, reply: StoredReply): DeliverEvent {

@@ -61,6 +61,9 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
   let stopping: Promise<void> | null = null;
   const stop = (all: boolean): Promise<void> => {
     stopping ??= (async () => {
+      // Attached terminals hear of it before their connection closes: a shutdown wins over them.
+      attachmentsOf(state).shuttingDown(all);
+      await new Promise((resolve) => setImmediate(resolve));
       await server.close();
       coordination.schedules.stop();
       await supervisor.close(all).catch((err) => console.error(`roost: ${(err as Error).message}`));

@@ -24,9 +24,11 @@ export class HubCommands {
   reply(id: string, text: string, steer: boolean): void {
     const name = this.nameOf(id);
     const requestId = `hub-${randomUUID()}`;
+    const question = this.state.rows.get(id)?.question ?? null;
     this.notify(`Sending to ${name}…`, "info");
     void this.resending(() =>
-      this.connection.call("reply", { id, text, mode: steer ? "steer" : "followUp", requestId }),
+      // The question shown with the row: a terminal agent asking another by now holds the reply.
+      this.connection.call("reply", { id, text, mode: steer ? "steer" : "followUp", requestId, question }),
     ).then(
       (result) => this.notify(replyOutcome(name, result, steer), "ok"),
       (error) => this.refused(`Reply to ${name}`, error),
@@ -175,6 +177,9 @@ export class HubCommands {
 
 function replyOutcome(name: string, result: ReplyResult, steer: boolean): string {
   if ("stopped" in result) return `${name} stopped (/stop is not delivered).`;
+  if ("dropped" in result) return `The reply held for ${name} was dropped.`;
+  if ("held" in result)
+    return `${name} asks nothing now: the reply is held, not typed. Send it when it asks (Enter on the row).`;
   if ("duplicate" in result)
     return `Reply to ${name} was saved already (duplicate)${result.seq ? `: #${result.seq}` : ""}.`;
   return `Reply #${result.seq} saved for ${name}${steer ? " (steer)" : ""}.`;

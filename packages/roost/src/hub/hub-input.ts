@@ -87,10 +87,18 @@ function runListCommand(state: HubState, key: string, actions: HubActions, pageS
 
 type CommandRun = (state: HubState, actions: HubActions, pageSize: number) => void;
 
+const NO_STEER = "A terminal agent takes a reply as its next input: there is no steer (Enter replies).";
+
+/** A terminal agent's held reply starts the editor, to send as the answer to what it asks now. */
 function startEditor(kind: "reply" | "steer"): CommandRun {
   return (state) =>
     withSelected(state, (id) => {
-      state.mode = { kind: "reply", id, steer: kind === "steer", editor: emptyEditor() };
+      const row = state.rows.get(id)!;
+      if (kind === "steer" && row.kind === "terminal") {
+        state.notice = { text: NO_STEER, tone: "info" };
+        return;
+      }
+      state.mode = { kind: "reply", id, steer: kind === "steer", editor: emptyEditor(row.held?.text ?? "") };
     });
 }
 
@@ -207,7 +215,8 @@ function editorKey(state: HubState, key: string | undefined, data: string, actio
     return;
   }
   if (key === "ctrl+t" && mode.kind === "reply") {
-    mode.steer = !mode.steer;
+    if (state.rows.get(mode.id)?.kind === "terminal") state.notice = { text: NO_STEER, tone: "info" };
+    else mode.steer = !mode.steer;
     return;
   }
   if (key === "enter") {

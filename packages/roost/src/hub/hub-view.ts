@@ -4,7 +4,15 @@ import { availablePanes, type HubState, type Mode, type NoticeTone } from "./hub
 import { boardSummary, paneLines } from "./pane-view.js";
 import { type Entry, listEntries, type RowEntry, shortPath } from "./row-list.js";
 import { asksUser, isWaiting } from "./row-look.js";
-import { editorLine, fit, groupLine, inPlaceEditorLine, questionLine, rowLine } from "./row-view.js";
+import {
+  editorLine,
+  fit,
+  groupLine,
+  heldLine,
+  inPlaceEditorLine,
+  questionLine,
+  rowLine,
+} from "./row-view.js";
 import { bold, cyan, dim, errorBackground, green, grey, inverse, red, yellow } from "./style.js";
 
 /** The size of the lower pane for a screen `height` lines high. */
@@ -81,6 +89,8 @@ function entryLines(
   const lines = [rowLine(entry as RowEntry, width, now, selected, state.grouping)];
   const question = questionLine(entry.row, width, selected);
   if (question !== null) lines.push(question);
+  const held = heldLine(entry.row, width, selected);
+  if (held !== null) lines.push(held);
   const editing = editingIn(state.mode, entry.row.id);
   if (editing) lines.push(inPlaceEditorLine(editing.kind, editing.editor, width));
   return lines;

@@ -96,6 +96,20 @@ export function questionLine(row: JobRow, width: number, selected: boolean): str
   return selected ? selectedBackground(line) : waitingBackground(line);
 }
 
+/**
+ * Under a terminal agent's row: the reply held because it asked nothing when it came. It is typed
+ * only when sent as the answer to what the agent asks now (Enter opens the reply with it).
+ */
+export function heldLine(row: JobRow, width: number, selected: boolean): string | null {
+  if (!row.held) return null;
+  const how = asksUser(row) ? "Enter: send it as the answer, or edit it" : "not typed: it asks nothing now";
+  const line = fit(
+    `      ⏸ held ${yellow(JSON.stringify(oneLine(row.held.text)))} ${dim(`(${how})`)}`,
+    width,
+  );
+  return selected ? selectedBackground(line) : line;
+}
+
 /** An editor line: a prompt, then the text with the cursor drawn, scrolled to keep it in view. */
 export function editorLine(prompt: string, editor: LineEditor, width: number): string {
   const room = Math.max(1, width - visibleWidth(prompt) - 1);

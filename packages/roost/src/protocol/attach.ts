@@ -64,4 +64,18 @@ export interface TerminalKeyboardEvent {
   id: string;
 }
 
-export type AttachEvent = TerminalOutputEvent | TerminalEndEvent | TerminalKeyboardEvent;
+/**
+ * The daemon is shutting down (`roost shutdown`): an attached terminal ends its attach instead of
+ * starting the daemon again. `all`: the jobs end too.
+ */
+export interface TerminalShutdownEvent {
+  event: "terminal-shutdown";
+  id: string;
+  all: boolean;
+}
+
+export type AttachEvent =
+  | TerminalOutputEvent
+  | TerminalEndEvent
+  | TerminalKeyboardEvent
+  | TerminalShutdownEvent;

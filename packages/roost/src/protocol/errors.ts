@@ -13,6 +13,7 @@ export const ERROR_CODES = [
   "blocked",
   "policy",
   "disconnected",
+  "not_chosen",
   "internal",
 ] as const;
 

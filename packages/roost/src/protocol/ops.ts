@@ -64,17 +64,28 @@ export interface DispatchArgs {
 export interface ReplyArgs {
   /** A job id or a unique name. */
   id: string;
-  text: string;
+  /** The reply (not with `held`). */
+  text?: string;
   mode?: ReplyMode;
   requestId?: string;
+  /** A terminal agent's held reply: `send` types it as the answer to what it asks now; `drop` drops it. */
+  held?: "send" | "drop";
+  /**
+   * The question the person answers, as the row showed it (null: none). A terminal agent that asks
+   * something else by the time the reply comes gets it held, not typed into the other question.
+   */
+  question?: string | null;
 }
 
 /**
  * A saved reply, a resend of one (`duplicate`), or `/stop`, which is never delivered: the daemon
- * stops the job instead.
+ * stops the job instead. A terminal agent's reply that came while it asked nothing is `held` (never
+ * typed into a question the person has not seen); `dropped` answers `held: "drop"`.
  */
 export type ReplyResult =
   | { seq: number; saved: true }
+  | { held: true; saved: false; duplicate?: true }
+  | { dropped: true; saved: false }
   | { duplicate: true; saved: true; seq?: number }
   | { stopped: true; saved: false };
 

@@ -7,6 +7,13 @@ export type Lifecycle = (typeof LIFECYCLES)[number];
 /** A protocol agent speaks the agent protocol; a terminal agent is read from its screen. */
 export type JobKind = "protocol" | "terminal";
 
+/** A terminal agent's reply that was not typed: it did not ask anything when it came. */
+export interface HeldReply {
+  text: string;
+  /** When it was held (ISO time). */
+  at: string;
+}
+
 /** One row per session, as the hub and the CLI show it. */
 export interface JobRow {
   id: string;
@@ -37,6 +44,8 @@ export interface JobRow {
   order: number;
   /** Replies waiting for the agent's ack. */
   pending: number;
+  /** A terminal agent's reply held until the person sends it as the answer to a question, or drops it. */
+  held?: HeldReply | null;
   capabilities: string[];
   agent: { name: string; version: string } | null;
   restarts: number;

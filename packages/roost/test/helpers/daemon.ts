@@ -240,12 +240,18 @@ const TEST_AGENT = fileURLToPath(new URL("../fixtures/daemon-agent.mjs", import.
  * Profiles the daemon tests use: `agent` (the fixture protocol agent, task typed as reply 1),
  * `holder` (the same, never acking), `sleeper` (`sleep 600`, a terminal job), `mute` (`sleep 600`
  * as a protocol job: a test's own connection speaks for it), `argv` (prints its
- * task and identity, then sleeps), `crasher` (exits 3 at once), `quitter` (exits 0 at once).
+ * task and identity, then sleeps), `crasher` (exits 3 at once), `quitter` (exits 0 at once),
+ * `asker` (a terminal job that asks `Reply N?` again and again: a reply is typed at each).
  */
 export const TEST_PROFILES = {
   agent: { command: [process.execPath, TEST_AGENT], task: "type", protocol: true },
   holder: { command: [process.execPath, TEST_AGENT], task: "type", protocol: true, env: { AGENT_ACK: "0" } },
   sleeper: { command: ["sleep", "600"], task: "argv", protocol: false },
+  asker: {
+    command: ["/bin/sh", "-c", 'n=0; while :; do n=$((n+1)); printf "Reply %s? " "$n"; read -r line; done'],
+    task: "argv",
+    protocol: false,
+  },
   mute: { command: ["sleep", "600"], task: "type", protocol: true },
   argv: {
     command: ["/bin/sh", "-c", 'echo "task=[$1] new=$ROOST_JOB_ID old=$PI_JOB_ID"; sleep 600', "sh"],

@@ -13,6 +13,13 @@ export const TERMINAL_PROFILES = {
   fullscreen: { command: ["/bin/sh", fixture("terminal-fullscreen.sh")], task: "argv", protocol: false },
   givesUp: { command: ["/bin/sh", fixture("terminal-gives-up.sh")], task: "argv", protocol: false },
   paste: { command: ["python3", fixture("terminal-paste.py")], task: "argv", protocol: false },
+  pointerMenu: { command: ["python3", fixture("terminal-pointer-menu.py")], task: "argv", protocol: false },
+  stuckMenu: {
+    command: ["python3", fixture("terminal-pointer-menu.py"), "--stuck"],
+    task: "argv",
+    protocol: false,
+  },
+  asksLater: { command: ["/bin/sh", fixture("terminal-asks-later.sh")], task: "argv", protocol: false },
   deploy: {
     command: [
       "/bin/sh",

@@ -8,8 +8,7 @@ import { type Job, jobFromRecord } from "../job.js";
 import { removeJobFolder } from "../job-folders.js";
 import type { DaemonState } from "../state.js";
 import type { JobRecord } from "../store.js";
-import { terminalRowsOf } from "../terminal/terminal-rows.js";
-import { typeInto } from "../terminal/typing.js";
+import { typeTaskAtPrompt } from "../terminal/terminal-replies.js";
 import { optionalRequestId, optionalString, requiredString } from "./args.js";
 import type { OpContext, OpHandler } from "./context.js";
 
@@ -126,14 +125,8 @@ export async function dispatchJob(
   state.jobs.set(id, job);
   await state.store.createJob(record, requestId, queued ? typed : null);
   await supervisor.start(job);
-  if (typed !== null && !profile.protocol && job.lifecycle === "running") {
-    // Typed as a reply is, once the program is ready for it (a TUI may drop keys sent before).
-    const rows = terminalRowsOf(state);
-    void rows
-      .whenReady(job)
-      .then(() => typeInto(state.requireHost(), job, typed, rows))
-      .catch(() => {});
-  }
+  // Typed once the program shows its prompt (a TUI may drop keys sent before, or take them as a dialog's answer).
+  if (typed !== null && !profile.protocol && job.lifecycle === "running") typeTaskAtPrompt(state, job, typed);
   return { id, name };
 }
 

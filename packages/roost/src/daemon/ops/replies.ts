@@ -2,10 +2,9 @@ import { LIMITS, type ReplyMode, type ReplyResult, RoostError } from "../../prot
 import { deliverEvent, isEnded, type Job, jobRecord } from "../job.js";
 import type { StoredReply } from "../store.js";
 import type { Supervisor } from "../supervisor.js";
-import { terminalRowsOf } from "../terminal/terminal-rows.js";
-import { typeInto } from "../terminal/typing.js";
+import { replyToTerminal } from "../terminal/terminal-replies.js";
 import { optionalRequestId, optionalString } from "./args.js";
-import type { OpContext, OpHandler } from "./context.js";
+import type { OpHandler } from "./context.js";
 
 function readMode(args: Record<string, unknown>): ReplyMode | null {
   const mode = optionalString(args, "mode");
@@ -13,6 +12,22 @@ function readMode(args: Record<string, unknown>): ReplyMode | null {
   if (mode !== "steer" && mode !== "followUp")
     throw new RoostError("bad_request", 'mode must be "steer" or "followUp"');
   return mode;
+}
+
+function readQuestion(args: Record<string, unknown>): string | null | undefined {
+  const question = args.question;
+  if (question !== undefined && question !== null && typeof question !== "string")
+    throw new RoostError("bad_request", "question must be a string or null");
+  if (typeof question === "string" && question.length > LIMITS.question)
+    throw new RoostError("bad_request", `question is longer than ${LIMITS.question} characters`);
+  return question;
+}
+
+function readHeld(args: Record<string, unknown>): "send" | "drop" | undefined {
+  const held = optionalString(args, "held");
+  if (held !== undefined && held !== "send" && held !== "drop")
+    throw new RoostError("bad_request", 'held must be "send" or "drop"');
+  return held;
 }
 
 /**
@@ -27,30 +42,6 @@ function startIfEnded(supervisor: Supervisor, job: Job): void {
   }
 }
 
-/**
- * A terminal agent's reply is typed into its terminal (an ended job is started first); its request
- * id is kept just after it is typed.
- */
-async function typeReply(ctx: OpContext, job: Job, text: string, requestId: string | undefined) {
-  const { state, supervisor } = ctx;
-  const rows = terminalRowsOf(state);
-  if (isEnded(job)) {
-    job.crashStreak = 0;
-    job.error = null;
-    await supervisor.start(job);
-    // Typed once the program is ready for it, not into a terminal nobody reads yet.
-    if (job.lifecycle === "running") await rows.whenReady(job);
-  }
-  if (job.lifecycle === "stopped")
-    throw new RoostError("unsupported", `job ${job.id} is stopped; respawn it to reply`);
-  if (job.lifecycle !== "running")
-    throw new RoostError("busy", `job ${job.id} is not running; try again shortly`);
-  await typeInto(await state.waitForHost(), job, text, rows);
-  const seq = job.nextSeq++;
-  await state.store.addTypedReply(jobRecord(job), seq, requestId);
-  return { seq, saved: true as const };
-}
-
 /** Keeps the queue in seq order (an agent item may have been queued while this reply was saved). */
 function insertBySeq(pending: StoredReply[], reply: StoredReply): void {
   let i = pending.length;
@@ -62,6 +53,18 @@ export const reply: OpHandler = async (ctx, _caller, args): Promise<ReplyResult>
   const { state, supervisor } = ctx;
   const job = state.resolve(args.id);
   const text = args.text;
+  const held = readHeld(args);
+  if (held !== undefined) {
+    if (job.kind !== "terminal")
+      throw new RoostError("unsupported", `job ${job.id} is not a terminal agent: it holds no reply`);
+    return replyToTerminal(ctx, job, {
+      text: null,
+      mode: null,
+      requestId: optionalRequestId(args),
+      held,
+      question: readQuestion(args),
+    });
+  }
   if (typeof text !== "string" || text === "")
     throw new RoostError("bad_request", "text must be a non-empty string");
   if (text.length > LIMITS.replyText)
@@ -89,7 +92,14 @@ export const reply: OpHandler = async (ctx, _caller, args): Promise<ReplyResult>
       "unsupported",
       `a command reply (${text.split(/\s/)[0]}) is taken only while the agent is connected; job ${job.id} is not`,
     );
-  if (job.kind === "terminal") return typeReply(ctx, job, text, requestId);
+  if (job.kind === "terminal")
+    return replyToTerminal(ctx, job, {
+      text,
+      mode,
+      requestId,
+      held: undefined,
+      question: readQuestion(args),
+    });
   if (job.pending.filter((r) => r.kind === undefined).length + job.savingReplies >= LIMITS.maxPendingReplies)
     throw new RoostError("full", `job ${job.id} has ${LIMITS.maxPendingReplies} replies waiting already`);
 

@@ -87,6 +87,13 @@ export class Attachments {
     return true;
   }
 
+  /** The daemon shuts down: every attached terminal is told, so it does not start the daemon again. */
+  shuttingDown(all: boolean): void {
+    for (const [jobId, list] of this.byJob) {
+      for (const attachment of list) attachment.caller.send({ event: "terminal-shutdown", id: jobId, all });
+    }
+  }
+
   /** A connection went away: every attachment it had goes. */
   callerClosed(caller: Caller): void {
     for (const list of [...this.byJob.values()]) {

@@ -1,11 +1,13 @@
 /**
  * A profile's `blockedPatterns`: regular expressions (JavaScript syntax, no slashes) that mark a
- * screen line as the agent waiting for the user, beside the prompts roost knows by itself. Checked
- * when `roost.json` is read; compiled once per profile and kept until the file changes.
+ * screen line as the agent waiting for the user, beside the prompts its reader knows. Checked when
+ * `roost.json` is read; compiled once per profile and kept, with the profile's reader, until the
+ * file changes.
  */
 import { statSync } from "node:fs";
 import { RoostError } from "../../protocol/index.js";
 import { loadProfiles } from "../config.js";
+import { type AgentReader, readerFor } from "./agent-reader.js";
 
 export const MAX_BLOCKED_PATTERNS = 20;
 export const MAX_BLOCKED_PATTERN_LENGTH = 500;
@@ -41,35 +43,40 @@ const RECHECK_MS = 1000;
 interface Cached {
   checkedAt: number;
   mtimeMs: number;
-  byProfile: Map<string, RegExp[]>;
+  byProfile: Map<string, { patterns: RegExp[]; reader: string | undefined }>;
 }
 
 const cache = new Map<string, Cached>();
 
 /**
- * The compiled patterns of a profile. A `roost.json` that cannot be read now gives none (the
- * dispatch that made the job read it whole; a later bad edit is reported by the next dispatch).
+ * How a profile's screen is read: its compiled patterns and its reader. A `roost.json` that cannot be
+ * read now gives no patterns (the dispatch that made the job read it whole; a later bad edit is
+ * reported by the next dispatch), and the reader the command's name says.
  */
-export function blockedPatternsOf(file: string, profile: string): RegExp[] {
+export function screenRulesOf(
+  file: string,
+  profile: string,
+  command: readonly string[],
+): { patterns: RegExp[]; reader: AgentReader } {
   let cached = cache.get(file);
   const now = Date.now();
-  if (cached && now - cached.checkedAt < RECHECK_MS) return cached.byProfile.get(profile) ?? [];
-  const mtimeMs = statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? -1;
-  if (cached) cached.checkedAt = now;
-  if (!cached || cached.mtimeMs !== mtimeMs) {
-    const byProfile = new Map<string, RegExp[]>();
-    try {
-      for (const [name, p] of loadProfiles(file)) {
-        byProfile.set(
-          name,
-          (p.blockedPatterns ?? []).map((source) => new RegExp(source, "u")),
-        );
+  if (!cached || now - cached.checkedAt >= RECHECK_MS) {
+    const mtimeMs = statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? -1;
+    if (cached) cached.checkedAt = now;
+    if (!cached || cached.mtimeMs !== mtimeMs) {
+      const byProfile: Cached["byProfile"] = new Map();
+      try {
+        for (const [name, p] of loadProfiles(file)) {
+          const patterns = (p.blockedPatterns ?? []).map((source) => new RegExp(source, "u"));
+          byProfile.set(name, { patterns, reader: p.reader });
+        }
+      } catch {
+        // Left empty: see above.
       }
-    } catch {
-      // Left empty: see above.
+      cached = { checkedAt: now, mtimeMs, byProfile };
+      cache.set(file, cached);
     }
-    cached = { checkedAt: now, mtimeMs, byProfile };
-    cache.set(file, cached);
   }
-  return cached.byProfile.get(profile) ?? [];
+  const rules = cached.byProfile.get(profile);
+  return { patterns: rules?.patterns ?? [], reader: readerFor(rules?.reader, command) };
 }

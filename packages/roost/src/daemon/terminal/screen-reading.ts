@@ -1,98 +1,34 @@
 /**
- * Reading a terminal agent's row from its screen: what it is doing (the window title, else the last
- * meaningful line) and whether it waits for the user (a prompt at the bottom of the screen).
+ * Reading a terminal agent's row from its screen, with its reader (`agent-reader.ts`): a dialog
+ * waiting for a choice, the agent at its input prompt, an open question, its working line, its last
+ * answer; else the window title or the last meaningful line.
  */
 import { LIMITS } from "../../protocol/index.js";
 import type { ScreenSnapshot } from "../host/api.js";
+import type { AgentReader } from "./agent-reader.js";
+import { type Dialog, findDialog } from "./dialogs.js";
+import { generic } from "./readers/generic.js";
+import { clip, lastContentIndex, lastMeaningfulLine, meaningful, paragraphEndingAt } from "./screen-lines.js";
 
 export interface ScreenReading {
   summary: string | null;
-  /** Set when the screen shows a prompt: the line that asks. */
+  /** Set when the program waits for the user: what it asks. */
   question: string | null;
-  /** The answers the prompt offers (`y`/`n`, a menu's items); empty for an open question. */
+  /** The answers a dialog offers (`y`/`n`, a menu's items); empty for typed text. */
   choices: string[];
-  /** What to type for each choice: the choice itself, or a menu item's number. */
-  answers: string[];
+  /** The dialog up, if any: its choices are chosen by their keys, never typed as text. */
+  dialog: Dialog | null;
+  /**
+   * The program takes typed text now: at its input `prompt` (a known agent, idle), or a `question`
+   * (a line ending in `?` with the cursor after it, a profile's `blockedPatterns`).
+   */
+  input: "prompt" | "question" | null;
+  /** A known agent shows its working line. */
+  working: boolean;
 }
 
-/** A `[y/N]`, `(yes/no)`, `[Y/n]` style prompt. */
-const YES_NO = /[[(]\s*(y(?:es)?)\s*\/\s*(n(?:o)?)\s*[\])]/i;
-/** A numbered menu item: `1) apples`, `2. pears`, `[3] plums`, `❯ 1. Yes`, `> 2) No`. */
-const MENU_ITEM = /^\s*(?:[>❯›»*→]\s*)?(?:\[(\d{1,2})\]|(\d{1,2})[.)])\s+(\S.*)$/;
-/** Box drawing, block elements and the like: frames of full-screen programs, not content. */
-const DECORATION = /[\u2500-\u259f\u25a0-\u25ff]/g;
-/** How far above the bottom of the content a menu may start. */
-const MENU_WINDOW = 12;
-
-/** A line with something to read in it: a letter or a digit once frames and borders are gone. */
-export function meaningful(line: string): string | null {
-  const text = line.replace(DECORATION, " ").replace(/\s+/g, " ").trim();
-  return /[\p{L}\p{N}]/u.test(text) ? text : null;
-}
-
-function lastMeaningfulLine(lines: string[]): string | null {
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const text = meaningful(lines[i]!);
-    if (text !== null) return text;
-  }
-  return null;
-}
-
-function clip(text: string, max: number): string {
-  return text.length > max ? text.slice(0, max) : text;
-}
-
-/** Index of the last line with any text, or -1. */
-function lastContentIndex(lines: string[]): number {
-  for (let i = lines.length - 1; i >= 0; i--) if (lines[i]!.trim() !== "") return i;
-  return -1;
-}
-
-function yesNo(line: string): string[] | null {
-  const match = YES_NO.exec(line);
-  if (!match) return null;
-  return [match[1]!.toLowerCase(), match[2]!.toLowerCase()];
-}
-
-interface Menu {
-  question: string | null;
-  items: string[];
-  numbers: string[];
-}
-
-/**
- * A numbered menu near the bottom: at least two items numbered 1, 2, ... in a row, with at most a
- * prompt line or two below them ("Choose 1-3:").
- */
-function numberedMenu(lines: string[], last: number): Menu | null {
-  const top = Math.max(0, last - MENU_WINDOW);
-  for (let end = last; end >= top && end >= last - 2; end--) {
-    const items: string[] = [];
-    const numbers: string[] = [];
-    let i = end;
-    let expected: number | null = null;
-    while (i >= top) {
-      const match = MENU_ITEM.exec(lines[i]!);
-      if (!match) break;
-      const n = Number(match[1] ?? match[2]);
-      if (expected !== null && n !== expected) break;
-      items.unshift(match[3]!.trim());
-      numbers.unshift(String(n));
-      expected = n - 1;
-      i--;
-      if (n === 1) break;
-    }
-    if (items.length >= 2 && expected === 0) {
-      const below = lines
-        .slice(end + 1, last + 1)
-        .map(meaningful)
-        .filter((l) => l !== null);
-      const above = i >= 0 ? lastMeaningfulLine(lines.slice(Math.max(0, i - 2), i + 1)) : null;
-      return { question: above ?? below[0] ?? null, items, numbers };
-    }
-  }
-  return null;
-}
+/** How many lines above the bottom a working line or a pattern is looked for. */
+const LOOK_BACK = 12;
 
 /** A line ending in `?` with the cursor just after it (the program waits for the answer there). */
 function openQuestion(screen: ScreenSnapshot): string | null {
@@ -106,7 +42,7 @@ function openQuestion(screen: ScreenSnapshot): string | null {
 /** A profile's own prompts: the first pattern that matches a line, from the bottom up. */
 function patternPrompt(lines: string[], last: number, patterns: readonly RegExp[]): string | null {
   if (patterns.length === 0) return null;
-  for (let i = last; i >= 0 && i >= last - MENU_WINDOW; i--) {
+  for (let i = last; i >= 0 && i >= last - LOOK_BACK; i--) {
     const line = lines[i]!;
     for (const pattern of patterns) {
       const match = pattern.exec(line);
@@ -116,31 +52,95 @@ function patternPrompt(lines: string[], last: number, patterns: readonly RegExp[
   return null;
 }
 
-export function readScreen(screen: ScreenSnapshot, blockedPatterns: readonly RegExp[] = []): ScreenReading {
-  const title = screen.title.trim();
-  const summary = title !== "" ? meaningful(title) : lastMeaningfulLine(screen.lines);
+/** The step a known agent's working line names ("Pollinating…"), spinner and timer left out. */
+function workingStep(lines: string[], last: number, reader: AgentReader): string | null {
+  if (!reader.working) return null;
+  for (let i = last; i >= 0 && i >= last - LOOK_BACK; i--) {
+    const match = reader.working.exec(lines[i]!);
+    if (match) return match.groups?.step?.trim() ?? meaningful(lines[i]!);
+  }
+  return null;
+}
+
+function atPrompt(screen: ScreenSnapshot, reader: AgentReader): boolean {
+  const { y } = screen.cursor;
+  const line = screen.lines[y];
+  if (reader.prompt === null || line === undefined || !reader.prompt.test(`${line.trimEnd()} `)) return false;
+  return reader.promptAbove === null || reader.promptAbove.test(screen.lines[y - 1]?.trim() ?? "");
+}
+
+/** The paragraph above the line that tops the input box: the upper of the two lowest such lines. */
+function answerAboveBox(lines: string[], last: number, box: RegExp): string | null {
+  const frame: number[] = [];
+  for (let i = last; i >= 0 && frame.length < 2; i--) if (box.test(lines[i]!.trim())) frame.push(i);
+  let end = (frame[1] ?? frame[0] ?? 0) - 1;
+  while (end >= 0 && lines[end]!.trim() === "") end--;
+  return end < 0 ? null : meaningful(paragraphEndingAt(lines, end).join(" "));
+}
+
+/** The agent's last answer: its first line and the lines that continue it. */
+function lastAnswer(lines: string[], last: number, reader: AgentReader): string | null {
+  if (reader.answerAbove) return answerAboveBox(lines, last, reader.answerAbove);
+  if (!reader.answer) return null;
+  for (let i = last; i >= 0; i--) {
+    const match = reader.answer.exec(lines[i]!);
+    if (!match) continue;
+    const parts = [match.groups?.text ?? lines[i]!.trim()];
+    for (let j = i + 1; j <= last; j++) {
+      const next = lines[j]!;
+      if (!/^\s{2}\S/.test(next) || /^\s*[└⎿]/.test(next) || reader.answerEnd?.test(next.trim())) break;
+      parts.push(next.trim());
+    }
+    return meaningful(parts.join(" "));
+  }
+  return null;
+}
+
+/** A title without the spinner glyph some agents put before it. */
+function titleText(title: string): string | null {
+  return meaningful(title.replace(/^[^\p{L}\p{N}]+/u, ""));
+}
+
+export function readScreen(
+  screen: ScreenSnapshot,
+  blockedPatterns: readonly RegExp[] = [],
+  reader: AgentReader = generic,
+): ScreenReading {
+  const { lines } = screen;
+  const last = lastContentIndex(lines);
+  const known = reader.prompt !== null;
+  const step = last === -1 ? null : workingStep(lines, last, reader);
+  const answer = last === -1 ? null : lastAnswer(lines, last, reader);
+  const title = titleText(screen.title);
+  const summary = known ? (step ?? answer ?? title ?? null) : (title ?? lastMeaningfulLine(lines));
   const reading: ScreenReading = {
     summary: summary === null ? null : clip(summary, LIMITS.summary),
     question: null,
     choices: [],
-    answers: [],
+    dialog: null,
+    input: null,
+    working: step !== null,
   };
-  const last = lastContentIndex(screen.lines);
   if (last === -1) return reading;
-  const ask = (question: string | null, choices: string[], answers = choices): ScreenReading => ({
+  const ask = (question: string | null, extra: Partial<ScreenReading>): ScreenReading => ({
     ...reading,
     question: clip(question ?? "", LIMITS.question),
-    choices: choices.slice(0, LIMITS.choices).map((c) => clip(c, LIMITS.choice)),
-    answers: answers.slice(0, LIMITS.choices),
+    working: false,
+    ...extra,
   });
-  const bottom = screen.lines[last]!;
-  const choices = yesNo(bottom);
-  if (choices) return ask(meaningful(bottom), choices);
-  const menu = numberedMenu(screen.lines, last);
-  if (menu) return ask(menu.question, menu.items, menu.numbers);
+  const dialog = findDialog(lines, last, reader);
+  if (dialog) {
+    const items = dialog.items
+      .slice(0, LIMITS.choices)
+      .map((item) => ({ ...item, text: clip(item.text, LIMITS.choice) }));
+    const clipped = { ...dialog, items };
+    return ask(dialog.question, { dialog: clipped, choices: items.map((item) => item.text) });
+  }
+  const matched = patternPrompt(lines, last, blockedPatterns);
+  if (matched !== null) return ask(matched, { input: "question" });
+  if (step !== null) return reading;
+  if (atPrompt(screen, reader)) return { ...reading, input: "prompt" };
   const question = openQuestion(screen);
-  if (question !== null) return ask(question, []);
-  const matched = patternPrompt(screen.lines, last, blockedPatterns);
-  if (matched !== null) return ask(matched, []);
+  if (question !== null) return ask(question, { input: "question" });
   return reading;
 }

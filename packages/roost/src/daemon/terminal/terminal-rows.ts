@@ -8,7 +8,7 @@ import { emptyReport, type Report } from "../../protocol/index.js";
 import type { ScreenSnapshot } from "../host/api.js";
 import type { Job } from "../job.js";
 import type { DaemonState } from "../state.js";
-import { blockedPatternsOf } from "./blocked-patterns.js";
+import { screenRulesOf } from "./blocked-patterns.js";
 import { readScreen, type ScreenReading } from "./screen-reading.js";
 import { setScreenReport } from "./screen-report.js";
 
@@ -16,8 +16,18 @@ import { setScreenReport } from "./screen-report.js";
 export const QUIET_MS = Number(process.env.ROOST_TERMINAL_QUIET_MS) || 1000;
 /** A row whose text alone changes is told at most this often (state and status changes at once). */
 const SUMMARY_INTERVAL_MS = 200;
-/** A job started for a reply is ready for it after its first output and this much quiet. */
+/** A program roost knows nothing of takes text after its first output and this much quiet. */
 const READY_QUIET_MS = 300;
+/** ... or after this long when it prints nothing at all. */
+const READY_SILENT_MS = 10_000;
+
+/** What a (re)started job shows once it settled: its input, a dialog, or nothing (it ended). */
+export type Settled = "input" | "dialog" | "ended";
+
+interface ReadingWaiter {
+  match: (reading: ScreenReading, screen: ScreenSnapshot) => boolean;
+  resolve: (reading: ScreenReading | null) => void;
+}
 
 interface Watched {
   job: Job;
@@ -31,7 +41,7 @@ interface Watched {
   summaryTimer: NodeJS.Timeout | null;
   lastToldAt: number;
   report: Report | null;
-  ready: (() => void)[];
+  waiters: ReadingWaiter[];
 }
 
 export class TerminalRows {
@@ -39,7 +49,7 @@ export class TerminalRows {
 
   constructor(private readonly state: DaemonState) {}
 
-  /** The last screen seen (for typing: bracketed paste; for picking a menu's number). */
+  /** The last screen seen and its reading: what a reply meets. */
   lastReading(job: Job): { screen: ScreenSnapshot | null; reading: ScreenReading | null } {
     const w = this.watched.get(job.id);
     return { screen: w?.screen ?? null, reading: w?.reading ?? null };
@@ -52,7 +62,8 @@ export class TerminalRows {
     w.screen = screen;
     if (job.report !== null) return;
     if (fresh && screen.lastOutputAt > w.startedOutputAt) w.outputSeen = true;
-    const reading = readScreen(screen, blockedPatternsOf(this.state.paths.config, job.profile));
+    const { patterns, reader } = screenRulesOf(this.state.paths.config, job.profile, job.command);
+    const reading = readScreen(screen, patterns, reader);
     w.reading = reading;
     const quietFor = Date.now() - screen.lastOutputAt;
     w.busy = quietFor < QUIET_MS;
@@ -66,7 +77,7 @@ export class TerminalRows {
       }, QUIET_MS - quietFor);
     }
     this.update(w);
-    this.checkReady(w);
+    this.wake(w);
   }
 
   /** The job's process ended: it asks nothing any more, and is not busy. */
@@ -75,8 +86,10 @@ export class TerminalRows {
     if (!w) return;
     this.clearTimers(w);
     w.busy = false;
-    if (w.reading) w.reading = { ...w.reading, question: null, choices: [], answers: [] };
+    if (w.reading)
+      w.reading = { ...w.reading, question: null, choices: [], dialog: null, input: null, working: false };
     this.update(w);
+    for (const waiter of w.waiters.splice(0)) waiter.resolve(null);
   }
 
   /** The job starts (again): readiness waits for its new output. */
@@ -84,30 +97,72 @@ export class TerminalRows {
     const w = this.entry(job);
     w.outputSeen = false;
     w.startedOutputAt = w.screen?.lastOutputAt ?? 0;
+    // The last run's screen says nothing of the new one.
+    w.reading = null;
   }
 
   /**
-   * Resolves once a (re)started job can take typed text: it printed and then went quiet, or it shows
-   * a prompt; or after `timeoutMs` anyway (a program that prints nothing reads its input all the same).
+   * Resolves with the reading once `match` holds for it (the last one already, or one to come), or
+   * null after `timeoutMs` or when the job's process ends.
    */
-  whenReady(job: Job, timeoutMs = 10_000): Promise<void> {
+  readingWhen(
+    job: Job,
+    match: (reading: ScreenReading, screen: ScreenSnapshot) => boolean,
+    timeoutMs: number,
+  ): Promise<ScreenReading | null> {
     const w = this.entry(job);
+    if (w.reading && w.screen && match(w.reading, w.screen)) return Promise.resolve(w.reading);
     return new Promise((resolve) => {
-      const timer = setTimeout(done, timeoutMs);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      w.ready.push(done);
-      this.checkReady(w);
+      const waiter: ReadingWaiter = {
+        match,
+        resolve: (reading) => {
+          clearTimeout(timer);
+          resolve(reading);
+        },
+      };
+      const timer = setTimeout(() => {
+        w.waiters.splice(w.waiters.indexOf(waiter) >>> 0, 1);
+        resolve(null);
+      }, timeoutMs);
+      w.waiters.push(waiter);
     });
+  }
+
+  /**
+   * Resolves once a (re)started job settled: it shows its input (a known agent's prompt, a question;
+   * a program roost knows nothing of: it printed and went quiet, or printed nothing for a while), or
+   * a dialog (unless `throughDialogs`: then it waits until the person answered it), or it ended.
+   * Never a timer alone while a dialog is up: nothing is typed into a dialog for the person.
+   */
+  async whenSettled(job: Job, throughDialogs: boolean): Promise<Settled> {
+    const known = this.readerOf(job).prompt !== null;
+    const startedAt = Date.now();
+    const settledBy = (reading: ScreenReading, screen: ScreenSnapshot): boolean => {
+      if (reading.dialog) return !throughDialogs;
+      if (reading.input !== null) return true;
+      if (known) return false;
+      const w = this.entry(job);
+      const quiet = Date.now() - screen.lastOutputAt >= READY_QUIET_MS;
+      return (w.outputSeen && quiet) || (!w.outputSeen && Date.now() - startedAt >= READY_SILENT_MS);
+    };
+    for (;;) {
+      if (job.lifecycle !== "running" && job.lifecycle !== "starting") return "ended";
+      // Quiet and silence make no screen event: look again now and then.
+      const reading = await this.readingWhen(job, settledBy, known ? 60_000 : READY_QUIET_MS);
+      if (reading) return reading.dialog ? "dialog" : "input";
+      if (this.watched.get(job.id)?.job !== job) return "ended";
+    }
+  }
+
+  private readerOf(job: Job) {
+    return screenRulesOf(this.state.paths.config, job.profile, job.command).reader;
   }
 
   removed(id: string): void {
     const w = this.watched.get(id);
     if (!w) return;
     this.clearTimers(w);
-    for (const wake of w.ready.splice(0)) wake();
+    for (const waiter of w.waiters.splice(0)) waiter.resolve(null);
     this.watched.delete(id);
   }
 
@@ -125,24 +180,19 @@ export class TerminalRows {
         summaryTimer: null,
         lastToldAt: 0,
         report: null,
-        ready: [],
+        waiters: [],
       };
       this.watched.set(job.id, w);
     }
     return w;
   }
 
-  private checkReady(w: Watched): void {
-    if (w.ready.length === 0 || w.screen === null) return;
-    const prompt = w.reading?.question != null;
-    const quietFor = Date.now() - w.screen.lastOutputAt;
-    if (prompt || (w.outputSeen && quietFor >= READY_QUIET_MS)) {
-      for (const wake of w.ready.splice(0)) wake();
-      return;
-    }
-    if (w.outputSeen) {
-      // The screen event of the quiet does not come (nothing changes): a timer looks again.
-      setTimeout(() => this.checkReady(w), READY_QUIET_MS - quietFor + 5).unref();
+  private wake(w: Watched): void {
+    const { reading, screen } = w;
+    if (!reading || !screen) return;
+    for (const waiter of w.waiters.filter((x) => x.match(reading, screen))) {
+      w.waiters.splice(w.waiters.indexOf(waiter), 1);
+      waiter.resolve(reading);
     }
   }
 
@@ -184,8 +234,13 @@ export class TerminalRows {
       report.waitingFor = "question";
       report.question = reading.question;
       report.choices = reading.choices;
+    } else if (reading?.input === "prompt") {
+      // Idle at its input: it waits for the person, its last answer as the text.
+      report.state = "blocked";
+      report.status = "waiting";
+      report.waitingFor = "first-prompt";
     } else {
-      report.status = w.busy ? "busy" : "idle";
+      report.status = reading?.working || w.busy ? "busy" : "idle";
     }
     return report;
   }

@@ -1,9 +1,12 @@
 /**
- * Typing a reply into a terminal agent, as a person would: pasted (bracketed paste) when the program
- * turned that on, so it takes the text as one piece, then Enter. A reply that names one of a numbered
- * menu's items types the item's number.
+ * Typing free text into a terminal agent, as a person would: pasted (bracketed paste) when the
+ * program turned that on, so it takes the text as one piece, then Enter. At a known agent's input
+ * prompt the text is read back in its input box before Enter, and Enter again while the box still
+ * holds it (an agent that takes a paste in pieces may take an Enter right after it as part of it).
+ * A dialog's options are chosen by their keys instead (`choosing.ts`).
  */
-import type { ProcessHost } from "../host/api.js";
+import { RoostError } from "../../protocol/index.js";
+import type { ProcessHost, ScreenSnapshot } from "../host/api.js";
 import type { Job } from "../job.js";
 import type { TerminalRows } from "./terminal-rows.js";
 
@@ -11,25 +14,49 @@ const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";
 /** Between the paste and Enter: programs that read a paste in pieces take the Enter after it. */
 const ENTER_AFTER_PASTE_MS = 20;
+/** How long the input box is given to show the text, then to take the Enter. */
+const READ_BACK_MS = Number(process.env.ROOST_READ_BACK_MS) || 3000;
+const SUBMIT_TRIES = 3;
 
-/** What to type for `text` on this screen: a menu item's number when the text is the item. */
-export function answerFor(rows: TerminalRows, job: Job, text: string): string {
-  const reading = rows.lastReading(job).reading;
-  if (!reading || reading.choices.length === 0) return text;
-  const i = reading.choices.indexOf(text.trim());
-  return i === -1 ? text : (reading.answers[i] ?? text);
+/** The end of the text, as the input box shows it where the cursor is. */
+function tailOf(text: string): string {
+  const last = text.trimEnd().split(/\r?\n/).at(-1) ?? "";
+  return last.trim().slice(-16);
 }
 
-export async function typeInto(host: ProcessHost, job: Job, text: string, rows: TerminalRows): Promise<void> {
-  const answer = answerFor(rows, job, text);
-  const screen = await host.screen(job.id);
-  if (screen.bracketedPaste) {
-    // The text cannot end the paste early: the end marker is taken out of it.
-    await host.write(job.id, `${PASTE_START}${answer.split(PASTE_END).join("")}${PASTE_END}`);
+function boxHolds(screen: ScreenSnapshot, tail: string): boolean {
+  return tail !== "" && (screen.lines[screen.cursor.y] ?? "").includes(tail);
+}
+
+export async function typeText(host: ProcessHost, rows: TerminalRows, job: Job, text: string): Promise<void> {
+  const { screen, reading } = rows.lastReading(job);
+  const atPrompt = reading?.input === "prompt";
+  const bracketed = screen?.bracketedPaste ?? (await host.screen(job.id)).bracketedPaste;
+  if (!bracketed) {
+    // Without a paste a line break is Enter, as a terminal sends it.
+    await host.write(job.id, `${text.replace(/\r?\n/g, "\r")}\r`);
+    return;
+  }
+  // The text cannot end the paste early: the end marker is taken out of it.
+  await host.write(job.id, `${PASTE_START}${text.split(PASTE_END).join("")}${PASTE_END}`);
+  if (!atPrompt) {
     await new Promise((resolve) => setTimeout(resolve, ENTER_AFTER_PASTE_MS));
     await host.write(job.id, "\r");
-  } else {
-    // Without a paste a line break is Enter, as a terminal sends it.
-    await host.write(job.id, `${answer.replace(/\r?\n/g, "\r")}\r`);
+    return;
+  }
+  const tail = tailOf(text);
+  const landed = await rows.readingWhen(job, (r, s) => boxHolds(s, tail) || r.dialog !== null, READ_BACK_MS);
+  // A dialog that came up meanwhile would take the Enter as its answer: none is pressed.
+  if (landed?.dialog)
+    throw new RoostError(
+      "not_chosen",
+      `${job.name} showed a dialog (${JSON.stringify(landed.question)}) as the text was typed; Enter was not pressed`,
+    );
+  for (let tries = 0; tries < SUBMIT_TRIES; tries++) {
+    await host.write(job.id, "\r");
+    // A long paste shows as a placeholder: nothing to read back, one Enter is all.
+    if (!landed) return;
+    const sent = await rows.readingWhen(job, (_r, s) => !boxHolds(s, tail), READ_BACK_MS / SUBMIT_TRIES);
+    if (sent) return;
   }
 }

@@ -1,0 +1,59 @@
+/**
+ * What roost knows of an agent's screen, as data: its input prompt, its working line, where its
+ * answers are, and how its dialogs look. One reader per known agent (`readers/`), and a generic one
+ * for any other program; a profile picks one with `reader`, else its command's name does.
+ */
+import { basename } from "node:path";
+import { claudeCode } from "./readers/claude-code.js";
+import { codex } from "./readers/codex.js";
+import { generic } from "./readers/generic.js";
+import { piTui } from "./readers/pi-tui.js";
+
+export interface AgentReader {
+  name: string;
+  /** The input line the cursor sits on when the agent waits for a task (null: not known). */
+  prompt: RegExp | null;
+  /** The line just above that input line, when the prompt is a frame (pi: a rule). */
+  promptAbove: RegExp | null;
+  /** A line shown while the agent works; the named group `step` is what it does now. */
+  working: RegExp | null;
+  /** A line that starts one of the agent's answers; the named group `text` is its first line. */
+  answer: RegExp | null;
+  /** A line that ends the agent's last answer from below (its input box, a rule). */
+  answerEnd: RegExp | null;
+  /**
+   * For an agent whose answers have no mark of their own (pi): the answer is the last paragraph
+   * above the line that tops its input box.
+   */
+  answerAbove: RegExp | null;
+  /** Glyphs marking a menu's highlighted item. */
+  pointers: string;
+  /** Whether only a menu with a highlighted item is a dialog (a numbered list alone is text). */
+  pointerMenusOnly: boolean;
+  /** A line just above a dialog's text (a rule, the last line of the history). */
+  dialogTop: RegExp | null;
+  /** A line below a dialog's question that shows what it asks about (`$ rm -rf build`). */
+  dialogCommand: RegExp | null;
+  /** A dialog's key hints ("Enter to confirm · Esc to cancel"): neither question nor text. */
+  hints: RegExp;
+  /** Taken off the end of a choice: hotkeys as "(y)" or "(esc)", a "✔" marking the current one. */
+  choiceDecoration: RegExp;
+}
+
+export const READERS: Record<string, AgentReader> = {
+  claude: claudeCode,
+  codex,
+  pi: piTui,
+  generic,
+};
+
+export const READER_NAMES = Object.keys(READERS);
+
+/** The reader a profile names, else the one its program's name says, else the generic one. */
+export function readerFor(name: string | undefined, command: readonly string[]): AgentReader {
+  if (name !== undefined) return READERS[name] ?? generic;
+  // `/bin/sh -c "claude ..."` runs claude too: the first word of the shell text counts.
+  const program =
+    command[0] === "/bin/sh" && command[1] === "-c" ? (command[2] ?? "").split(/\s+/)[0]! : command[0];
+  return READERS[basename(program ?? "")] ?? generic;
+}

@@ -1,0 +1,43 @@
+/**
+ * A terminal agent's held reply: a reply that came while the agent asked nothing is never typed (it
+ * would answer whatever the agent asks next, unseen by the person); it is held, shown in the row, and
+ * sent as the answer to the next question only when the person says so (or dropped). One per job,
+ * kept in its folder (`held-reply.json`) so a restart of the daemon keeps it.
+ */
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { HeldReply } from "../../protocol/index.js";
+import type { Job } from "../job.js";
+
+export interface Held extends HeldReply {
+  requestId: string | null;
+}
+
+const held = new WeakMap<Job, Held | null>();
+
+const fileOf = (job: Job) => join(job.dir, "held-reply.json");
+
+export function heldReplyOf(job: Job): Held | null {
+  if (job.kind !== "terminal") return null;
+  let known = held.get(job);
+  if (known === undefined) {
+    try {
+      known = JSON.parse(readFileSync(fileOf(job), "utf8")) as Held;
+    } catch {
+      known = null;
+    }
+    held.set(job, known);
+  }
+  return known;
+}
+
+/** Holds `reply` for the job, in place of the one it held. */
+export function holdReply(job: Job, reply: Held): void {
+  writeFileSync(fileOf(job), JSON.stringify(reply), { mode: 0o600 });
+  held.set(job, reply);
+}
+
+export function dropHeldReply(job: Job): void {
+  rmSync(fileOf(job), { force: true });
+  held.set(job, null);
+}

@@ -1,0 +1,19 @@
+/** Codex (0.17x): a "›" input line, "• Working (3s • esc to interrupt)", "•" answers. */
+import type { AgentReader } from "../agent-reader.js";
+
+export const codex: AgentReader = {
+  name: "codex",
+  prompt: /^›\s/,
+  promptAbove: null,
+  working: /^[•◦] (?<step>Working|[A-Z][\w ]+?) \(\d+[smh]/,
+  answer: /^• (?<text>(?!Running |Ran |Exited |Working ).+)$/,
+  answerEnd: /^(?:›\s|─{10,})/,
+  answerAbove: null,
+  pointers: "›",
+  pointerMenusOnly: true,
+  // The dialog opens below the history's last entry ("• Running echo hi > x.txt").
+  dialogTop: /^(?:[•◦›✗■] )/,
+  dialogCommand: /^\$ \S/,
+  hints: /^(?:Press enter to confirm|enter continue|esc back)/i,
+  choiceDecoration: /\s+\((?:[a-z]|esc)\)$/,
+};

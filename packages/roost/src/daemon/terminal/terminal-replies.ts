@@ -1,0 +1,124 @@
+/**
+ * Replies to terminal agents. A reply is typed only as the answer to what the agent shows now: a
+ * dialog's option is chosen by its keys (`choosing.ts`), text is typed at its input prompt or an open
+ * question (`typing.ts`). A reply that comes while the agent asks nothing is held (`held-replies.ts`)
+ * and typed only when the person sends it (`held: "send"`) as the answer to what it asks then. A
+ * dispatched task waits for the agent's input prompt, never typed into a dialog.
+ */
+import { type ReplyMode, type ReplyResult, RoostError } from "../../protocol/index.js";
+import { isEnded, type Job, jobRecord } from "../job.js";
+import type { OpContext } from "../ops/context.js";
+import type { DaemonState } from "../state.js";
+import { choiceIndex, choose } from "./choosing.js";
+import { dropHeldReply, heldReplyOf, holdReply } from "./held-replies.js";
+import { type Settled, terminalRowsOf } from "./terminal-rows.js";
+import { typeText } from "./typing.js";
+
+export interface TerminalReply {
+  text: string | null;
+  mode: ReplyMode | null;
+  requestId: string | undefined;
+  held: "send" | "drop" | undefined;
+  /** The question the person saw when replying (undefined: not said). */
+  question: string | null | undefined;
+}
+
+/** One reply at a time per job: each reads the screen the one before it left. */
+const queues = new WeakMap<Job, Promise<unknown>>();
+
+function oneAtATime<T>(job: Job, work: () => Promise<T>): Promise<T> {
+  const result = (queues.get(job) ?? Promise.resolve()).then(work, work);
+  queues.set(
+    job,
+    result.catch(() => {}),
+  );
+  return result;
+}
+
+export function replyToTerminal(ctx: OpContext, job: Job, reply: TerminalReply): Promise<ReplyResult> {
+  if (reply.mode === "steer")
+    throw new RoostError(
+      "unsupported",
+      `job ${job.id} is a terminal agent: a reply is typed as its next input; steer is for agents that speak the protocol`,
+    );
+  return oneAtATime(job, () => typeReply(ctx, job, reply));
+}
+
+async function typeReply(ctx: OpContext, job: Job, reply: TerminalReply): Promise<ReplyResult> {
+  const { state, supervisor } = ctx;
+  const held = heldReplyOf(job);
+  if (reply.held !== undefined && held === null)
+    throw new RoostError("bad_request", `job ${job.id} holds no reply`);
+  if (reply.held === "drop") {
+    dropHeldReply(job);
+    state.changed(job);
+    return { dropped: true, saved: false };
+  }
+  const text = reply.held === "send" ? held!.text : reply.text!;
+  const requestId = reply.held === "send" ? (held!.requestId ?? reply.requestId) : reply.requestId;
+  if (reply.held === undefined && requestId !== undefined && held?.requestId === requestId)
+    return { held: true, saved: false, duplicate: true };
+
+  const rows = terminalRowsOf(state);
+  const wasEnded = isEnded(job);
+  let settled: Settled | null = null;
+  if (wasEnded) {
+    job.crashStreak = 0;
+    job.error = null;
+    await supervisor.start(job);
+    // Looked at once the program settled: its prompt, a dialog, or (a program roost does not know) quiet.
+    if (job.lifecycle === "running") settled = await rows.whenSettled(job, false);
+  }
+  if (job.lifecycle === "stopped")
+    throw new RoostError("unsupported", `job ${job.id} is stopped; respawn it to reply`);
+  if (job.lifecycle !== "running")
+    throw new RoostError("busy", `job ${job.id} is not running; try again shortly`);
+
+  const host = await state.waitForHost();
+  // The screen as it is now, not as its last event (up to 50 ms old) showed it.
+  rows.screen(job, await host.screen(job.id));
+  const reading = rows.lastReading(job).reading;
+  // Typed only as the answer to what the person saw: not into a question other than the one they
+  // replied to, nor into a new run's question or dialog (an ended job asked nothing), nor when
+  // nothing is asked at all.
+  // A new run of a program roost does not know takes input once quiet, as a task is typed.
+  const asks = reading?.dialog ? "dialog" : (reading?.input ?? (settled === "input" ? "prompt" : null));
+  const otherQuestion = reply.question !== undefined && (reading?.question ?? null) !== reply.question;
+  const newRunAsks = wasEnded && reply.held === undefined && (asks === "dialog" || asks === "question");
+  if (asks === null || otherQuestion || newRunAsks) {
+    holdReply(job, { text, at: state.now(), requestId: requestId ?? null });
+    state.changed(job);
+    return { held: true, saved: false };
+  }
+  if (reading!.dialog) {
+    const dialog = reading!.dialog;
+    const index = choiceIndex(dialog, text);
+    if (index === -1)
+      throw new RoostError(
+        "bad_request",
+        `${job.name} asks ${JSON.stringify(reading!.question ?? "")} and takes one of: ${dialog.items
+          .map((item) => item.text)
+          .join(" | ")}`,
+      );
+    await choose(host, rows, job, dialog, index);
+  } else await typeText(host, rows, job, text);
+  const seq = job.nextSeq++;
+  // A reply typed now answers what the person saw: a reply held before it is no longer wanted.
+  if (held !== null) dropHeldReply(job);
+  await state.store.addTypedReply(jobRecord(job), seq, requestId);
+  state.changed(job);
+  return { seq, saved: true };
+}
+
+/**
+ * Types a dispatched task once the agent shows its input prompt. A dialog up meanwhile (a trust
+ * screen, a first-run menu) waits for the person; the task is dropped if the job ends first.
+ */
+export function typeTaskAtPrompt(state: DaemonState, job: Job, task: string): void {
+  const rows = terminalRowsOf(state);
+  // Not in the reply queue: the person's replies answer the dialogs it waits through.
+  void rows
+    .whenSettled(job, true)
+    .then((settled) => (settled === "input" ? typeText(state.requireHost(), rows, job, task) : undefined))
+    .catch(() => {});
+}

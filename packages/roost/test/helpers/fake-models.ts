@@ -1,0 +1,274 @@
+/**
+ * Fake model servers the real coding-agent CLIs talk to offline: Anthropic Messages (SSE) for Claude
+ * Code, OpenAI Responses (SSE) for Codex, OpenAI chat completions (SSE) for pi. Scripted from the last user text: `RUN <command>` asks
+ * to run a shell command (the CLI's permission dialog), anything else is answered `ANSWER: <text>`
+ * (`SLOW` in it: after a while).
+ * Each task a CLI sends is kept in `tasks`, so a test can tell it reached the model once.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface FakeModel {
+  url: string;
+  /** The user texts that started a turn (title and other side calls left out), in order. */
+  tasks: string[];
+  close(): Promise<void>;
+}
+
+type Json = Record<string, unknown>;
+
+function readBody(req: IncomingMessage): Promise<Json> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as Json);
+      } catch {
+        resolve({});
+      }
+    });
+  });
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((part: Json) => (typeof part.text === "string" ? part.text : ""))
+    .filter(Boolean)
+    .join("\n");
+}
+
+/** The last user turn's text, and whether the turn is a tool's result (not a new task). */
+function lastUser(messages: Json[]): { text: string; toolResult: boolean } {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    const isUser = m.role === "user" || m.type === "function_call_output";
+    if (!isUser) continue;
+    if (m.type === "function_call_output") return { text: "", toolResult: true };
+    const content = m.content;
+    const toolResult =
+      Array.isArray(content) &&
+      content.some((p: Json) => p.type === "tool_result" || p.type === "function_call_output");
+    const text = textOf(content);
+    // A tool's result may ride with a new task in one user turn: the task wins.
+    return { text, toolResult: toolResult && !/^\s*(RUN|TASK) /m.test(text) };
+  }
+  return { text: "", toolResult: false };
+}
+
+/** The task a user text carries: the CLIs wrap it with context of their own. */
+function taskIn(text: string): string {
+  const lines = text.split("\n").map((l) => l.trim());
+  const marked = lines.find((l) => /^(RUN |TASK )/.test(l));
+  return marked ?? lines.filter(Boolean).at(-1) ?? "";
+}
+
+function sse(res: ServerResponse, events: [string, Json][]): void {
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  for (const [event, data] of events) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  res.end();
+}
+
+function listen(server: Server, tasks: string[]): Promise<FakeModel> {
+  return new Promise((resolve) => {
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        tasks,
+        close: () =>
+          new Promise((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}
+
+/** A task with `SLOW` in it is answered after a while: the CLI shows its working line meanwhile. */
+function slowIfAsked(task: string): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, /\bSLOW\b/.test(task) ? 2500 : 0));
+}
+
+let nextId = 1;
+const newId = (prefix: string) => `${prefix}_${nextId++}`;
+
+/** One streamed assistant message with one content block: its start, one delta, its end. */
+function anthropicMessage(res: ServerResponse, block: Json, delta: Json, stopReason: string): void {
+  sse(res, [
+    [
+      "message_start",
+      {
+        type: "message_start",
+        message: {
+          id: newId("msg"),
+          type: "message",
+          role: "assistant",
+          model: "claude-fake",
+          content: [],
+          stop_reason: null,
+          usage: { input_tokens: 10, output_tokens: 1 },
+        },
+      },
+    ],
+    ["content_block_start", { type: "content_block_start", index: 0, content_block: block }],
+    ["content_block_delta", { type: "content_block_delta", index: 0, delta }],
+    ["content_block_stop", { type: "content_block_stop", index: 0 }],
+    [
+      "message_delta",
+      { type: "message_delta", delta: { stop_reason: stopReason }, usage: { output_tokens: 5 } },
+    ],
+    ["message_stop", { type: "message_stop" }],
+  ]);
+}
+
+function anthropicText(res: ServerResponse, text: string): void {
+  anthropicMessage(res, { type: "text", text: "" }, { type: "text_delta", text }, "end_turn");
+}
+
+/** A call of Claude Code's `Bash` tool: it asks the person before running it. */
+function anthropicBash(res: ServerResponse, command: string): void {
+  anthropicMessage(
+    res,
+    { type: "tool_use", id: newId("toolu"), name: "Bash", input: {} },
+    { type: "input_json_delta", partial_json: JSON.stringify({ command, description: "Run the command" }) },
+    "tool_use",
+  );
+}
+
+/** Claude Code's model: `POST /v1/messages` (streamed), `HEAD /` for its reachability check. */
+export function startFakeAnthropic(): Promise<FakeModel> {
+  const tasks: string[] = [];
+  const server = createServer(async (req, res) => {
+    if (req.method !== "POST" || !req.url?.startsWith("/v1/messages")) {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(req.url?.includes("count_tokens") ? '{"input_tokens": 10}' : "{}");
+      return;
+    }
+    const body = await readBody(req);
+    const tools = Array.isArray(body.tools) ? body.tools : [];
+    const { text, toolResult } = lastUser((body.messages as Json[]) ?? []);
+    // A side call (the session title, a topic check) has no tools: it is not a turn.
+    if (tools.length === 0) return anthropicText(res, JSON.stringify({ title: "Fake session title" }));
+    if (toolResult) return anthropicText(res, "ANSWER: the command ran");
+    const task = taskIn(text);
+    tasks.push(task);
+    await slowIfAsked(task);
+    if (task.startsWith("RUN ")) return anthropicBash(res, task.slice(4));
+    anthropicText(res, `ANSWER: ${task.replace(/^TASK /, "")}`);
+  });
+  return listen(server, tasks);
+}
+
+function responsesEvents(output: Json[]): [string, Json][] {
+  const id = newId("resp");
+  const response = { id, object: "response", status: "in_progress", model: "fake-model", output: [] };
+  const events: [string, Json][] = [["response.created", { type: "response.created", response }]];
+  output.forEach((item, index) => {
+    events.push([
+      "response.output_item.added",
+      { type: "response.output_item.added", output_index: index, item },
+    ]);
+    if (item.type === "message") {
+      const text = ((item.content as Json[])[0] as Json).text as string;
+      events.push([
+        "response.output_text.delta",
+        {
+          type: "response.output_text.delta",
+          item_id: item.id,
+          output_index: index,
+          content_index: 0,
+          delta: text,
+        },
+      ]);
+    }
+    events.push([
+      "response.output_item.done",
+      { type: "response.output_item.done", output_index: index, item },
+    ]);
+  });
+  events.push([
+    "response.completed",
+    {
+      type: "response.completed",
+      response: {
+        ...response,
+        status: "completed",
+        output,
+        usage: { input_tokens: 10, output_tokens: 5, total_tokens: 15 },
+      },
+    },
+  ]);
+  return events;
+}
+
+/** Codex's model: `POST /v1/responses` (streamed). */
+export function startFakeResponses(): Promise<FakeModel> {
+  const tasks: string[] = [];
+  const server = createServer(async (req, res) => {
+    if (req.method !== "POST" || !req.url?.includes("/responses")) {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end('{"models": [], "data": []}');
+      return;
+    }
+    const body = await readBody(req);
+    const input = Array.isArray(body.input) ? (body.input as Json[]) : [];
+    const tools = Array.isArray(body.tools) ? body.tools : [];
+    const message = (text: string): Json => ({
+      type: "message",
+      id: newId("msg"),
+      role: "assistant",
+      status: "completed",
+      content: [{ type: "output_text", text, annotations: [] }],
+    });
+    const { text, toolResult } = lastUser(input);
+    if (tools.length === 0) return sse(res, responsesEvents([message('{"title": "Fake session title"}')]));
+    if (toolResult) return sse(res, responsesEvents([message("ANSWER: the command ran")]));
+    const task = taskIn(text);
+    tasks.push(task);
+    await slowIfAsked(task);
+    if (task.startsWith("RUN ")) {
+      const call = {
+        type: "function_call",
+        id: newId("fc"),
+        call_id: newId("call"),
+        name: "exec_command",
+        arguments: JSON.stringify({
+          cmd: task.slice(4),
+          sandbox_permissions: "require_escalated",
+          justification: "Write the file the task asks for",
+        }),
+        status: "completed",
+      };
+      return sse(res, responsesEvents([call]));
+    }
+    sse(res, responsesEvents([message(`ANSWER: ${task.replace(/^TASK /, "")}`)]));
+  });
+  return listen(server, tasks);
+}
+
+/** pi's model: `POST /v1/chat/completions` (streamed chunks, then `[DONE]`). */
+export function startFakeChatCompletions(): Promise<FakeModel> {
+  const tasks: string[] = [];
+  const server = createServer(async (req, res) => {
+    const body = await readBody(req);
+    const { text } = lastUser((body.messages as Json[]) ?? []);
+    const task = taskIn(text);
+    tasks.push(task);
+    await slowIfAsked(task);
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    const chunk = (choices: Json[], extra: Json = {}) =>
+      res.write(
+        `data: ${JSON.stringify({ id: "chat-1", object: "chat.completion.chunk", created: 1, model: "fake-model", choices, ...extra })}\n\n`,
+      );
+    chunk([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }]);
+    chunk([{ index: 0, delta: { content: `ANSWER: ${task.replace(/^TASK /, "")}` }, finish_reason: null }]);
+    chunk([{ index: 0, delta: {}, finish_reason: "stop" }]);
+    chunk([], { usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
+    res.end("data: [DONE]\n\n");
+  });
+  return listen(server, tasks);
+}
