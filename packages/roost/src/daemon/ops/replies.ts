@@ -28,23 +28,41 @@ function startIfEnded(supervisor: Supervisor, job: Job): void {
 }
 
 /**
- * A terminal agent's reply is typed into its terminal (an ended job is started first); its request
- * id is kept just after it is typed.
+ * Why a terminal job cannot take a typed reply now, or null when it can. Never `busy`: a client
+ * tries `busy` again, and each try would start an ended job once more.
+ */
+function notTakingReplies(job: Job, startedFor: { was: string; restarts: number } | null): string | null {
+  if (job.lifecycle === "running" && (startedFor === null || job.restarts === startedFor.restarts))
+    return null;
+  const exit = job.exitCode !== null ? ` (exit code ${job.exitCode})` : "";
+  const last = job.screenSummary ? `; its last line: ${job.screenSummary}` : "";
+  if (startedFor !== null)
+    return `${job.name} was ${startedFor.was}; it was started again for this reply but did not come up${exit}${last}; the reply was not typed`;
+  return `${job.name} is ${job.lifecycle}${job.error ? ` (${job.error})` : ""}${last}; the reply was not typed`;
+}
+
+/**
+ * A terminal agent's reply is typed into its terminal (an ended job is started first, once); its
+ * request id is kept just after it is typed.
  */
 async function typeReply(ctx: OpContext, job: Job, text: string, requestId: string | undefined) {
   const { state, supervisor } = ctx;
   const rows = terminalRowsOf(state);
+  let startedFor: { was: string; restarts: number } | null = null;
   if (isEnded(job)) {
+    startedFor = { was: job.lifecycle, restarts: job.restarts };
     job.crashStreak = 0;
     job.error = null;
     await supervisor.start(job);
-    // Typed once the program is ready for it, not into a terminal nobody reads yet.
-    if (job.lifecycle === "running") await rows.whenReady(job);
   }
   if (job.lifecycle === "stopped")
     throw new RoostError("unsupported", `job ${job.id} is stopped; respawn it to reply`);
-  if (job.lifecycle !== "running")
-    throw new RoostError("busy", `job ${job.id} is not running; try again shortly`);
+  // A job coming up takes it once the program is ready for it, not into a terminal nobody reads yet.
+  if (startedFor !== null || job.lifecycle === "starting") {
+    if (job.lifecycle === "running" || job.lifecycle === "starting") await rows.whenReady(job);
+  }
+  const refusal = notTakingReplies(job, startedFor);
+  if (refusal !== null) throw new RoostError("unsupported", refusal);
   await typeInto(await state.waitForHost(), job, text, rows);
   const seq = job.nextSeq++;
   await state.store.addTypedReply(jobRecord(job), seq, requestId);
