@@ -4,7 +4,7 @@ import { visibleWidth } from "@mariozechner/pi-tui";
 import { formatAge } from "../src/hub/age.js";
 import { type HubActions, handleKey } from "../src/hub/hub-input.js";
 import { type HubState, initialHubState, removeRow } from "../src/hub/hub-state.js";
-import { renderHub } from "../src/hub/hub-view.js";
+import { overlayScrollMost, renderHub } from "../src/hub/hub-view.js";
 import { LIST_KEYS } from "../src/hub/key-map.js";
 import { editLine, emptyEditor } from "../src/hub/line-editor.js";
 import type { JobRow } from "../src/protocol/rows.js";
@@ -72,9 +72,30 @@ const waiting = (id: string, extra: Partial<JobRow> = {}) =>
     ...extra,
   });
 
+function recorder() {
+  const calls: string[] = [];
+  const actions: HubActions = {
+    reply: (id, text, steer) => calls.push(`reply ${id} ${text} ${steer ? "steer" : "after"}`),
+    stop: (id) => calls.push(`stop ${id}`),
+    respawn: (id) => calls.push(`respawn ${id}`),
+    remove: (id) => calls.push(`remove ${id}`),
+    setPinned: (id, pinned) => calls.push(`pin ${id} ${pinned}`),
+    rename: (id, name) => calls.push(`rename ${id} ${name}`),
+    move: (id, direction) => calls.push(`move ${id} ${direction}`),
+    loadProfiles: () => calls.push("profiles"),
+    dispatch: (profile, task, name, cwd) => calls.push(`dispatch ${profile} ${task} ${name} ${cwd}`),
+    addTask: (title) => calls.push(`task ${title}`),
+    attach: (id) => calls.push(`attach ${id}`),
+    describe: (id) => calls.push(`describe ${id}`),
+    redraw: () => calls.push("redraw"),
+    quit: () => calls.push("quit"),
+  };
+  return { calls, actions };
+}
+
 describe("the hub's view", () => {
   test("one line per row: glyph, name, state, summary, pending replies, age", () => {
-    const lines = view(stateWith([row("alpha", { pending: 2 })]));
+    const lines = view(stateWith([row("alpha", { pending: 2, connected: false })]));
     const line = lines.find((l) => l.includes("alpha"))!;
     assert.match(line, /^› ● alpha +working +summary of alpha +✉2 +5s$/);
     assert.match(lines[0]!, /roost hub · 1 session · by folder +● daemon/);
@@ -108,7 +129,7 @@ describe("the hub's view", () => {
     assert.match(text, /● w +working/);
     assert.match(text, /◦ i +idle/);
     assert.match(text, /✓ d +done/);
-    assert.match(text, /✗ f +failed +it broke/);
+    assert.match(text, /✗ f +failed +it broke · last: summary of f/);
     assert.match(text, /○ s +starting/);
   });
 
@@ -212,10 +233,30 @@ describe("the hub's view", () => {
     assert.match(text, /board 2 open 1 claimed 3 done/);
   });
 
-  test("the help lists every key at 80x24", () => {
-    const text = view(stateWith([row("a")], { mode: { kind: "help" } })).join("\n");
-    for (const binding of LIST_KEYS)
-      assert.ok(text.includes(binding.label), `the help shows ${binding.label}`);
+  test("the help lists every key and the row symbols, scrolling at 80x24 and 60x15", () => {
+    for (const [width, height] of [
+      [80, 24],
+      [60, 15],
+      [140, 40],
+    ] as const) {
+      const state = stateWith([row("a")], { mode: { kind: "help", scroll: 0 } });
+      const { actions } = recorder();
+      const seen: string[] = [];
+      const most = overlayScrollMost(state, width, height, NOW);
+      for (let i = 0; i < 20; i++) {
+        seen.push(...view(state, width, height));
+        handleKey(state, "\x1b[6~", actions, 5, most); // PgDn scrolls; it does not close the help.
+        assert.equal(state.mode.kind, "help");
+      }
+      const text = seen.join("\n");
+      for (const binding of LIST_KEYS)
+        assert.ok(text.includes(binding.label), `the help shows ${binding.label} at ${width}x${height}`);
+      for (const symbol of ["✉N", "⚑", "◦", "↳"])
+        assert.ok(text.includes(symbol), `the legend shows ${symbol} at ${width}x${height}`);
+      if (most > 0) assert.match(text, /lines \d+-\d+ of \d+/);
+      handleKey(state, "x", actions, 5, most);
+      assert.equal(state.mode.kind, "list", "another key closes it");
+    }
   });
 
   test("narrower than 80 columns every line is still cut to fit", () => {
@@ -225,7 +266,7 @@ describe("the hub's view", () => {
       [20, 5],
       [12, 3],
     ] as const) {
-      const lines = view(stateWith(rows, { mode: { kind: "help" } }), width, height);
+      const lines = view(stateWith(rows, { mode: { kind: "help", scroll: 0 } }), width, height);
       assert.equal(lines.length, height);
       view(stateWith(rows), width, height);
     }
@@ -248,24 +289,6 @@ describe("the hub's view", () => {
 });
 
 describe("the hub's keys", () => {
-  function recorder() {
-    const calls: string[] = [];
-    const actions: HubActions = {
-      reply: (id, text, steer) => calls.push(`reply ${id} ${text} ${steer ? "steer" : "after"}`),
-      stop: (id) => calls.push(`stop ${id}`),
-      respawn: (id) => calls.push(`respawn ${id}`),
-      remove: (id) => calls.push(`remove ${id}`),
-      setPinned: (id, pinned) => calls.push(`pin ${id} ${pinned}`),
-      rename: (id, name) => calls.push(`rename ${id} ${name}`),
-      move: (id, direction) => calls.push(`move ${id} ${direction}`),
-      loadProfiles: () => calls.push("profiles"),
-      dispatch: (profile, task) => calls.push(`dispatch ${profile} ${task}`),
-      attach: (id) => calls.push(`attach ${id}`),
-      redraw: () => calls.push("redraw"),
-      quit: () => calls.push("quit"),
-    };
-    return { calls, actions };
-  }
   const press = (state: HubState, actions: HubActions, ...keys: string[]) => {
     for (const key of keys) handleKey(state, key, actions, 10);
   };
@@ -309,7 +332,15 @@ describe("the hub's keys", () => {
   test("stop, respawn, pin, move, rename, attach, group, quit", () => {
     const state = stateWith([row("a")]);
     const { calls, actions } = recorder();
-    press(state, actions, "x", "o", "p", "K", "J", "\x1b[1;2B", "a", "R", "\x15", "z", "\r", "g", "q");
+    // A running job's stop and respawn ask first: n keeps it, y does it.
+    press(state, actions, "x");
+    assert.deepEqual(state.mode, { kind: "confirm", action: "stop", id: "a" });
+    assert.match(
+      view(state).join("\n"),
+      /Stop a\? +y: stop +n: keep running · a reply will not start it again/,
+    );
+    press(state, actions, "n", "x", "y", "o", "y");
+    press(state, actions, "p", "K", "J", "\x1b[1;2B", "a", "R", "\x15", "z", "\r", "g", "q");
     assert.deepEqual(calls, [
       "stop a",
       "respawn a",
@@ -328,7 +359,18 @@ describe("the hub's keys", () => {
     const state = stateWith([], { profiles: ["one", "two"] });
     const { calls, actions } = recorder();
     press(state, actions, "n", "\x1b[C", "\r", "d", "o", "\r");
-    assert.deepEqual(calls, ["profiles", "dispatch two do"]);
+    assert.deepEqual(calls, ["profiles", `dispatch two do  ${state.cwd}`]);
+  });
+
+  test("dispatch: Tab goes to the new job's name and folder, and back to the task", () => {
+    const state = stateWith([], { profiles: ["one"] });
+    const { calls, actions } = recorder();
+    press(state, actions, "n", "\r", "t", "\t", "m", "e", "\t", "\x15", "/", "s", "r", "c", "\t");
+    const text = view(state).join("\n");
+    assert.match(text, /New one \(name me · folder \/src\) · task › t/);
+    assert.match(text, /Tab task \/ name \/ folder/);
+    press(state, actions, "2", "\r");
+    assert.deepEqual(calls, ["profiles", "dispatch one t2 me /src"]);
   });
 
   test("removing the selected row selects the one that takes its place", () => {

@@ -33,9 +33,23 @@ function rowText(row: JobRow, parentName: string | null, showParent: boolean): s
   if (showParent && parentName) parts.push(`↳ ${parentName} ·`);
   if (row.tool) parts.push(`[${row.tool}]`);
   const failed = row.state === "failed" || row.lifecycle === "failed";
-  const text = (failed && row.error) || row.summary || row.error || row.task || "";
+  // A failed row says why, and what the program said last (often the reason itself).
+  const text =
+    failed && row.error
+      ? `${row.error}${row.summary && row.summary !== row.error ? ` · last: ${row.summary}` : ""}`
+      : row.summary || row.error || row.task || "";
   parts.push(text);
   return oneLine(parts.join(" "));
+}
+
+/**
+ * Replies the agent has not been handed yet: while it is connected each was delivered at once (it
+ * works on them; they are acked when done), and an agent that takes no replies never will take them.
+ */
+export function unreadReplies(row: JobRow): number {
+  if (row.connected) return 0;
+  if (row.reported && row.capabilities.length > 0 && !row.capabilities.includes("replies")) return 0;
+  return row.pending;
 }
 
 /**
@@ -46,7 +60,7 @@ function rowText(row: JobRow, parentName: string | null, showParent: boolean): s
 export function rowLine(
   entry: RowEntry,
   width: number,
-  now: number,
+  sinceChange: number,
   selected: boolean,
   grouped: "dir" | "state",
 ) {
@@ -55,10 +69,17 @@ export function rowLine(
   const waiting = isWaiting(row);
   const indent = depth > 0 ? `${"  ".repeat(depth - 1)}↳ ` : "";
   const nameCol = nameWidth(width);
-  const name = fit(oneLine(indent + row.name), nameCol);
+  // A name other rows share shows the id's start too, so two `planner`s can be told apart.
+  const id = entry.sharedName ? ` #${row.id.slice(0, 4)}` : "";
+  const plainName = oneLine(indent + row.name);
+  const name =
+    id && visibleWidth(plainName) + id.length > nameCol
+      ? fit(plainName, nameCol - id.length) + id
+      : fit(plainName + id, nameCol);
   const label = look.label.padEnd(8);
-  const age = formatAge(now - Date.parse(row.updatedAt)).padStart(4);
-  const pending = row.pending > 0 ? `✉${row.pending} ` : "";
+  const age = formatAge(sinceChange).padStart(4);
+  const unread = unreadReplies(row);
+  const pending = unread > 0 ? `✉${unread} ` : "";
   const pin = row.pinned ? "⚑ " : "";
   const rightWidth = pending.length + pin.length + age.length;
   // mark, space, glyph, space, name, space, label, space | summary, space | right

@@ -19,8 +19,15 @@ export const rename: Command = {
   summary: "Renames a job's row.",
   positionals: [2, 2],
   run: async ({ positionals, client, print }) => {
-    const result = await (await client()).call("rename", { id: positionals[0]!, name: positionals[1]! });
-    print(`renamed ${result.id} to ${result.name}`, result);
+    const c = await client();
+    const result = await c.call("rename", { id: positionals[0]!, name: positionals[1]! });
+    // Names may be shared; the user is told, since the name alone no longer picks the job.
+    const { rows } = await c.call("list", {});
+    const others = rows.filter((r) => r.id !== result.id && r.name === result.name).map((r) => r.id);
+    const shared = others.length
+      ? ` (${others.join(", ")} ${others.length === 1 ? "has" : "have"} that name too: use ids)`
+      : "";
+    print(`renamed ${result.id} to ${result.name}${shared}`, { ...result, sameName: others });
     return 0;
   },
 };
