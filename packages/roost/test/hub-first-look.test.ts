@@ -20,6 +20,9 @@ const SIZES = [
 const CONFIG = {
   agentProfiles: {
     ...HUB_TEST_CONFIG.agentProfiles,
+    asker: {
+      command: ["/bin/sh", "-c", "printf 'Proceed? [y/N] '; read answer; echo \"got $answer\"; sleep 60"],
+    },
     crasher: {
       command: [
         "/bin/sh",
@@ -164,5 +167,49 @@ describe("the hub in a new user's first minutes", () => {
       h.terminal.type(ESC);
       await waitFor("the list again", async () => (h.hub.state.mode.kind === "list" ? true : undefined));
     }
+    writeFileSync(join(h.daemon.home, "roost.json"), JSON.stringify(CONFIG));
+  });
+
+  test("the events feed shows a terminal agent's prompt and typed reply, pins and renames", async () => {
+    h.terminal.resize(80, 24);
+    const asker = (await h.raw.request("dispatch", { profile: "asker" })).result.id;
+    await h.waitForScreen("the prompt", (s) => /\? asker +waiting/.test(s));
+    await selectById(asker);
+    h.terminal.type("1");
+    await h.waitForScreen("the answer typed", (s) => /asker +\w+ +got y/.test(s));
+    h.terminal.type("p");
+    await h.waitForScreen("pinned", (s) => /asker .*⚑/.test(s));
+    // A pin is not news: the age goes on from the answer, it does not start again.
+    await new Promise((r) => setTimeout(r, 1100));
+    h.hub.requestRender();
+    await h.waitForScreen("the age past a second", (s) => /asker .*⚑ +[1-9]\d*s/.test(s));
+    h.terminal.type("R", "\x15");
+    typeText("deployer");
+    h.terminal.type(ENTER);
+    const feed = (await h.raw.request("events", { id: asker })).result.events as {
+      kind: string;
+      why: string;
+      text: string;
+    }[];
+    const lines = feed.map((e) => `${e.kind} ${e.why} ${e.text}`);
+    await waitFor("the rename in the feed", async () => {
+      const events = (await h.raw.request("events", { id: asker })).result.events as {
+        kind: string;
+        why: string;
+        text: string;
+      }[];
+      return events.some((e) => e.why === "rename") ? true : undefined;
+    });
+    assert.ok(lines.includes("job state asker: asks: Proceed? [y/N]"), lines.join("\n"));
+    assert.ok(lines.includes("reply typed asker: y"), lines.join("\n"));
+    assert.ok(lines.includes("job pin asker: pinned"), lines.join("\n"));
+    h.terminal.type("v");
+    const screen = await h.waitForScreen(
+      "the events pane",
+      (s) => s.includes("── events") && s.includes("renamed to deployer"),
+    );
+    assert.match(screen, /user reply typed asker: y/);
+    assert.doesNotMatch(screen, /reply reply|followUp/);
+    h.terminal.type("v", "v", "v");
   });
 });

@@ -420,4 +420,52 @@ describe("the hub's keys", () => {
     assert.deepEqual(editor, { text: "a b", cursor: 3 });
     assert.equal(editLine(editor, "enter", "\r"), undefined);
   });
+
+  test("grouped by state, a row acted on stays under the cursor until the selection moves", () => {
+    const state = stateWith([waiting("a"), row("b", { order: 1 })], { grouping: "state", selectedId: "a" });
+    const { calls, actions } = recorder();
+    press(state, actions, "1");
+    assert.deepEqual(calls, ["reply a yes after"]);
+    // The answer made it work: by state it would move under "working", below b.
+    state.rows.set("a", row("a"));
+    let lines = view(state);
+    assert.ok(
+      lines.findIndex((l) => /› ● a/.test(l)) < lines.findIndex((l) => / ● b/.test(l)),
+      "a kept its place",
+    );
+    assert.match(lines.join("\n"), /waiting for you \(1\)/);
+    press(state, actions, "j");
+    lines = view(state);
+    assert.match(lines.join("\n"), /working \(2\)/, "once the selection moved, a is grouped where it is now");
+  });
+
+  test("a notice is over once a dialog opens: it does not come back after Esc", () => {
+    const state = stateWith([row("a")], { notice: { text: "Reply #3 saved for a.", tone: "ok" } });
+    const { actions } = recorder();
+    assert.match(view(state).join("\n"), /Reply #3 saved/);
+    press(state, actions, "/", "\x1b");
+    assert.doesNotMatch(view(state).join("\n"), /Reply #3 saved/);
+  });
+
+  test("the envelope counts replies the agent has not been handed", () => {
+    const rows = [
+      row("handed", { pending: 2, connected: true }),
+      row("away", { pending: 3, connected: false, order: 1 }),
+      row("deaf", { pending: 4, connected: false, reported: true, capabilities: ["report"], order: 2 }),
+    ];
+    const text = view(stateWith(rows)).join("\n");
+    assert.doesNotMatch(text, /✉2|✉4/);
+    assert.match(text, /away .* ✉3 /);
+  });
+
+  test("the profile picker scrolls to the chosen profile at 60 columns", () => {
+    const profiles = Array.from({ length: 12 }, (_, i) => `profile-${i + 1}`);
+    const state = stateWith([], { profiles, mode: { kind: "dispatch-profile", choice: 0 } });
+    const { actions } = recorder();
+    for (let i = 0; i < 10; i++) press(state, actions, "\x1b[C");
+    const status = view(state, 60, 15)[13]!;
+    assert.match(status, /profile-11/);
+    assert.match(status, /11\/12/);
+    assert.match(status, /‹/, "more to the left");
+  });
 });

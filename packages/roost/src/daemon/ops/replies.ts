@@ -27,6 +27,18 @@ function startIfEnded(supervisor: Supervisor, job: Job): void {
   }
 }
 
+/** The user's reply in the events feed: `reply` (or `steer`), to whom, and its start. */
+function feedReply(ctx: OpContext, job: Job, text: string, mode: ReplyMode | null): void {
+  ctx.feed.add({
+    kind: "reply",
+    why: mode === "steer" ? "steer" : job.kind === "terminal" ? "typed" : "reply",
+    text: `${job.name}: ${text.replace(/\s+/g, " ").slice(0, 120)}`,
+    who: "user",
+    whoId: null,
+    jobs: [job.id],
+  });
+}
+
 /**
  * Why a terminal job cannot take a typed reply now, or null when it can. Never `busy`: a client
  * tries `busy` again, and each try would start an ended job once more.
@@ -66,6 +78,7 @@ async function typeReply(ctx: OpContext, job: Job, text: string, requestId: stri
   await typeInto(await state.waitForHost(), job, text, rows);
   const seq = job.nextSeq++;
   await state.store.addTypedReply(jobRecord(job), seq, requestId);
+  feedReply(ctx, job, text, null);
   return { seq, saved: true as const };
 }
 
@@ -124,14 +137,7 @@ export const reply: OpHandler = async (ctx, _caller, args): Promise<ReplyResult>
   if (state.jobs.get(job.id) !== job) throw new RoostError("not_found", `job ${job.id} was removed`);
   insertBySeq(job.pending, saved);
   state.changed(job);
-  ctx.feed.add({
-    kind: "reply",
-    why: mode ?? "reply",
-    text: `${job.name}: ${text.replace(/\s+/g, " ").slice(0, 120)}`,
-    who: "user",
-    whoId: null,
-    jobs: [job.id],
-  });
+  feedReply(ctx, job, text, mode);
   job.connection?.send(deliverEvent(job, saved));
   startIfEnded(supervisor, job);
   return { seq: saved.seq, saved: true };
