@@ -50,3 +50,21 @@ export function rowLook(row: JobRow): RowLook {
 export function asksUser(row: JobRow): boolean {
   return isWaiting(row) && (row.question !== null || row.choices.length > 0);
 }
+
+/** What a row says in one line: why it failed and its last line, else its summary, error or task. */
+export function rowSays(row: JobRow): string {
+  const failed = row.state === "failed" || row.lifecycle === "failed";
+  if (failed && row.error)
+    return `${row.error}${row.summary && row.summary !== row.error ? ` · last: ${row.summary}` : ""}`;
+  return row.summary || row.error || row.task || "";
+}
+
+/**
+ * Replies the agent has not been handed yet: while it is connected each was delivered at once (it
+ * works on them; they are acked when done), and an agent that takes no replies never will take them.
+ */
+export function unreadReplies(row: JobRow): number {
+  if (row.connected) return 0;
+  if (row.reported && row.capabilities.length > 0 && !row.capabilities.includes("replies")) return 0;
+  return row.pending;
+}

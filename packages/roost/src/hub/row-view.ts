@@ -3,7 +3,7 @@ import type { JobRow } from "../protocol/rows.js";
 import { formatAge } from "./age.js";
 import type { LineEditor } from "./line-editor.js";
 import type { RowEntry } from "./row-list.js";
-import { asksUser, isWaiting, rowLook } from "./row-look.js";
+import { asksUser, isWaiting, rowLook, rowSays, unreadReplies } from "./row-look.js";
 import {
   bold,
   cyan,
@@ -32,24 +32,9 @@ function rowText(row: JobRow, parentName: string | null, showParent: boolean): s
   const parts: string[] = [];
   if (showParent && parentName) parts.push(`↳ ${parentName} ·`);
   if (row.tool) parts.push(`[${row.tool}]`);
-  const failed = row.state === "failed" || row.lifecycle === "failed";
   // A failed row says why, and what the program said last (often the reason itself).
-  const text =
-    failed && row.error
-      ? `${row.error}${row.summary && row.summary !== row.error ? ` · last: ${row.summary}` : ""}`
-      : row.summary || row.error || row.task || "";
-  parts.push(text);
+  parts.push(rowSays(row));
   return oneLine(parts.join(" "));
-}
-
-/**
- * Replies the agent has not been handed yet: while it is connected each was delivered at once (it
- * works on them; they are acked when done), and an agent that takes no replies never will take them.
- */
-export function unreadReplies(row: JobRow): number {
-  if (row.connected) return 0;
-  if (row.reported && row.capabilities.length > 0 && !row.capabilities.includes("replies")) return 0;
-  return row.pending;
 }
 
 /**

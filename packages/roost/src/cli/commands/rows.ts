@@ -1,14 +1,15 @@
 import type { Command } from "../command.js";
-import { rowLine } from "../format.js";
+import { rowsTable } from "../format.js";
 
 export const ls: Command = {
   name: "ls",
   usage: "ls [--json]",
-  summary: "Lists the jobs, one row each: id, name, state, and what it says.",
+  summary:
+    "Lists the jobs, one row each: id, name, state (as the hub words it), replies not taken, age, and what it says.",
   positionals: [0, 0],
   run: async ({ client, print }) => {
     const { rows } = await (await client()).call("list", {});
-    print(rows.length ? rows.map(rowLine).join("\n") : "no jobs", rows);
+    print(rows.length ? rowsTable(rows) : "no jobs (roost dispatch PROFILE [TASK] starts one)", rows);
     return 0;
   },
 };
