@@ -212,4 +212,31 @@ describe("the hub in a new user's first minutes", () => {
     assert.doesNotMatch(screen, /reply reply|followUp/);
     h.terminal.type("v", "v", "v");
   });
+
+  test("S runs a schedule now and pauses it, from the hub", async () => {
+    h.terminal.resize(80, 24);
+    const added = await h.raw.request("schedule-add", {
+      when: "every 30m",
+      name: "nightly",
+      launch: { profile: "agent", task: "scheduled work" },
+    });
+    assert.equal(added.ok, true, JSON.stringify(added));
+    await waitFor(
+      "the hub's schedules",
+      async () => (h.hub.state.schedules?.length ? true : undefined),
+      5000,
+    ).catch(() => h.terminal.type("v"));
+    h.terminal.type("S");
+    await h.waitForScreen("the schedule picker", (s) => /Schedule +nightly +r: run now · p: pause/.test(s));
+    h.terminal.type("r");
+    await h.waitForScreen("the run", (s) => /Started nightly \(\w+\) from schedule nightly\./.test(s));
+    await h.waitForScreen("its job", (s) => /nightly +working/.test(s));
+    h.terminal.type("S", "p");
+    await h.waitForScreen("paused", (s) => s.includes("Paused schedule nightly."));
+    const listed = (await h.raw.request("schedules")).result.schedules as { paused: boolean; runs: number }[];
+    assert.deepEqual(
+      listed.map((l) => [l.paused, l.runs]),
+      [[true, 1]],
+    );
+  });
 });

@@ -85,6 +85,8 @@ function recorder() {
     loadProfiles: () => calls.push("profiles"),
     dispatch: (profile, task, name, cwd) => calls.push(`dispatch ${profile} ${task} ${name} ${cwd}`),
     addTask: (title) => calls.push(`task ${title}`),
+    runSchedule: (id) => calls.push(`run schedule ${id}`),
+    pauseSchedule: (id, paused) => calls.push(`pause schedule ${id} ${paused}`),
     attach: (id) => calls.push(`attach ${id}`),
     describe: (id) => calls.push(`describe ${id}`),
     redraw: () => calls.push("redraw"),
@@ -467,5 +469,25 @@ describe("the hub's keys", () => {
     assert.match(status, /profile-11/);
     assert.match(status, /11\/12/);
     assert.match(status, /‹/, "more to the left");
+  });
+
+  test("S picks a schedule: r runs it now, p pauses or resumes it", () => {
+    const schedules = [
+      { id: "1", name: "nightly", when: "daily 02:00", next: null, paused: false },
+      { id: "2", name: "hourly", when: "every 1h", next: null, paused: true },
+    ];
+    const state = stateWith([row("a")], { schedules });
+    const { calls, actions } = recorder();
+    press(state, actions, "S");
+    let text = view(state).join("\n");
+    assert.match(text, /── schedules/, "the pane shows them");
+    assert.match(text, /Schedule +nightly +hourly \(paused\) +r: run now · p: pause/);
+    press(state, actions, "r", "S", "\x1b[C", "p");
+    assert.deepEqual(calls, ["run schedule 1", "pause schedule 2 false"]);
+    assert.equal(state.mode.kind, "list");
+    state.schedules = [];
+    press(state, actions, "S");
+    text = view(state).join("\n");
+    assert.match(text, /No schedules: roost schedule add/);
   });
 });

@@ -161,6 +161,33 @@ export class HubCommands {
     );
   }
 
+  runSchedule(id: string): void {
+    const name = this.scheduleName(id);
+    this.connection.call("schedule-run", { id: Number(id) }).then(
+      (result) => {
+        this.state.selectedId = result.job.id;
+        this.notify(`Started ${result.job.name} (${result.job.id}) from schedule ${name}.`, "ok");
+      },
+      (error) => this.refused(`Run schedule ${name}`, error),
+    );
+  }
+
+  pauseSchedule(id: string, paused: boolean): void {
+    const name = this.scheduleName(id);
+    this.connection.call(paused ? "schedule-pause" : "schedule-resume", { id: Number(id) }).then(
+      (result) => {
+        const item = this.state.schedules?.find((s) => s.id === id);
+        if (item) item.paused = result.schedule.paused;
+        this.notify(`${paused ? "Paused" : "Resumed"} schedule ${name}.`, "ok");
+      },
+      (error) => this.refused(`${paused ? "Pause" : "Resume"} schedule ${name}`, error),
+    );
+  }
+
+  private scheduleName(id: string): string {
+    return this.state.schedules?.find((s) => s.id === id)?.name ?? `#${id}`;
+  }
+
   /** The profiles a job can be dispatched from: the daemon's `profiles` op, else the home's roost.json. */
   loadProfiles(): void {
     const fromFile = () => {

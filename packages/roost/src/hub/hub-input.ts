@@ -21,6 +21,9 @@ export interface HubActions {
   dispatch(profile: string, task: string, name: string, cwd: string): void;
   /** A new task on the board. */
   addTask(title: string): void;
+  /** Runs a schedule now. */
+  runSchedule(id: string): void;
+  pauseSchedule(id: string, paused: boolean): void;
   attach(id: string): void;
   /** Asks the daemon for the job's details (into `state.detail`). */
   describe(id: string): void;
@@ -173,6 +176,15 @@ const LIST_COMMANDS: Record<ListCommand, CommandRun> = {
     }
     state.mode = { kind: "add-task", editor: emptyEditor() };
   },
+  schedules: (state) => {
+    if (state.schedules === null) {
+      state.notice = { text: "This daemon has no schedules.", tone: "info" };
+      return;
+    }
+    // The pane shows them while one is chosen.
+    state.pane = "schedules";
+    state.mode = { kind: "schedule-pick", choice: 0 };
+  },
   filter: (state) => {
     state.mode = { kind: "filter", editor: emptyEditor(state.filter), previous: state.filter };
   },
@@ -281,6 +293,24 @@ function applyKey(
           editor: emptyEditor(),
           values: { task: "", name: "", folder: state.cwd },
         };
+      return;
+    }
+    case "schedule-pick": {
+      const schedules = state.schedules ?? [];
+      const chosen = schedules[mode.choice];
+      if (key === "escape" || key === "ctrl+c" || key === "q") state.mode = { kind: "list" };
+      else if ((key === "left" || key === "up") && schedules.length > 0)
+        mode.choice = (mode.choice - 1 + schedules.length) % schedules.length;
+      else if ((key === "right" || key === "down" || key === "tab") && schedules.length > 0)
+        mode.choice = (mode.choice + 1) % schedules.length;
+      else if ((key === "r" || key === "enter") && chosen) {
+        // Back to the list, where the outcome shows.
+        state.mode = { kind: "list" };
+        actions.runSchedule(chosen.id);
+      } else if (key === "p" && chosen) {
+        state.mode = { kind: "list" };
+        actions.pauseSchedule(chosen.id, !chosen.paused);
+      }
       return;
     }
     case "reply":

@@ -32,6 +32,7 @@ export type Mode =
       values: Record<DispatchField, string>;
     }
   | { kind: "add-task"; editor: LineEditor }
+  | { kind: "schedule-pick"; choice: number }
   | { kind: "help"; scroll: number }
   | { kind: "detail"; id: string; scroll: number };
 

@@ -155,16 +155,16 @@ const TONES: Record<NoticeTone, (text: string) => string> = {
   error: red,
 };
 
-/** The profiles around the chosen one that fit in `room` columns, the chosen one always among them. */
-export function profileWindow(profiles: string[], choice: number, room: number): string {
-  const cell = (i: number) => ` ${profiles[i]} `;
+/** The choices around the chosen one that fit in `room` columns, the chosen one always among them. */
+export function choiceWindow(choices: string[], choice: number, room: number): string {
+  const cell = (i: number) => ` ${choices[i]} `;
   let from = choice;
   let to = choice + 1;
   let used = cell(choice).length + 2;
   // Grow to the right first, then to the left, while the next one fits (2 columns for the ‹ › marks).
   for (let grew = true; grew; ) {
     grew = false;
-    if (to < profiles.length && used + cell(to).length <= room) {
+    if (to < choices.length && used + cell(to).length <= room) {
       used += cell(to++).length;
       grew = true;
     }
@@ -175,7 +175,7 @@ export function profileWindow(profiles: string[], choice: number, room: number):
   }
   let out = from > 0 ? dim("‹") : " ";
   for (let i = from; i < to; i++) out += i === choice ? inverse(cell(i)) : cell(i);
-  return out + (to < profiles.length ? dim("›") : " ");
+  return out + (to < choices.length ? dim("›") : " ");
 }
 
 /** A confirmation: the question and its keys first (they must show at any width), then what follows. */
@@ -197,11 +197,21 @@ function statusLine(state: HubState, width: number): string {
     if (state.profiles.length === 0)
       return fit(yellow(" No profiles in roost.json (agentProfiles). Esc: back"), width);
     const prefix = " New job from ";
-    const names = profileWindow(state.profiles, mode.choice, width - prefix.length - 2);
+    const names = choiceWindow(state.profiles, mode.choice, width - prefix.length - 2);
     return fit(
       `${prefix}${names}  ${dim(`${mode.choice + 1}/${state.profiles.length} · ←/→ · Enter: task`)}`,
       width,
     );
+  }
+  if (mode.kind === "schedule-pick") {
+    const schedules = state.schedules ?? [];
+    if (schedules.length === 0)
+      return fit(yellow(' No schedules: roost schedule add "every 30m" PROFILE [TASK]. Esc: back'), width);
+    const chosen = schedules[Math.min(mode.choice, schedules.length - 1)]!;
+    const prefix = " Schedule ";
+    const keys = `  ${dim(`r: run now · p: ${chosen.paused ? "resume" : "pause"}`)}`;
+    const names = schedules.map((s) => `${s.name}${s.paused ? " (paused)" : ""}`);
+    return fit(`${prefix}${choiceWindow(names, mode.choice, width - prefix.length - 28)}${keys}`, width);
   }
   if (mode.kind === "dispatch-task") {
     const others = DISPATCH_FIELDS.filter((f) => f !== mode.field && mode.values[f] !== "")
@@ -225,6 +235,7 @@ const HINTS: Partial<Record<Mode["kind"], string>> = {
   "dispatch-profile": "←/→ profile · Enter task · Esc cancel",
   "dispatch-task": "Enter dispatch · Tab task / name / folder · Esc cancel",
   "add-task": "Enter add to the board · Esc cancel",
+  "schedule-pick": "←/→ schedule · r run now · p pause / resume · Esc back",
   help: "↑↓ PgUp PgDn scroll · any other key closes the help",
   detail: "↑↓ PgUp PgDn scroll · Esc back · a key of the list acts on this row",
 };

@@ -126,6 +126,8 @@ export class Hub {
       loadProfiles: () => commands.loadProfiles(),
       dispatch: (profile, task, name, cwd) => commands.dispatch(profile, task, name, cwd),
       addTask: (title) => commands.addTask(title),
+      runSchedule: (id) => commands.runSchedule(id),
+      pauseSchedule: (id, paused) => commands.pauseSchedule(id, paused),
       attach: (id) => void this.attach(id),
       describe: (id) => commands.describe(id),
       redraw: () => this.tui.requestRender(true),

@@ -24,6 +24,7 @@ export type ListCommand =
   | "move-down"
   | "new"
   | "add-task"
+  | "schedules"
   | "filter"
   | "clear-filter"
   | "group"
@@ -63,6 +64,7 @@ export const LIST_KEYS: KeyBinding[] = [
   { command: "move-down", keys: ["J", "shift+down"], label: "J S-↓", help: "move the row down" },
   { command: "new", keys: ["n"], label: "n", help: "new job: profile, task (Tab: name, folder)" },
   { command: "add-task", keys: ["T"], label: "T", help: "add a task to the board" },
+  { command: "schedules", keys: ["S"], label: "S", help: "schedules: run one now, pause, resume" },
   { command: "filter", keys: ["/"], label: "/", help: "filter rows by text" },
   { command: "clear-filter", keys: ["escape"], label: "Esc", help: "clear the filter" },
   { command: "group", keys: ["g"], label: "g", help: "group by folder / state" },
@@ -78,7 +80,7 @@ export const DIALOG_KEYS: { label: string; help: string }[] = [
   { label: "Enter", help: "in a line: send / save" },
   { label: "Esc", help: "in a line or dialog: cancel" },
   { label: "C-t", help: "in a reply: steer / after" },
-  { label: "← →", help: "new job: choose profile" },
+  { label: "← →", help: "new job, schedules: choose" },
   { label: "y n", help: "remove, stop, respawn: confirm / keep" },
 ];
 
