@@ -284,7 +284,7 @@ describe("the hub against a real daemon", () => {
     await h.daemon.kill("SIGKILL");
     await h.waitForScreen(
       "the banner",
-      (s) => s.includes("The daemon is gone") && s.includes("✗ daemon gone"),
+      (s) => s.includes("The daemon is gone: start it with roost daemon") && s.includes("✗ daemon gone"),
     );
     assert.match(await h.terminal.text(), /gamma/, "the rows stay as last seen");
     // A reply typed meanwhile waits, and goes when the daemon is back, once.

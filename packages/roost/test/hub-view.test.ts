@@ -196,11 +196,16 @@ describe("the hub's view", () => {
   });
 
   test("a lost daemon is said on a banner; the rows stay", () => {
-    const lines = view(
-      stateWith([row("a")], { connection: "gone", connectionDetail: "no answer on its socket" }),
-    );
+    const state = stateWith([row("a")], { connection: "gone", connectionDetail: "no answer on its socket" });
+    const lines = view(state);
     assert.match(lines[0]!, /✗ daemon gone/);
-    assert.match(lines[1]!, /The daemon is gone \(no answer on its socket\); reconnecting/);
+    // How to bring it back comes first: it shows at 80 columns, and at 60.
+    assert.match(lines[1]!, /The daemon is gone: start it with roost daemon \(or any roost command\)/);
+    assert.match(
+      view(state, 140)[1]!,
+      /reconnects by itself\. Rows are as last seen\. \(no answer on its socket\)/,
+    );
+    assert.match(view(state, 60, 15)[1]!, /The daemon is gone: start it with roost daemon/);
     assert.ok(lines.some((l) => l.includes("● a ")));
   });
 

@@ -144,7 +144,7 @@ function bannerLine(state: HubState, width: number): string {
   const text =
     state.connection === "connecting"
       ? " Connecting to the daemon…"
-      : ` The daemon is gone${state.connectionDetail ? ` (${state.connectionDetail})` : ""}; reconnecting. Rows are as last seen. Start it: roost daemon (or any roost command)`;
+      : ` The daemon is gone: start it with roost daemon (or any roost command); the hub reconnects by itself. Rows are as last seen.${state.connectionDetail ? ` (${state.connectionDetail})` : ""}`;
   return errorBackground(fit(text, width));
 }
 
