@@ -202,7 +202,7 @@ describe("the hub's view", () => {
     // How to bring it back comes first: it shows at 80 columns, and at 60.
     assert.match(lines[1]!, /The daemon is gone: start it with roost daemon \(or any roost command\)/);
     assert.match(
-      view(state, 140)[1]!,
+      view(state, 170)[1]!,
       /reconnects by itself\. Rows are as last seen\. \(no answer on its socket\)/,
     );
     assert.match(view(state, 60, 15)[1]!, /The daemon is gone: start it with roost daemon/);
