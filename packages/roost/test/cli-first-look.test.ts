@@ -9,6 +9,7 @@ import { rowWhen } from "./helpers/terminal.js";
 const PROFILES = {
   asker: { command: ["/bin/sh", "-c", "printf 'Proceed? [y/N] '; read answer; sleep 60"] },
   sleeper: { command: ["sleep", "60"], protocol: false },
+  crasher: { command: ["/bin/sh", "-c", "echo 'execvp(3) failed: No such file or directory'; exit 1"] },
 };
 
 describe("the CLI at first look", () => {
@@ -83,5 +84,36 @@ describe("the CLI at first look", () => {
       follow.kill();
       await exited;
     }
+  });
+
+  test("describe: why a job failed, its last output lines and its events; bad arguments refused", async () => {
+    const id = (await conn.request("dispatch", { profile: "crasher" })).result.id;
+    await rowWhen(conn, id, (r) => r.lifecycle === "failed");
+    const shown = await daemon.cli(["describe", id, "--lines", "5"]);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, new RegExp(`^crasher \\(${id}\\)\n`));
+    assert.match(shown.stdout, /\n error +crashed 3 times in a row \(last: exit code 1\); gave up\n/);
+    assert.match(
+      shown.stdout,
+      /── last output \(\d lines\) ──\n execvp\(3\) failed: No such file or directory\n/,
+    );
+    assert.match(shown.stdout, /job end crasher: failed: crashed 3 times/);
+    const json = JSON.parse((await daemon.cli(["describe", id, "--json"])).stdout);
+    assert.deepEqual(json.command, PROFILES.crasher.command);
+    assert.equal(json.lastLines.at(-1), "execvp(3) failed: No such file or directory");
+    for (const [args, message] of [
+      [["describe", id, "--lines", "0"], /bad_request: lines must be an integer from 1 to 200/],
+      [["describe", id, "--lines", "201"], /bad_request: lines must be an integer from 1 to 200/],
+      [["describe", "nobody"], /not_found: no job "nobody"/],
+    ] as const) {
+      const refused = await daemon.cli([...args]);
+      assert.equal(refused.code, 1);
+      assert.match(refused.stderr, message);
+    }
+    assert.equal(
+      (await conn.request("describe", { id, lines: 200 })).ok,
+      true,
+      "200 lines is the most, and allowed",
+    );
   });
 });
