@@ -132,6 +132,13 @@ describe("the hub's view", () => {
     assert.match(text, /◦ i +idle/);
     assert.match(text, /✓ d +done/);
     assert.match(text, /✗ f +failed +it broke · last: summary of f/);
+    const crashed = row("c", {
+      state: "failed",
+      lifecycle: "failed",
+      error: "crashed 3 times in a row",
+      summary: "boom",
+    });
+    assert.match(view(stateWith([crashed])).join("\n"), /✗ c +failed +boom · crashed 3 times in a row/);
     assert.match(text, /○ s +starting/);
   });
 

@@ -45,7 +45,8 @@ export function detailBody(detail: JobDetail, now: number): string[] {
     field("command", oneLine(d.command.join(" "))),
   ];
   if (row.task) body.push(field("task", oneLine(row.task)));
-  const state = `${look.colour(`${look.glyph} ${look.label}`)} ${dim(`(${row.lifecycle})`)}`;
+  const lifecycle = row.lifecycle !== look.label ? ` ${dim(`(${row.lifecycle})`)}` : "";
+  const state = `${look.colour(`${look.glyph} ${look.label}`)}${lifecycle}`;
   body.push(field("state", `${state}${row.exitCode !== null ? ` · exit code ${row.exitCode}` : ""}`));
   if (row.error) body.push(field("error", red(oneLine(row.error))));
   if (row.summary) body.push(field("says", oneLine(row.summary)));
@@ -76,12 +77,5 @@ export function detailLines(state: HubState, width: number, height: number, now:
   const detail = state.detail;
   const name = detail?.result?.row.name ?? state.rows.get(detail?.id ?? "")?.name ?? detail?.id ?? "";
   const body = detail ? detailBody(detail, now) : [];
-  return boxLines(
-    `${bold(name)} · details`,
-    body,
-    width,
-    height,
-    scroll,
-    "Esc closes · a key of the list acts on this row",
-  );
+  return boxLines(`${bold(name)} · details`, body, width, height, scroll, "Esc closes");
 }

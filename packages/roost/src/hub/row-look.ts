@@ -51,12 +51,17 @@ export function asksUser(row: JobRow): boolean {
   return isWaiting(row) && (row.question !== null || row.choices.length > 0);
 }
 
-/** What a row says in one line: why it failed and its last line, else its summary, error or task. */
+/**
+ * What a row says in one line: why it failed and its last line, else its summary, error or task.
+ * A job given up after crashes says what it printed last first: that is the reason, the crash count
+ * is not.
+ */
 export function rowSays(row: JobRow): string {
   const failed = row.state === "failed" || row.lifecycle === "failed";
-  if (failed && row.error)
-    return `${row.error}${row.summary && row.summary !== row.error ? ` · last: ${row.summary}` : ""}`;
-  return row.summary || row.error || row.task || "";
+  if (!failed || !row.error) return row.summary || row.error || row.task || "";
+  if (!row.summary || row.summary === row.error) return row.error;
+  if (/^crashed \d+ times/.test(row.error)) return `${row.summary} · ${row.error}`;
+  return `${row.error} · last: ${row.summary}`;
 }
 
 /**

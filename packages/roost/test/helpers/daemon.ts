@@ -213,7 +213,7 @@ export async function startTestDaemon(options: { config?: object; home?: string 
       await c.request("shutdown", { all: true });
       await exited;
       c.close();
-      rmSync(home, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true, maxRetries: 5 });
     },
   };
   return daemon;

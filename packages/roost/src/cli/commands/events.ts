@@ -8,8 +8,7 @@ const FOLLOW_POLL_MS = 500;
 /** One event on one line: time, kind and why, who, and what happened. */
 export function eventLine(event: FeedEvent): string {
   const time = event.at.slice(11, 19);
-  const what = event.why && event.why !== event.kind ? `${event.kind}/${event.why}` : event.kind;
-  return `${time}  ${what.padEnd(20)}  ${event.text}`;
+  return `${time}  ${`${event.kind}/${event.why}`.padEnd(20)}  ${event.text}`;
 }
 
 export const events: Command = {
