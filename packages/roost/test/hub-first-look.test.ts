@@ -138,6 +138,21 @@ describe("the hub in a new user's first minutes", () => {
     );
   });
 
+  test("the details follow the job as it changes", async () => {
+    const id = (await h.raw.request("dispatch", { profile: "agent", name: "follower" })).result.id;
+    await h.waitForScreen("the follower", (s) => /follower +working/.test(s));
+    await selectById(id);
+    h.terminal.type("i");
+    await h.waitForScreen("its details", (s) => s.includes("follower · details") && /says +ready/.test(s));
+    await h.raw.request("reply", { id, text: "say:on the second step" });
+    const screen = await h.waitForScreen("the new summary in the details", (s) =>
+      /says +on the second step/.test(s),
+    );
+    assert.match(screen, /reply +follower: say:on the second step/, "and the reply among its events");
+    h.terminal.type(ESC);
+    await waitFor("the list again", async () => (h.hub.state.mode.kind === "list" ? true : undefined));
+  });
+
   test("T adds a task to the board from the hub", async () => {
     h.terminal.type("T");
     await h.waitForScreen("the task line", (s) => s.includes("New task ›"));

@@ -10,6 +10,9 @@ import type { HubState, NoticeTone } from "./hub-state.js";
 import { isMissingOp } from "./optional-ops.js";
 import { compareRows } from "./row-list.js";
 
+/** The least time between two descriptions of a job that keeps changing. */
+const DESCRIBE_EVERY_MS = 500;
+
 /** How long a reply or dispatch interrupted by a daemon restart waits for it to be back. */
 const RESEND_WAIT_MS = 60_000;
 
@@ -101,11 +104,16 @@ export class HubCommands {
         },
       )
       .finally(() => {
-        this.describing = null;
         this.changed();
-        const again = this.describeAgain;
-        this.describeAgain = false;
-        if (again && this.state.mode.kind === "detail" && this.state.mode.id === id) this.describe(id);
+        // A job that changes all the time is described at most twice a second: changes meanwhile
+        // are taken by the next description.
+        setTimeout(() => {
+          if (this.describing !== id) return;
+          this.describing = null;
+          const again = this.describeAgain;
+          this.describeAgain = false;
+          if (again && this.state.mode.kind === "detail" && this.state.mode.id === id) this.describe(id);
+        }, DESCRIBE_EVERY_MS).unref();
       });
   }
 
