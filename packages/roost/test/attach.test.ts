@@ -52,10 +52,16 @@ describe("roost attach", () => {
     a.pty.write("y\r");
     await a.sees("deployed v2");
     assert.deepEqual(receivedLines(dir), ["got [y]"]);
+    // Its screen is drawn on a screen of its own, cleared first, after the note on the shell's.
+    const own = a.output.indexOf("\x1b[?1049h\x1b[H\x1b[2J");
+    assert.ok(own > a.output.indexOf("Ctrl-] detaches"), "the alternate screen, cleared, after the note");
+    assert.ok(own < a.output.indexOf("Proceed? [y/N]"), "then the job's screen");
     const mark = a.output.length;
     a.pty.write("\x1d");
     assert.equal(await a.exited, 0);
-    assert.match(a.output.slice(mark), /detached from proceed/);
+    const after = a.output.slice(mark);
+    assert.match(after, /detached from proceed/);
+    assert.ok(after.indexOf("\x1b[?1049l") < after.indexOf("detached from"), "the shell's screen back first");
     const row = await rowWhen(conn, id, (r) => r.summary === "deployed v2");
     assert.equal(row.lifecycle, "running");
   });
@@ -77,9 +83,17 @@ describe("roost attach", () => {
     const { id } = await dispatchTerminal(daemon, conn, "quitter");
     await rowWhen(conn, id, (r) => r.lifecycle === "done");
     const a = attach(id);
-    await a.sees("this is its last screen");
-    assert.match(a.output, /all done here/);
+    await a.sees("this is its last screen; press a key to leave it");
+    // On a cleared screen of its own: never drawn over the shell's rows.
+    assert.ok(a.output.indexOf("\x1b[?1049h\x1b[H\x1b[2J") < a.output.indexOf("all done here"));
+    const mark = a.output.length;
+    a.pty.write("x");
     assert.equal(await a.exited, 0);
+    const after = a.output.slice(mark);
+    assert.ok(
+      after.indexOf("\x1b[?1049l") < after.indexOf("this is its last screen"),
+      "back on the shell's screen",
+    );
   });
 
   test("several watch, the first attached types; when it leaves the next one takes the keyboard", async () => {

@@ -10,7 +10,7 @@ const { roost, json } = cli;
 test("any command starts the daemon in the background; ls lists, dispatch starts jobs", async () => {
   const empty = await roost("ls");
   assert.equal(empty.code, 0, empty.stderr);
-  assert.equal(empty.stdout, "no jobs\n");
+  assert.equal(empty.stdout, "no jobs (roost dispatch PROFILE [TASK] starts one)\n");
   assert.ok(existsSync(join(cli.home, "roost", "daemon.log")), "the background daemon logs to daemon.log");
 
   const human = await roost("dispatch", "sleeper", "--name", "first");

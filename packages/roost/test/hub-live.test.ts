@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { homedir } from "node:os";
 import { after, before, describe, test } from "node:test";
 import { visibleWidth } from "@mariozechner/pi-tui";
 import { waitFor } from "./helpers/daemon.js";
@@ -94,6 +95,8 @@ describe("the hub against a real daemon", () => {
   test("stop and respawn from the hub", async () => {
     assert.match((await selectedLine()) ?? "", /beta/);
     h.terminal.type("x");
+    await h.waitForScreen("the confirmation", (s) => s.includes("Stop beta?  y: stop  n: keep running"));
+    h.terminal.type("y");
     await h.waitForScreen("beta stopped", (s) => /■ beta +stopped/.test(s) && s.includes("Stopped beta."));
     // A refusal shows with its code and reason: a command reply needs the agent connected.
     h.terminal.type(ENTER);
@@ -173,7 +176,9 @@ describe("the hub against a real daemon", () => {
     await h.waitForScreen("the profile picker", (s) => s.includes("New job from") && s.includes(" agent "));
     h.terminal.type(ENTER);
     typeText("from the hub");
-    await h.waitForScreen("the task line", (s) => s.includes("New agent · task › from the hub"));
+    await h.waitForScreen("the task line, with the folder it starts in", (s) =>
+      s.includes(`New agent (folder ${process.cwd().replace(homedir(), "~")}) · task › from the hub`),
+    );
     h.terminal.type(ENTER);
     const screen = await h.waitForScreen("the new row", (s) => /agent +working +got: from the hub/.test(s));
     assert.match(screen, /Started agent \(\w+\) from agent\./);
@@ -216,14 +221,24 @@ describe("the hub against a real daemon", () => {
     assert.match(screen, /gamma +working/);
   });
 
-  test("the help lists the keys and any key closes it", async () => {
+  test("the help lists the keys, scrolls with PgDn, and any other key closes it", async () => {
     h.terminal.type("?");
-    const screen = await h.waitForScreen("the help", (s) => s.includes("roost hub · keys"));
+    let screen = await h.waitForScreen("the help", (s) => s.includes("roost hub · keys"));
+    // Page by page to its end: each page is read on the way.
+    while (!screen.includes("spawned by the row above")) {
+      const before = screen;
+      h.terminal.type("\x1b[6~");
+      screen += await h.waitForScreen(
+        "the next page",
+        (s) => !before.endsWith(s) && s.includes("roost hub · keys"),
+      );
+    }
     for (const words of [
       "next row waiting for you",
       "attach to its terminal",
       "stop the session",
       "filter rows by text",
+      "pinned",
     ])
       assert.ok(screen.includes(words), `the help says "${words}"`);
     h.terminal.type("z");
@@ -269,7 +284,7 @@ describe("the hub against a real daemon", () => {
     await h.daemon.kill("SIGKILL");
     await h.waitForScreen(
       "the banner",
-      (s) => s.includes("The daemon is gone") && s.includes("✗ daemon gone"),
+      (s) => s.includes("The daemon is gone: start it with roost daemon") && s.includes("✗ daemon gone"),
     );
     assert.match(await h.terminal.text(), /gamma/, "the rows stay as last seen");
     // A reply typed meanwhile waits, and goes when the daemon is back, once.

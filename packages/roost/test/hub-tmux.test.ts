@@ -70,10 +70,15 @@ describe("roost hub in a real terminal under tmux", { skip }, () => {
 
     // Attach: the session's terminal takes the screen; Ctrl-] comes back to the hub.
     await tmux("send-keys", "-t", "hub", "a");
-    await waitForPane("the attached terminal", (s) =>
-      /\[roost\] attached to tmux-agent .*Ctrl-\] detaches/.test(s),
+    await waitForPane(
+      "the attached terminal",
+      (s) => !s.includes("roost hub ·") && !s.includes("Enter reply"),
     );
-    assert.equal(await flag("alternate_on"), "0", "the hub left its screen to the session");
+    // The session's screen is on the alternate screen, as tmux does it; the title says how to leave.
+    await waitFor("the attached title", async () =>
+      /roost: tmux-agent .*Ctrl-\] detaches/.test(await flag("pane_title")) ? true : undefined,
+    );
+    assert.equal(await flag("alternate_on"), "1", "the session has a screen of its own");
     await tmux("send-keys", "-t", "hub", "C-]");
     await waitForPane(
       "the hub again",

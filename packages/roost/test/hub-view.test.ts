@@ -4,7 +4,7 @@ import { visibleWidth } from "@mariozechner/pi-tui";
 import { formatAge } from "../src/hub/age.js";
 import { type HubActions, handleKey } from "../src/hub/hub-input.js";
 import { type HubState, initialHubState, removeRow } from "../src/hub/hub-state.js";
-import { renderHub } from "../src/hub/hub-view.js";
+import { overlayScrollMost, renderHub } from "../src/hub/hub-view.js";
 import { LIST_KEYS } from "../src/hub/key-map.js";
 import { editLine, emptyEditor } from "../src/hub/line-editor.js";
 import type { JobRow } from "../src/protocol/rows.js";
@@ -72,9 +72,32 @@ const waiting = (id: string, extra: Partial<JobRow> = {}) =>
     ...extra,
   });
 
+function recorder() {
+  const calls: string[] = [];
+  const actions: HubActions = {
+    reply: (id, text, steer) => calls.push(`reply ${id} ${text} ${steer ? "steer" : "after"}`),
+    stop: (id) => calls.push(`stop ${id}`),
+    respawn: (id) => calls.push(`respawn ${id}`),
+    remove: (id) => calls.push(`remove ${id}`),
+    setPinned: (id, pinned) => calls.push(`pin ${id} ${pinned}`),
+    rename: (id, name) => calls.push(`rename ${id} ${name}`),
+    move: (id, direction) => calls.push(`move ${id} ${direction}`),
+    loadProfiles: () => calls.push("profiles"),
+    dispatch: (profile, task, name, cwd) => calls.push(`dispatch ${profile} ${task} ${name} ${cwd}`),
+    addTask: (title) => calls.push(`task ${title}`),
+    runSchedule: (id) => calls.push(`run schedule ${id}`),
+    pauseSchedule: (id, paused) => calls.push(`pause schedule ${id} ${paused}`),
+    attach: (id) => calls.push(`attach ${id}`),
+    describe: (id) => calls.push(`describe ${id}`),
+    redraw: () => calls.push("redraw"),
+    quit: () => calls.push("quit"),
+  };
+  return { calls, actions };
+}
+
 describe("the hub's view", () => {
   test("one line per row: glyph, name, state, summary, pending replies, age", () => {
-    const lines = view(stateWith([row("alpha", { pending: 2 })]));
+    const lines = view(stateWith([row("alpha", { pending: 2, connected: false })]));
     const line = lines.find((l) => l.includes("alpha"))!;
     assert.match(line, /^› ● alpha +working +summary of alpha +✉2 +5s$/);
     assert.match(lines[0]!, /roost hub · 1 session · by folder +● daemon/);
@@ -108,7 +131,14 @@ describe("the hub's view", () => {
     assert.match(text, /● w +working/);
     assert.match(text, /◦ i +idle/);
     assert.match(text, /✓ d +done/);
-    assert.match(text, /✗ f +failed +it broke/);
+    assert.match(text, /✗ f +failed +it broke · last: summary of f/);
+    const crashed = row("c", {
+      state: "failed",
+      lifecycle: "failed",
+      error: "crashed 3 times in a row",
+      summary: "boom",
+    });
+    assert.match(view(stateWith([crashed])).join("\n"), /✗ c +failed +boom · crashed 3 times in a row/);
     assert.match(text, /○ s +starting/);
   });
 
@@ -173,11 +203,16 @@ describe("the hub's view", () => {
   });
 
   test("a lost daemon is said on a banner; the rows stay", () => {
-    const lines = view(
-      stateWith([row("a")], { connection: "gone", connectionDetail: "no answer on its socket" }),
-    );
+    const state = stateWith([row("a")], { connection: "gone", connectionDetail: "no answer on its socket" });
+    const lines = view(state);
     assert.match(lines[0]!, /✗ daemon gone/);
-    assert.match(lines[1]!, /The daemon is gone \(no answer on its socket\); reconnecting/);
+    // How to bring it back comes first: it shows at 80 columns, and at 60.
+    assert.match(lines[1]!, /The daemon is gone: start it with roost daemon \(or any roost command\)/);
+    assert.match(
+      view(state, 170)[1]!,
+      /reconnects by itself\. Rows are as last seen\. \(no answer on its socket\)/,
+    );
+    assert.match(view(state, 60, 15)[1]!, /The daemon is gone: start it with roost daemon/);
     assert.ok(lines.some((l) => l.includes("● a ")));
   });
 
@@ -212,10 +247,30 @@ describe("the hub's view", () => {
     assert.match(text, /board 2 open 1 claimed 3 done/);
   });
 
-  test("the help lists every key at 80x24", () => {
-    const text = view(stateWith([row("a")], { mode: { kind: "help" } })).join("\n");
-    for (const binding of LIST_KEYS)
-      assert.ok(text.includes(binding.label), `the help shows ${binding.label}`);
+  test("the help lists every key and the row symbols, scrolling at 80x24 and 60x15", () => {
+    for (const [width, height] of [
+      [80, 24],
+      [60, 15],
+      [140, 40],
+    ] as const) {
+      const state = stateWith([row("a")], { mode: { kind: "help", scroll: 0 } });
+      const { actions } = recorder();
+      const seen: string[] = [];
+      const most = overlayScrollMost(state, width, height, NOW);
+      for (let i = 0; i < 20; i++) {
+        seen.push(...view(state, width, height));
+        handleKey(state, "\x1b[6~", actions, 5, most); // PgDn scrolls; it does not close the help.
+        assert.equal(state.mode.kind, "help");
+      }
+      const text = seen.join("\n");
+      for (const binding of LIST_KEYS)
+        assert.ok(text.includes(binding.label), `the help shows ${binding.label} at ${width}x${height}`);
+      for (const symbol of ["✉N", "⚑", "◦", "↳"])
+        assert.ok(text.includes(symbol), `the legend shows ${symbol} at ${width}x${height}`);
+      if (most > 0) assert.match(text, /lines \d+-\d+ of \d+/);
+      handleKey(state, "x", actions, 5, most);
+      assert.equal(state.mode.kind, "list", "another key closes it");
+    }
   });
 
   test("narrower than 80 columns every line is still cut to fit", () => {
@@ -225,7 +280,7 @@ describe("the hub's view", () => {
       [20, 5],
       [12, 3],
     ] as const) {
-      const lines = view(stateWith(rows, { mode: { kind: "help" } }), width, height);
+      const lines = view(stateWith(rows, { mode: { kind: "help", scroll: 0 } }), width, height);
       assert.equal(lines.length, height);
       view(stateWith(rows), width, height);
     }
@@ -248,24 +303,6 @@ describe("the hub's view", () => {
 });
 
 describe("the hub's keys", () => {
-  function recorder() {
-    const calls: string[] = [];
-    const actions: HubActions = {
-      reply: (id, text, steer) => calls.push(`reply ${id} ${text} ${steer ? "steer" : "after"}`),
-      stop: (id) => calls.push(`stop ${id}`),
-      respawn: (id) => calls.push(`respawn ${id}`),
-      remove: (id) => calls.push(`remove ${id}`),
-      setPinned: (id, pinned) => calls.push(`pin ${id} ${pinned}`),
-      rename: (id, name) => calls.push(`rename ${id} ${name}`),
-      move: (id, direction) => calls.push(`move ${id} ${direction}`),
-      loadProfiles: () => calls.push("profiles"),
-      dispatch: (profile, task) => calls.push(`dispatch ${profile} ${task}`),
-      attach: (id) => calls.push(`attach ${id}`),
-      redraw: () => calls.push("redraw"),
-      quit: () => calls.push("quit"),
-    };
-    return { calls, actions };
-  }
   const press = (state: HubState, actions: HubActions, ...keys: string[]) => {
     for (const key of keys) handleKey(state, key, actions, 10);
   };
@@ -309,7 +346,15 @@ describe("the hub's keys", () => {
   test("stop, respawn, pin, move, rename, attach, group, quit", () => {
     const state = stateWith([row("a")]);
     const { calls, actions } = recorder();
-    press(state, actions, "x", "o", "p", "K", "J", "\x1b[1;2B", "a", "R", "\x15", "z", "\r", "g", "q");
+    // A running job's stop and respawn ask first: n keeps it, y does it.
+    press(state, actions, "x");
+    assert.deepEqual(state.mode, { kind: "confirm", action: "stop", id: "a" });
+    assert.match(
+      view(state).join("\n"),
+      /Stop a\? +y: stop +n: keep running · a reply will not start it again/,
+    );
+    press(state, actions, "n", "x", "y", "o", "y");
+    press(state, actions, "p", "K", "J", "\x1b[1;2B", "a", "R", "\x15", "z", "\r", "g", "q");
     assert.deepEqual(calls, [
       "stop a",
       "respawn a",
@@ -340,7 +385,18 @@ describe("the hub's keys", () => {
     const state = stateWith([], { profiles: ["one", "two"] });
     const { calls, actions } = recorder();
     press(state, actions, "n", "\x1b[C", "\r", "d", "o", "\r");
-    assert.deepEqual(calls, ["profiles", "dispatch two do"]);
+    assert.deepEqual(calls, ["profiles", `dispatch two do  ${state.cwd}`]);
+  });
+
+  test("dispatch: Tab goes to the new job's name and folder, and back to the task", () => {
+    const state = stateWith([], { profiles: ["one"] });
+    const { calls, actions } = recorder();
+    press(state, actions, "n", "\r", "t", "\t", "m", "e", "\t", "\x15", "/", "s", "r", "c", "\t");
+    const text = view(state).join("\n");
+    assert.match(text, /New one \(name me · folder \/src\) · task › t/);
+    assert.match(text, /Tab task \/ name \/ folder/);
+    press(state, actions, "2", "\r");
+    assert.deepEqual(calls, ["profiles", "dispatch one t2 me /src"]);
   });
 
   test("removing the selected row selects the one that takes its place", () => {
@@ -389,5 +445,73 @@ describe("the hub's keys", () => {
     editor = editLine(editor, "ctrl+k", "\x0b")!;
     assert.deepEqual(editor, { text: "a b", cursor: 3 });
     assert.equal(editLine(editor, "enter", "\r"), undefined);
+  });
+
+  test("grouped by state, a row acted on stays under the cursor until the selection moves", () => {
+    const state = stateWith([waiting("a"), row("b", { order: 1 })], { grouping: "state", selectedId: "a" });
+    const { calls, actions } = recorder();
+    press(state, actions, "1");
+    assert.deepEqual(calls, ["reply a yes after"]);
+    // The answer made it work: by state it would move under "working", below b.
+    state.rows.set("a", row("a"));
+    let lines = view(state);
+    assert.ok(
+      lines.findIndex((l) => /› ● a/.test(l)) < lines.findIndex((l) => / ● b/.test(l)),
+      "a kept its place",
+    );
+    assert.match(lines.join("\n"), /waiting for you \(1\)/);
+    press(state, actions, "j");
+    lines = view(state);
+    assert.match(lines.join("\n"), /working \(2\)/, "once the selection moved, a is grouped where it is now");
+  });
+
+  test("a notice is over once a dialog opens: it does not come back after Esc", () => {
+    const state = stateWith([row("a")], { notice: { text: "Reply #3 saved for a.", tone: "ok" } });
+    const { actions } = recorder();
+    assert.match(view(state).join("\n"), /Reply #3 saved/);
+    press(state, actions, "/", "\x1b");
+    assert.doesNotMatch(view(state).join("\n"), /Reply #3 saved/);
+  });
+
+  test("the envelope counts replies the agent has not been handed", () => {
+    const rows = [
+      row("handed", { pending: 2, connected: true }),
+      row("away", { pending: 3, connected: false, order: 1 }),
+      row("deaf", { pending: 4, connected: false, reported: true, capabilities: ["report"], order: 2 }),
+    ];
+    const text = view(stateWith(rows)).join("\n");
+    assert.doesNotMatch(text, /✉2|✉4/);
+    assert.match(text, /away .* ✉3 /);
+  });
+
+  test("the profile picker scrolls to the chosen profile at 60 columns", () => {
+    const profiles = Array.from({ length: 12 }, (_, i) => `profile-${i + 1}`);
+    const state = stateWith([], { profiles, mode: { kind: "dispatch-profile", choice: 0 } });
+    const { actions } = recorder();
+    for (let i = 0; i < 10; i++) press(state, actions, "\x1b[C");
+    const status = view(state, 60, 15)[13]!;
+    assert.match(status, /profile-11/);
+    assert.match(status, /11\/12/);
+    assert.match(status, /‹/, "more to the left");
+  });
+
+  test("S picks a schedule: r runs it now, p pauses or resumes it", () => {
+    const schedules = [
+      { id: "1", name: "nightly", when: "daily 02:00", next: null, paused: false },
+      { id: "2", name: "hourly", when: "every 1h", next: null, paused: true },
+    ];
+    const state = stateWith([row("a")], { schedules });
+    const { calls, actions } = recorder();
+    press(state, actions, "S");
+    let text = view(state).join("\n");
+    assert.match(text, /── schedules/, "the pane shows them");
+    assert.match(text, /Schedule +nightly +hourly \(paused\) +r: run now · p: pause/);
+    press(state, actions, "r", "S", "\x1b[C", "p");
+    assert.deepEqual(calls, ["run schedule 1", "pause schedule 2 false"]);
+    assert.equal(state.mode.kind, "list");
+    state.schedules = [];
+    press(state, actions, "S");
+    text = view(state).join("\n");
+    assert.match(text, /No schedules: roost schedule add/);
   });
 });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -192,6 +192,7 @@ describe("schedules", () => {
         : undefined,
     );
     const firstJob = (await scheduleOf(single.id)).lastJob!;
+    assert.equal(firstJob.name, "single", "a schedule's job is named like the schedule");
     await waitFor("the first job running", async () =>
       (await hub.call("list", {})).rows.find((r) => r.id === firstJob.id)?.lifecycle === "running"
         ? true
@@ -214,9 +215,21 @@ describe("schedules", () => {
     await hub.call("schedule-rm", { id: overlapping.id });
   });
 
-  test("a run that cannot start says so in the feed", async () => {
+  test("a schedule of a missing profile is refused; a run whose profile went says so in the feed", async () => {
+    await assert.rejects(addSchedule("every 1m", "no-such-profile"), (err: RoostError) => {
+      assert.equal(err.code, "not_found");
+      assert.match(
+        err.message,
+        /no profile "no-such-profile" in .*roost\.json \(profiles: quitter, sleeper\)/,
+      );
+      return true;
+    });
     setClock("2026-12-02T09:00:00Z");
+    const config = join(daemon.home, "roost.json");
+    const profiles = readFileSync(config, "utf8");
+    writeFileSync(config, profiles.replace('"sleeper"', '"no-such-profile"'));
     const ghost = await addSchedule("every 1m", "no-such-profile", { name: "ghost" });
+    writeFileSync(config, profiles);
     setClock("2026-12-02T09:01:01Z");
     const [failed] = await waitFor("the failed run", async () => {
       const events = await runsOf(ghost.id, "failed");

@@ -27,11 +27,21 @@ export interface AttachOptions {
   reconnectForMs?: number;
 }
 
-/** How an attach ended: the user detached, the job ended, or the daemon went away for good. */
-export type AttachOutcome = "detached" | "ended" | "lost" | "shutdown";
+/**
+ * How an attach ended: the user detached, the job ended while attached, the daemon went away for
+ * good or shut down, or the job had ended already and its last screen was shown until a key.
+ */
+export type AttachOutcome = "detached" | "ended" | "lost" | "shutdown" | "last-screen";
 
-/** Leaves the modes a program may have set in the user's terminal (alternate screen, mouse, paste). */
-const RESET_MODES = "\x1b[0m\x1b[?1049l\x1b[?2004l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?25h";
+/**
+ * The job's screen is drawn on the alternate screen, cleared first, as tmux does: nothing of the
+ * shell's screen shows under it, and leaving it gives the shell's screen back as it was.
+ */
+const OWN_SCREEN = "\x1b[?1049h\x1b[H\x1b[2J";
+/** Resets the modes a program may have set (mouse, paste, styles, a hidden cursor). */
+const RESET_PROGRAM_MODES = "\x1b[0m\x1b[?2004l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?25h";
+/** Those, and back to the shell's screen. */
+const RESET_MODES = `${RESET_PROGRAM_MODES}\x1b[?1049l`;
 const CLEAR = "\x1b[H\x1b[2J\x1b[3J";
 const RECONNECT_WAIT_MS = 250;
 
@@ -46,6 +56,7 @@ class AttachSession {
   private connected = false;
   /** The daemon said it shuts down with its jobs. */
   private shutdownAll = false;
+  private titled = false;
   private typing: Promise<unknown> = Promise.resolve();
   private readonly wasRaw: boolean;
   private resolve: (outcome: AttachOutcome) => void = () => {};
@@ -65,12 +76,16 @@ class AttachSession {
   async run(): Promise<AttachOutcome> {
     const result = await this.attach();
     if (result.ended) return this.showEnded(result);
+    // Said on the shell's screen (it shows again on detach) and in the title while attached.
     this.streams.output.write(
       `[roost] attached to ${this.name}; ${DETACH_KEY_NAME} detaches` +
         (this.keyboard ? "" : " (watching: another attached terminal has the keyboard)") +
         "\r\n",
     );
-    this.streams.output.write(result.screen);
+    // The title is pushed first and popped on the way out (xterm's title stack).
+    this.streams.output.write(`\x1b[22;0t\x1b]2;roost: ${this.name} · ${DETACH_KEY_NAME} detaches\x07`);
+    this.titled = true;
+    this.streams.output.write(OWN_SCREEN + result.screen);
     const { input, output } = this.streams;
     const done = new Promise<AttachOutcome>((resolve) => (this.resolve = resolve));
     output.on("resize", this.resize);
@@ -95,16 +110,31 @@ class AttachSession {
     return result;
   }
 
-  private showEnded(result: AttachResult): AttachOutcome {
-    this.streams.output.write(result.screen);
-    this.streams.output.write(RESET_MODES);
+  /**
+   * A job that ended: its last screen on a screen of its own, until a key (when there is a keyboard);
+   * then the shell's screen again, with what it was.
+   */
+  private async showEnded(result: AttachResult): Promise<AttachOutcome> {
+    const { input, output } = this.streams;
     const how = result.exitCode === null ? "" : `, exit code ${result.exitCode}`;
-    this.note(
+    const what =
       result.screen === ""
         ? `${this.name} is ${result.lifecycle}${how}; no screen of it was kept`
-        : `${this.name} is ${result.lifecycle}${how}: this is its last screen`,
-    );
-    return "ended";
+        : `${this.name} is ${result.lifecycle}${how}: this is its last screen`;
+    if (input.isTTY && input.setRawMode && result.screen !== "") {
+      output.write(OWN_SCREEN + result.screen + RESET_PROGRAM_MODES);
+      this.note(`${what}; press a key to leave it`);
+      input.setRawMode(true);
+      input.resume();
+      await new Promise((resolve) => input.once("data", resolve));
+      input.setRawMode(this.wasRaw);
+      input.pause();
+      output.write(RESET_MODES);
+    } else {
+      output.write(result.screen + RESET_MODES);
+    }
+    this.note(what);
+    return "last-screen";
   }
 
   private note(text: string): void {
@@ -201,7 +231,7 @@ class AttachSession {
     this.client.off("event", this.onEvent).off("close", this.onClose);
     if (input.isTTY && input.setRawMode) input.setRawMode(this.wasRaw);
     input.pause();
-    output.write(RESET_MODES);
+    output.write(RESET_MODES + (this.titled ? "\x1b[23;0t" : ""));
     const client = this.client;
     const detached =
       outcome === "detached" && this.connected

@@ -1,11 +1,38 @@
+import { formatAge } from "../hub/age.js";
+import { isWaiting, rowLook, rowSays, unreadReplies } from "../hub/row-look.js";
 import type { JobRow } from "../protocol/index.js";
 
-/** A row on one line: id, name, where it is, and what it says. */
-export function rowLine(row: JobRow): string {
-  const where =
-    row.lifecycle === "running" ? `${row.state}${row.status ? `/${row.status}` : ""}` : row.lifecycle;
-  const pending = row.pending > 0 ? ` [${row.pending} waiting]` : "";
-  const pin = row.pinned ? "*" : " ";
-  const text = row.lifecycle === "failed" && row.error ? row.error : (row.question ?? row.summary ?? "");
-  return `${pin}${row.id}  ${row.name}  ${where}${pending}  ${text}`.trimEnd();
+const HEADER = ["ID", "NAME", "STATE", "✉", "AGE", "SAYS"];
+
+/** A stopped job asks nothing: only a waiting row shows its question (and its choices). */
+function says(row: JobRow): string {
+  if (isWaiting(row) && row.question) {
+    const choices = row.choices.map((c, i) => `${i + 1} ${c}`).join(", ");
+    return `${row.question}${choices ? ` (${choices})` : ""}`;
+  }
+  return rowSays(row);
+}
+
+const columns = (text: string) => [...text].length;
+
+/** The rows as a table: a header, then one line a job, columns aligned, in the hub's words. */
+export function rowsTable(rows: JobRow[], now = Date.now()): string {
+  const cells = rows.map((row) => [
+    row.id,
+    `${row.pinned ? "⚑ " : ""}${row.name}`,
+    rowLook(row).label,
+    unreadReplies(row) > 0 ? String(unreadReplies(row)) : "",
+    formatAge(now - Date.parse(row.updatedAt)),
+    says(row).replace(/[\x00-\x1f\x7f]+/g, " "),
+  ]);
+  const table = [HEADER, ...cells];
+  const widths = HEADER.map((_, c) => Math.max(...table.map((line) => columns(line[c]!))));
+  return table
+    .map((line) =>
+      line
+        .map((cell, c) => (c === line.length - 1 ? cell : cell + " ".repeat(widths[c]! - columns(cell))))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }

@@ -20,15 +20,15 @@ function anyKey(prompt: string): Promise<void> {
 
 /**
  * `roost attach` from the hub: the session's terminal here, on a connection of its own, until the
- * detach key. When it ends otherwise (the job had ended: its last screen; the daemon went away),
- * what it says stays on screen until a key returns to the hub.
+ * detach key. When it ends otherwise (the job ended meanwhile; the daemon went away), what it says
+ * stays on screen until a key returns to the hub; a job that had ended shows its last screen until a key.
  */
 export function attachFromHub(home: string): (id: string) => Promise<void> {
   return async (id) => {
     const client = await DaemonClient.connect({ home });
     try {
       const outcome = await attachTerminal(client, id);
-      if (outcome !== "detached") await anyKey("[roost] press a key to return to the hub");
+      if (outcome === "ended" || outcome === "lost") await anyKey("[roost] press a key to return to the hub");
     } finally {
       client.close();
     }

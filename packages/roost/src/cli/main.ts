@@ -1,6 +1,7 @@
 import { attach } from "./attach.js";
 import { type Command, runCommand } from "./command.js";
 import { daemon, shutdown } from "./commands/daemon.js";
+import { describe } from "./commands/describe.js";
 import { events } from "./commands/events.js";
 import { dispatch, respawn, rm, stop } from "./commands/jobs.js";
 import { reply } from "./commands/reply.js";
@@ -15,6 +16,7 @@ const COMMANDS: Command[] = [
   shutdown,
   dispatch,
   ls,
+  describe,
   reply,
   attach,
   stop,

@@ -1,6 +1,13 @@
 import type { EventsFeed } from "./events-feed.js";
 import { isLive, type Job } from "./job.js";
 import type { DaemonState } from "./state.js";
+import { screenReportOf } from "./terminal/screen-report.js";
+
+/** What a job asks, from its report or its screen. */
+function askedBy(job: Job): string {
+  const report = job.report ?? screenReportOf(job);
+  return report?.question ?? report?.summary ?? "";
+}
 
 interface Seen {
   name: string;
@@ -40,7 +47,8 @@ export class JobEvents {
     return {
       name: job.name,
       lifecycle: job.lifecycle,
-      state: job.report?.state ?? null,
+      // A terminal agent's state is read from its screen: its prompts are stops too.
+      state: (job.report ?? screenReportOf(job))?.state ?? null,
       restarts: job.restarts,
     };
   }
@@ -80,11 +88,7 @@ export class JobEvents {
     if (before.lifecycle !== now.lifecycle && !isLive(job))
       this.add(job, "end", job.lifecycle === "failed" && job.error ? `failed: ${job.error}` : job.lifecycle);
     else if (now.state !== before.state && now.state !== null && STOPS.has(now.state) && isLive(job))
-      this.add(
-        job,
-        "state",
-        now.state === "blocked" ? `asks: ${job.report?.question ?? job.report?.summary ?? ""}` : now.state,
-      );
+      this.add(job, "state", now.state === "blocked" ? `asks: ${askedBy(job)}` : now.state);
   }
 
   removed(id: string): void {

@@ -4,6 +4,7 @@ import { ack, hello, report } from "./ops/agent.js";
 import { argsObject } from "./ops/args.js";
 import type { OpContext, OpHandler } from "./ops/context.js";
 import { shutdown, stats } from "./ops/daemon.js";
+import { describe } from "./ops/describe.js";
 import { events } from "./ops/events.js";
 import { dispatch, respawn, rm, stop } from "./ops/jobs.js";
 import { handback, peerRegister, peersOp, send, spawn, watch } from "./ops/peers.js";
@@ -28,6 +29,7 @@ const OPS: Partial<Record<OpName, OpHandler>> = {
   dispatch,
   reply,
   list,
+  describe,
   subscribe,
   stop,
   rm,

@@ -4,16 +4,24 @@ import { loadProfiles } from "../daemon/config.js";
 import { statePaths } from "../daemon/paths.js";
 import { RoostError } from "../protocol/errors.js";
 import type { ReplyResult } from "../protocol/ops.js";
+import type { JobDetail } from "./detail-view.js";
 import type { HubConnection } from "./hub-connection.js";
 import type { HubState, NoticeTone } from "./hub-state.js";
 import { isMissingOp } from "./optional-ops.js";
 import { compareRows } from "./row-list.js";
+
+/** The least time between two descriptions of a job that keeps changing. */
+const DESCRIBE_EVERY_MS = 500;
 
 /** How long a reply or dispatch interrupted by a daemon restart waits for it to be back. */
 const RESEND_WAIT_MS = 60_000;
 
 /** What the hub asks of the daemon on the user's behalf; each outcome shows as the notice. */
 export class HubCommands {
+  /** The job a `describe` is on its way for, and whether to ask again when it is back. */
+  private describing: string | null = null;
+  private describeAgain = false;
+
   constructor(
     private readonly state: HubState,
     private readonly connection: HubConnection,
@@ -61,11 +69,54 @@ export class HubCommands {
 
   rename(id: string, name: string): void {
     const old = this.nameOf(id);
-    this.run(
-      `Rename ${old}`,
-      () => this.connection.call("rename", { id, name }),
-      `Renamed ${old} to ${name}.`,
+    this.connection.call("rename", { id, name }).then(
+      (result) => {
+        const others = [...this.state.rows.values()].filter((r) => r.id !== id && r.name === result.name);
+        if (others.length === 0) this.notify(`Renamed ${old} to ${result.name}.`, "ok");
+        else
+          this.notify(
+            `Renamed ${old} to ${result.name}; ${others.map((r) => `#${r.id}`).join(", ")} ${others.length === 1 ? "has" : "have"} that name too (ids show beside it).`,
+            "warn",
+          );
+      },
+      (error) => this.refused(`Rename ${old}`, error),
     );
+  }
+
+  /** The job's details for the detail view; the view says why when the daemon cannot give them. */
+  describe(id: string): void {
+    // One request at a time: a job that changes often is asked again once the answer is in.
+    if (this.describing === id) {
+      this.describeAgain = true;
+      return;
+    }
+    this.describing = id;
+    // The details shown before stay while the new ones come.
+    const kept = this.state.detail?.id === id ? this.state.detail.result : null;
+    const detail: JobDetail = { id, result: kept, error: null };
+    this.state.detail = detail;
+    this.connection
+      .call("describe", { id, lines: 40 })
+      .then(
+        (result) => {
+          detail.result = result;
+        },
+        (error) => {
+          detail.error = `No details: ${errorText(error)}`;
+        },
+      )
+      .finally(() => {
+        this.changed();
+        // A job that changes all the time is described at most twice a second: changes meanwhile
+        // are taken by the next description.
+        setTimeout(() => {
+          if (this.describing !== id) return;
+          this.describing = null;
+          const again = this.describeAgain;
+          this.describeAgain = false;
+          if (again && this.state.mode.kind === "detail" && this.state.mode.id === id) this.describe(id);
+        }, DESCRIBE_EVERY_MS).unref();
+      });
   }
 
   /** Swaps the row with its neighbour among the rows of its kind (pinned or not), and sends the order. */
@@ -92,14 +143,15 @@ export class HubCommands {
     );
   }
 
-  dispatch(profile: string, task: string): void {
+  dispatch(profile: string, task: string, name: string, cwd: string): void {
     const requestId = `hub-${randomUUID()}`;
     this.notify(`Dispatching ${profile}…`, "info");
     void this.resending(() =>
       this.connection.call("dispatch", {
         profile,
-        cwd: this.state.cwd,
+        cwd,
         ...(task !== "" ? { task } : {}),
+        ...(name !== "" ? { name } : {}),
         requestId,
       }),
     ).then(
@@ -111,14 +163,50 @@ export class HubCommands {
     );
   }
 
+  addTask(title: string): void {
+    this.run(
+      "Add the task",
+      () => this.connection.call("task", { action: "add", title }),
+      `Added the task "${title}" to the board.`,
+    );
+  }
+
+  runSchedule(id: string): void {
+    const name = this.scheduleName(id);
+    this.connection.call("schedule-run", { id: Number(id) }).then(
+      (result) => {
+        this.state.selectedId = result.job.id;
+        this.notify(`Started ${result.job.name} (${result.job.id}) from schedule ${name}.`, "ok");
+      },
+      (error) => this.refused(`Run schedule ${name}`, error),
+    );
+  }
+
+  pauseSchedule(id: string, paused: boolean): void {
+    const name = this.scheduleName(id);
+    this.connection.call(paused ? "schedule-pause" : "schedule-resume", { id: Number(id) }).then(
+      (result) => {
+        const item = this.state.schedules?.find((s) => s.id === id);
+        if (item) item.paused = result.schedule.paused;
+        this.notify(`${paused ? "Paused" : "Resumed"} schedule ${name}.`, "ok");
+      },
+      (error) => this.refused(`${paused ? "Pause" : "Resume"} schedule ${name}`, error),
+    );
+  }
+
+  private scheduleName(id: string): string {
+    return this.state.schedules?.find((s) => s.id === id)?.name ?? `#${id}`;
+  }
+
   /** The profiles a job can be dispatched from: the daemon's `profiles` op, else the home's roost.json. */
   loadProfiles(): void {
     const fromFile = () => {
       try {
         this.state.profiles = [...loadProfiles(statePaths(this.home).config).keys()];
+        this.state.profilesError = null;
       } catch (error) {
         this.state.profiles = [];
-        this.refused("Read the profiles", error);
+        this.state.profilesError = errorText(error);
       }
     };
     fromFile();
@@ -127,6 +215,7 @@ export class HubCommands {
         const names = profileNames(result);
         if (names) {
           this.state.profiles = names;
+          this.state.profilesError = null;
           this.changed();
         }
       },
@@ -160,9 +249,7 @@ export class HubCommands {
   }
 
   private refused(what: string, error: unknown): void {
-    const code = error instanceof RoostError ? error.code : "internal";
-    const message = error instanceof Error ? error.message : String(error);
-    this.notify(`${what} refused: ${code}: ${message}`, "error");
+    this.notify(`${what} refused: ${errorText(error)}`, "error");
   }
 
   private notify(text: string, tone: NoticeTone): void {
@@ -173,6 +260,13 @@ export class HubCommands {
   private nameOf(id: string): string {
     return this.state.rows.get(id)?.name ?? id;
   }
+}
+
+/** A refusal as the user reads it: the daemon's code and reason. */
+function errorText(error: unknown): string {
+  const code = error instanceof RoostError ? error.code : "internal";
+  const message = error instanceof Error ? error.message : String(error);
+  return `${code}: ${message}`;
 }
 
 function replyOutcome(name: string, result: ReplyResult, steer: boolean): string {

@@ -1,9 +1,9 @@
-import { availablePanes, type HubState } from "./hub-state.js";
+import { availablePanes, DISPATCH_FIELDS, type HubState, shownEntries } from "./hub-state.js";
 import { effectiveSelection } from "./hub-view.js";
 import { keyOf, type ListCommand, listCommand } from "./key-map.js";
 import { editLine, emptyEditor } from "./line-editor.js";
-import { listEntries, rowEntries } from "./row-list.js";
-import { isWaiting } from "./row-look.js";
+import { rowEntries } from "./row-list.js";
+import { isWaiting, rowLook } from "./row-look.js";
 
 /** What the keys ask of the daemon and of the hub around the view. */
 export interface HubActions {
@@ -17,21 +17,37 @@ export interface HubActions {
   move(id: string, direction: -1 | 1): void;
   /** Reads the profiles (into the state) before the profile picker shows. */
   loadProfiles(): void;
-  dispatch(profile: string, task: string): void;
+  /** A new job; `name` empty lets the daemon name it. */
+  dispatch(profile: string, task: string, name: string, cwd: string): void;
+  /** A new task on the board. */
+  addTask(title: string): void;
+  /** Runs a schedule now. */
+  runSchedule(id: string): void;
+  pauseSchedule(id: string, paused: boolean): void;
   attach(id: string): void;
+  /** Asks the daemon for the job's details (into `state.detail`). */
+  describe(id: string): void;
   redraw(): void;
   quit(): void;
 }
 
 function shownRowIds(state: HubState): string[] {
-  return rowEntries(listEntries(state.rows, state.grouping, state.filter)).map((e) => e.row.id);
+  return rowEntries(shownEntries(state)).map((e) => e.row.id);
 }
 
 function selection(state: HubState): string | null {
-  return effectiveSelection(state, listEntries(state.rows, state.grouping, state.filter));
+  return effectiveSelection(state, shownEntries(state));
+}
+
+/** Grouped by state, the row acted on keeps its place until the selection moves (see `heldGroups`). */
+function holdPlace(state: HubState, id: string): void {
+  const row = state.rows.get(id);
+  if (state.grouping === "state" && row && !state.heldGroups.has(id))
+    state.heldGroups.set(id, rowLook(row).group);
 }
 
 function moveSelection(state: HubState, by: number | "top" | "bottom"): void {
+  state.heldGroups.clear();
   const ids = shownRowIds(state);
   if (ids.length === 0) return;
   const current = Math.max(0, ids.indexOf(selection(state) ?? ""));
@@ -41,7 +57,8 @@ function moveSelection(state: HubState, by: number | "top" | "bottom"): void {
 
 /** Jumps to the next (or previous) waiting row after the selection, wrapping around. */
 function jumpToWaiting(state: HubState, direction: 1 | -1): void {
-  const entries = rowEntries(listEntries(state.rows, state.grouping, state.filter));
+  state.heldGroups.clear();
+  const entries = rowEntries(shownEntries(state));
   const waiting = entries.filter((e) => isWaiting(e.row)).map((e) => e.row.id);
   if (waiting.length === 0) {
     state.notice = { text: "No session is waiting for you.", tone: "info" };
@@ -77,6 +94,7 @@ function runListCommand(state: HubState, key: string, actions: HubActions, pageS
         state.notice = { text: `${row.name} offers no choice ${key}.`, tone: "info" };
         return;
       }
+      holdPlace(state, id);
       actions.reply(id, choice, false);
     });
     return;
@@ -99,6 +117,19 @@ function startEditor(kind: "reply" | "steer"): CommandRun {
         return;
       }
       state.mode = { kind: "reply", id, steer: kind === "steer", editor: emptyEditor(row.held?.text ?? "") };
+    });
+}
+
+/** Stop and respawn end a running process: they ask first then; on an ended job they act at once. */
+function confirmingWhileLive(action: "stop" | "respawn"): CommandRun {
+  return (state, actions) =>
+    withSelected(state, (id) => {
+      const lifecycle = state.rows.get(id)?.lifecycle;
+      if (lifecycle === "running" || lifecycle === "starting") state.mode = { kind: "confirm", action, id };
+      else {
+        holdPlace(state, id);
+        actions[action](id);
+      }
     });
 }
 
@@ -129,17 +160,38 @@ const LIST_COMMANDS: Record<ListCommand, CommandRun> = {
     }),
   remove: (state) =>
     withSelected(state, (id) => {
-      state.mode = { kind: "confirm-remove", id };
+      state.mode = { kind: "confirm", action: "remove", id };
     }),
   attach: (state, actions) => withSelected(state, (id) => actions.attach(id)),
-  stop: (state, actions) => withSelected(state, (id) => actions.stop(id)),
-  respawn: (state, actions) => withSelected(state, (id) => actions.respawn(id)),
+  describe: (state, actions) =>
+    withSelected(state, (id) => {
+      state.mode = { kind: "detail", id, scroll: 0 };
+      actions.describe(id);
+    }),
+  stop: confirmingWhileLive("stop"),
+  respawn: confirmingWhileLive("respawn"),
   pin: (state, actions) => withSelected(state, (id) => actions.setPinned(id, !state.rows.get(id)!.pinned)),
   "move-up": (state, actions) => withSelected(state, (id) => actions.move(id, -1)),
   "move-down": (state, actions) => withSelected(state, (id) => actions.move(id, 1)),
   new: (state, actions) => {
     actions.loadProfiles();
     state.mode = { kind: "dispatch-profile", choice: 0 };
+  },
+  "add-task": (state) => {
+    if (state.board === null) {
+      state.notice = { text: "This daemon has no task board.", tone: "info" };
+      return;
+    }
+    state.mode = { kind: "add-task", editor: emptyEditor() };
+  },
+  schedules: (state) => {
+    if (state.schedules === null) {
+      state.notice = { text: "This daemon has no schedules.", tone: "info" };
+      return;
+    }
+    // The pane shows them while one is chosen.
+    state.pane = "schedules";
+    state.mode = { kind: "schedule-pick", choice: 0 };
   },
   filter: (state) => {
     state.mode = { kind: "filter", editor: emptyEditor(state.filter), previous: state.filter };
@@ -149,21 +201,67 @@ const LIST_COMMANDS: Record<ListCommand, CommandRun> = {
     state.notice = null;
   },
   group: (state) => {
+    state.heldGroups.clear();
     state.grouping = state.grouping === "dir" ? "state" : "dir";
   },
   pane: cyclePane,
   help: (state) => {
-    state.mode = { kind: "help" };
+    state.mode = { kind: "help", scroll: 0 };
   },
   redraw: (_state, actions) => actions.redraw(),
   quit: (_state, actions) => actions.quit(),
 };
 
+/** Moves a scrolled overlay (the help, the details) for a key; false when the key does not scroll. */
+function scrollKey(
+  mode: { scroll: number },
+  key: string | undefined,
+  pageSize: number,
+  most: number,
+): boolean {
+  const by: Record<string, number> = {
+    up: -1,
+    k: -1,
+    down: 1,
+    j: 1,
+    pageUp: -pageSize,
+    pageDown: pageSize,
+    home: -Infinity,
+    end: Infinity,
+  };
+  const step = key === undefined ? undefined : by[key];
+  if (step === undefined) return false;
+  mode.scroll = Math.max(0, Math.min(most, mode.scroll + step));
+  return true;
+}
+
+const CLOSES_OVERLAY = new Set(["escape", "q", "ctrl+c", "?", "i", "f1"]);
+
 /**
  * Applies one key to the hub: the UI state changes here, and what needs the daemon goes to
- * `actions`. `pageSize` is how many rows a page key moves.
+ * `actions`. `pageSize` is how many rows (or overlay lines) a page key moves; `overlayMost` how far
+ * the help or the details scroll.
  */
-export function handleKey(state: HubState, data: string, actions: HubActions, pageSize: number): void {
+export function handleKey(
+  state: HubState,
+  data: string,
+  actions: HubActions,
+  pageSize: number,
+  overlayMost = Number.MAX_SAFE_INTEGER,
+): void {
+  const wasList = state.mode.kind === "list";
+  applyKey(state, data, actions, pageSize, overlayMost);
+  // What the last action said is over once a dialog opens: it does not come back after it.
+  if (wasList && state.mode.kind !== "list") state.notice = null;
+}
+
+function applyKey(
+  state: HubState,
+  data: string,
+  actions: HubActions,
+  pageSize: number,
+  overlayMost: number,
+): void {
   const key = keyOf(data);
   const mode = state.mode;
   switch (mode.kind) {
@@ -171,11 +269,19 @@ export function handleKey(state: HubState, data: string, actions: HubActions, pa
       if (key !== undefined) runListCommand(state, key, actions, pageSize);
       return;
     case "help":
-      state.mode = { kind: "list" };
+      if (!scrollKey(mode, key, pageSize, overlayMost)) state.mode = { kind: "list" };
       return;
-    case "confirm-remove":
+    case "detail":
+      if (scrollKey(mode, key, pageSize, overlayMost)) return;
+      state.mode = { kind: "list" };
+      // Any other key of the list acts on the row shown.
+      state.selectedId = mode.id;
+      if (key !== undefined && !CLOSES_OVERLAY.has(key)) runListCommand(state, key, actions, pageSize);
+      return;
+    case "confirm":
       if (key === "y" || key === "Y") {
-        actions.remove(mode.id);
+        holdPlace(state, mode.id);
+        actions[mode.action](mode.id);
         state.mode = { kind: "list" };
       } else if (key === "n" || key === "N" || key === "escape" || key === "ctrl+c")
         state.mode = { kind: "list" };
@@ -188,16 +294,49 @@ export function handleKey(state: HubState, data: string, actions: HubActions, pa
       else if ((key === "right" || key === "down" || key === "tab") && count > 0)
         mode.choice = (mode.choice + 1) % count;
       else if (key === "enter" && count > 0)
-        state.mode = { kind: "dispatch-task", profile: state.profiles[mode.choice]!, editor: emptyEditor() };
+        state.mode = {
+          kind: "dispatch-task",
+          profile: state.profiles[mode.choice]!,
+          field: "task",
+          editor: emptyEditor(),
+          values: { task: "", name: "", folder: state.cwd },
+        };
+      return;
+    }
+    case "schedule-pick": {
+      const schedules = state.schedules ?? [];
+      const chosen = schedules[mode.choice];
+      if (key === "escape" || key === "ctrl+c" || key === "q") state.mode = { kind: "list" };
+      else if ((key === "left" || key === "up") && schedules.length > 0)
+        mode.choice = (mode.choice - 1 + schedules.length) % schedules.length;
+      else if ((key === "right" || key === "down" || key === "tab") && schedules.length > 0)
+        mode.choice = (mode.choice + 1) % schedules.length;
+      else if ((key === "r" || key === "enter") && chosen) {
+        // Back to the list, where the outcome shows.
+        state.mode = { kind: "list" };
+        actions.runSchedule(chosen.id);
+      } else if (key === "p" && chosen) {
+        state.mode = { kind: "list" };
+        actions.pauseSchedule(chosen.id, !chosen.paused);
+      }
       return;
     }
     case "reply":
     case "rename":
     case "filter":
     case "dispatch-task":
+    case "add-task":
       editorKey(state, key, data, actions);
       return;
   }
+}
+
+/** Tab in a new job's line: keeps what was typed and moves to the next field (task, name, folder). */
+function nextDispatchField(mode: Extract<HubState["mode"], { kind: "dispatch-task" }>, by: 1 | -1): void {
+  mode.values[mode.field] = mode.editor.text;
+  const at = DISPATCH_FIELDS.indexOf(mode.field);
+  mode.field = DISPATCH_FIELDS[(at + by + DISPATCH_FIELDS.length) % DISPATCH_FIELDS.length]!;
+  mode.editor = emptyEditor(mode.values[mode.field]);
 }
 
 function editorKey(state: HubState, key: string | undefined, data: string, actions: HubActions): void {
@@ -206,7 +345,8 @@ function editorKey(state: HubState, key: string | undefined, data: string, actio
     mode.kind !== "reply" &&
     mode.kind !== "rename" &&
     mode.kind !== "filter" &&
-    mode.kind !== "dispatch-task"
+    mode.kind !== "dispatch-task" &&
+    mode.kind !== "add-task"
   )
     return;
   if (key === "escape" || key === "ctrl+c") {
@@ -219,12 +359,28 @@ function editorKey(state: HubState, key: string | undefined, data: string, actio
     else mode.steer = !mode.steer;
     return;
   }
+  if ((key === "tab" || key === "shift+tab") && mode.kind === "dispatch-task") {
+    nextDispatchField(mode, key === "tab" ? 1 : -1);
+    return;
+  }
   if (key === "enter") {
     const text = mode.editor.text.trim();
     state.mode = { kind: "list" };
-    if (mode.kind === "reply" && text !== "") actions.reply(mode.id, text, mode.steer);
+    if (mode.kind === "reply" && text !== "") {
+      holdPlace(state, mode.id);
+      actions.reply(mode.id, text, mode.steer);
+    }
     if (mode.kind === "rename" && text !== "") actions.rename(mode.id, text);
-    if (mode.kind === "dispatch-task") actions.dispatch(mode.profile, text);
+    if (mode.kind === "dispatch-task") {
+      const values = { ...mode.values, [mode.field]: mode.editor.text };
+      actions.dispatch(
+        mode.profile,
+        values.task.trim(),
+        values.name.trim(),
+        values.folder.trim() || state.cwd,
+      );
+    }
+    if (mode.kind === "add-task" && text !== "") actions.addTask(text);
     if (mode.kind === "filter") state.filter = text;
     return;
   }

@@ -1,11 +1,19 @@
 import type { JobRow } from "../protocol/rows.js";
+import type { JobDetail } from "./detail-view.js";
 import type { LineEditor } from "./line-editor.js";
-import { listEntries, rowEntries } from "./row-list.js";
+import { type Entry, listEntries, rowEntries } from "./row-list.js";
 
 export type Grouping = "dir" | "state";
 export type ConnectionStatus = "connecting" | "connected" | "gone";
 /** The lower pane: each shows only when the daemon answers its op. */
 export type PaneKind = "events" | "board" | "schedules";
+
+/** What a new job is given in the hub besides its profile, in the order Tab goes through them. */
+export const DISPATCH_FIELDS = ["task", "name", "folder"] as const;
+export type DispatchField = (typeof DISPATCH_FIELDS)[number];
+
+/** What asks first: removing always, stopping or respawning a job that runs. */
+export type ConfirmedAction = "remove" | "stop" | "respawn";
 
 /** What the keys do now: the list, or one of the small dialogs drawn in place. */
 export type Mode =
@@ -13,10 +21,20 @@ export type Mode =
   | { kind: "reply"; id: string; steer: boolean; editor: LineEditor }
   | { kind: "rename"; id: string; editor: LineEditor }
   | { kind: "filter"; editor: LineEditor; previous: string }
-  | { kind: "confirm-remove"; id: string }
+  | { kind: "confirm"; action: ConfirmedAction; id: string }
   | { kind: "dispatch-profile"; choice: number }
-  | { kind: "dispatch-task"; profile: string; editor: LineEditor }
-  | { kind: "help" };
+  | {
+      kind: "dispatch-task";
+      profile: string;
+      /** The field being typed (Tab moves on) and its editor; the others' texts in `values`. */
+      field: DispatchField;
+      editor: LineEditor;
+      values: Record<DispatchField, string>;
+    }
+  | { kind: "add-task"; editor: LineEditor }
+  | { kind: "schedule-pick"; choice: number }
+  | { kind: "help"; scroll: number }
+  | { kind: "detail"; id: string; scroll: number };
 
 export type NoticeTone = "ok" | "info" | "warn" | "error";
 
@@ -71,6 +89,8 @@ export interface HubState {
   notice: Notice | null;
   /** Profiles a new job can be dispatched from. */
   profiles: string[];
+  /** Why roost.json could not be read, in full, while it cannot. */
+  profilesError: string | null;
   /** The folder a new job starts in (where the hub was opened, as for `roost dispatch`). */
   cwd: string;
   /** The feed, or null while the daemon has no `events` op. */
@@ -79,6 +99,15 @@ export interface HubState {
   board: { counts: BoardCounts; tasks: BoardTaskItem[] } | null;
   /** The schedules, or null while the daemon has no `schedules` op. */
   schedules: ScheduleItem[] | null;
+  /** The job the detail view shows, as last described. */
+  detail: JobDetail | null;
+  /**
+   * Grouped by state, the group a row acted on stays in until the selection moves: the row does not
+   * jump from under the cursor right after the action, where the next key would hit another row.
+   */
+  heldGroups: Map<string, string>;
+  /** When each row last changed in a way the user reads (not a pin, a rename or a new order). */
+  changedAt: Map<string, number>;
 }
 
 export function initialHubState(cwd = process.cwd()): HubState {
@@ -93,10 +122,14 @@ export function initialHubState(cwd = process.cwd()): HubState {
     connectionDetail: null,
     notice: null,
     profiles: [],
+    profilesError: null,
     cwd,
     events: null,
     board: null,
     schedules: null,
+    detail: null,
+    heldGroups: new Map(),
+    changedAt: new Map(),
   };
 }
 
@@ -109,12 +142,19 @@ export function availablePanes(state: HubState): PaneKind[] {
   return panes;
 }
 
+/** The list as the state shows it. */
+export function shownEntries(state: HubState): Entry[] {
+  return listEntries(state.rows, state.grouping, state.filter, state.heldGroups);
+}
+
 /** Drops a row; when it was the selected one, the selection moves to the row that took its place. */
 export function removeRow(state: HubState, id: string): void {
   if (state.selectedId === id) {
-    const ids = rowEntries(listEntries(state.rows, state.grouping, state.filter)).map((e) => e.row.id);
+    const ids = rowEntries(shownEntries(state)).map((e) => e.row.id);
     const at = ids.indexOf(id);
     state.selectedId = ids[at + 1] ?? ids[at - 1] ?? null;
   }
   state.rows.delete(id);
+  state.changedAt.delete(id);
+  state.heldGroups.delete(id);
 }

@@ -1,8 +1,18 @@
 import { visibleWidth } from "@mariozechner/pi-tui";
-import { helpLines } from "./help-view.js";
-import { availablePanes, type HubState, type Mode, type NoticeTone } from "./hub-state.js";
+import { boxLines, boxRoom, maxScroll, wrapText } from "./box-view.js";
+import { detailBody, detailLines } from "./detail-view.js";
+import { helpBody, helpLines } from "./help-view.js";
+import {
+  availablePanes,
+  type ConfirmedAction,
+  DISPATCH_FIELDS,
+  type HubState,
+  type Mode,
+  type NoticeTone,
+  shownEntries,
+} from "./hub-state.js";
 import { boardSummary, paneLines } from "./pane-view.js";
-import { type Entry, listEntries, type RowEntry, shortPath } from "./row-list.js";
+import { type Entry, type RowEntry, shortPath } from "./row-list.js";
 import { asksUser, isWaiting } from "./row-look.js";
 import {
   editorLine,
@@ -86,7 +96,8 @@ function entryLines(
 ): string[] {
   if (entry.kind === "group") return [groupLine(entry.label, entry.count, width)];
   const selected = entry.row.id === selectedId;
-  const lines = [rowLine(entry as RowEntry, width, now, selected, state.grouping)];
+  const changedAt = state.changedAt.get(entry.row.id) ?? Date.parse(entry.row.updatedAt);
+  const lines = [rowLine(entry as RowEntry, width, now - changedAt, selected, state.grouping)];
   const question = questionLine(entry.row, width, selected);
   if (question !== null) lines.push(question);
   const held = heldLine(entry.row, width, selected);
@@ -143,7 +154,7 @@ function bannerLine(state: HubState, width: number): string {
   const text =
     state.connection === "connecting"
       ? " Connecting to the daemon…"
-      : ` The daemon is gone${state.connectionDetail ? ` (${state.connectionDetail})` : ""}; reconnecting. Rows are as last seen.`;
+      : ` The daemon is gone: start it with roost daemon (or any roost command); the hub reconnects by itself. Rows are as last seen.${state.connectionDetail ? ` (${state.connectionDetail})` : ""}`;
   return errorBackground(fit(text, width));
 }
 
@@ -154,40 +165,117 @@ const TONES: Record<NoticeTone, (text: string) => string> = {
   error: red,
 };
 
+/** The choices around the chosen one that fit in `room` columns, the chosen one always among them. */
+export function choiceWindow(choices: string[], choice: number, room: number): string {
+  const cell = (i: number) => ` ${choices[i]} `;
+  let from = choice;
+  let to = choice + 1;
+  let used = cell(choice).length + 2;
+  // Grow to the right first, then to the left, while the next one fits (2 columns for the ‹ › marks).
+  for (let grew = true; grew; ) {
+    grew = false;
+    if (to < choices.length && used + cell(to).length <= room) {
+      used += cell(to++).length;
+      grew = true;
+    }
+    if (from > 0 && used + cell(from - 1).length <= room) {
+      used += cell(--from).length;
+      grew = true;
+    }
+  }
+  let out = from > 0 ? dim("‹") : " ";
+  for (let i = from; i < to; i++) out += i === choice ? inverse(cell(i)) : cell(i);
+  return out + (to < choices.length ? dim("›") : " ");
+}
+
+/** A confirmation: the question and its keys first (they must show at any width), then what follows. */
+const CONFIRM_TEXT: Record<ConfirmedAction, (name: string) => string> = {
+  remove: (name) => `Remove ${name}?  y: remove  n: keep · its process ends and its folder is deleted`,
+  stop: (name) => `Stop ${name}?  y: stop  n: keep running · a reply will not start it again`,
+  respawn: (name) => `Respawn ${name}?  y: respawn  n: keep running · its process ends and starts again`,
+};
+
 function statusLine(state: HubState, width: number): string {
   const mode = state.mode;
-  if (mode.kind === "confirm-remove") {
+  if (mode.kind === "confirm") {
     const name = state.rows.get(mode.id)?.name ?? mode.id;
-    return errorBackground(
-      fit(` Remove ${name}? Its process ends and its folder is deleted.  y: remove  n: keep`, width),
-    );
+    return errorBackground(fit(` ${CONFIRM_TEXT[mode.action](name)}`, width));
   }
   if (mode.kind === "dispatch-profile") {
+    if (state.profilesError !== null)
+      return fit(red(" roost.json cannot be read: the error is above. Esc: back"), width);
     if (state.profiles.length === 0)
       return fit(yellow(" No profiles in roost.json (agentProfiles). Esc: back"), width);
-    const names = state.profiles.map((p, i) => (i === mode.choice ? inverse(` ${p} `) : ` ${p} `)).join("");
+    const prefix = " New job from ";
+    const names = choiceWindow(state.profiles, mode.choice, width - prefix.length - 2);
     return fit(
-      ` New job from ${names} in ${shortPath(state.cwd)}  ${dim("←/→ · Enter: task · Esc: cancel")}`,
+      `${prefix}${names}  ${dim(`${mode.choice + 1}/${state.profiles.length} · ←/→ · Enter: task`)}`,
       width,
     );
   }
-  if (mode.kind === "dispatch-task")
-    return editorLine(bold(cyan(` New ${mode.profile} · task › `)), mode.editor, width);
+  if (mode.kind === "schedule-pick") {
+    const schedules = state.schedules ?? [];
+    if (schedules.length === 0)
+      return fit(yellow(' No schedules: roost schedule add "every 30m" PROFILE [TASK]. Esc: back'), width);
+    const chosen = schedules[Math.min(mode.choice, schedules.length - 1)]!;
+    const prefix = " Schedule ";
+    const keys = `  ${dim(`r: run now · p: ${chosen.paused ? "resume" : "pause"}`)}`;
+    const names = schedules.map((s) => `${s.name}${s.paused ? " (paused)" : ""}`);
+    return fit(`${prefix}${choiceWindow(names, mode.choice, width - prefix.length - 28)}${keys}`, width);
+  }
+  if (mode.kind === "dispatch-task") {
+    const others = DISPATCH_FIELDS.filter((f) => f !== mode.field && mode.values[f] !== "")
+      .map((f) => `${f} ${f === "folder" ? shortPath(mode.values[f]) : mode.values[f]}`)
+      .join(" · ");
+    const prompt = bold(cyan(` New ${mode.profile}${others ? dim(` (${others})`) : ""} · ${mode.field} › `));
+    return editorLine(prompt, mode.editor, width);
+  }
+  if (mode.kind === "add-task") return editorLine(bold(cyan(" New task › ")), mode.editor, width);
   if (mode.kind === "filter") return editorLine(bold(cyan(" / ")), mode.editor, width);
   if (state.notice) return fit(` ${TONES[state.notice.tone](state.notice.text)}`, width);
   return "";
 }
 
 const HINTS: Partial<Record<Mode["kind"], string>> = {
-  list: "Enter reply · s steer · 1-9 pick · Tab waiting · a attach · x stop · o respawn · n new · / filter · ? help · q quit",
+  list: "Enter reply · s steer · 1-9 pick · Tab waiting · i details · a attach · x stop · o respawn · n new · / filter",
   reply: "Enter send · Esc cancel · C-t steer/after",
   rename: "Enter save · Esc cancel",
   filter: "type to filter · Enter keep · Esc clear",
-  "confirm-remove": "y remove · n or Esc keep",
+  confirm: "y yes · n or Esc no",
   "dispatch-profile": "←/→ profile · Enter task · Esc cancel",
-  "dispatch-task": "Enter dispatch · Esc cancel",
-  help: "any key closes the help",
+  "dispatch-task": "Enter dispatch · Tab task / name / folder · Esc cancel",
+  "add-task": "Enter add to the board · Esc cancel",
+  "schedule-pick": "←/→ schedule · r run now · p pause / resume · Esc back",
+  help: "↑↓ PgUp PgDn scroll · any other key closes the help",
+  detail: "↑↓ PgUp PgDn scroll · Esc back · a key of the list acts on this row",
 };
+
+/** Kept at the end of the list's hints whatever the width: how to get help and out. */
+const HINTS_KEPT = " · ? help · q quit";
+
+function hintLine(mode: Mode["kind"], width: number): string {
+  const hints = HINTS[mode] ?? "";
+  if (mode !== "list") return fit(grey(` ${hints}`), width);
+  const room = width - HINTS_KEPT.length;
+  const cut = room > 10 ? ` ${hints}`.slice(0, room) : "";
+  // Cut at the last whole hint that fits.
+  const whole = cut.length < hints.length + 1 ? cut.slice(0, cut.lastIndexOf(" · ")) : cut;
+  return fit(grey(`${whole}${whole ? HINTS_KEPT : ` ${HINTS_KEPT.slice(3)}`}`), width);
+}
+
+/** The help and the details take the list's room and the pane's. */
+function overlayHeight(state: HubState, height: number): number {
+  return listHeight(state, height) + (shownPane(state) ? paneHeight(height) : 0);
+}
+
+/** How far the overlay shown (the help, the details) scrolls on this screen. */
+export function overlayScrollMost(state: HubState, width: number, height: number, now: number): number {
+  const room = boxRoom(overlayHeight(state, height));
+  if (state.mode.kind === "help") return maxScroll(helpBody(width).length, room);
+  if (state.mode.kind === "detail" && state.detail)
+    return maxScroll(detailBody(state.detail, now).length, room);
+  return 0;
+}
 
 /**
  * The whole screen as lines, from the state alone: the title, a banner while the daemon is away,
@@ -195,21 +283,34 @@ const HINTS: Partial<Record<Mode["kind"], string>> = {
  * lines, none wider than `width`.
  */
 export function renderHub(state: HubState, width: number, height: number, now: number): string[] {
-  const entries = listEntries(state.rows, state.grouping, state.filter);
+  const entries = shownEntries(state);
   const lines = [titleLine(state, entries, width)];
   if (state.connection !== "connected") lines.push(bannerLine(state, width));
   const pane = shownPane(state);
   const room = listHeight(state, height);
-  if (state.mode.kind === "help") {
-    lines.push(...helpLines(width, room + (pane ? paneHeight(height) : 0)));
-  } else {
+  const mode = state.mode;
+  if (mode.kind === "help") lines.push(...helpLines(width, overlayHeight(state, height), mode.scroll));
+  else if (mode.kind === "dispatch-profile" && state.profilesError !== null)
+    lines.push(
+      ...boxLines(
+        "roost.json",
+        wrapText(state.profilesError, width - 4),
+        width,
+        overlayHeight(state, height),
+        0,
+        "Esc: back",
+      ),
+    );
+  else if (mode.kind === "detail")
+    lines.push(...detailLines(state, width, overlayHeight(state, height), now, mode.scroll));
+  else {
     const list = listLines(state, entries, width, room, now);
     while (list.length < room) list.push("");
     lines.push(...list);
     if (pane) lines.push(...paneLines(state, pane, width, paneHeight(height)));
   }
   lines.push(statusLine(state, width));
-  lines.push(fit(grey(` ${HINTS[state.mode.kind] ?? ""}`), width));
+  lines.push(hintLine(state.mode.kind, width));
   while (lines.length < height) lines.push("");
   return lines.slice(0, height);
 }

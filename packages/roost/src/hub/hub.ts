@@ -1,12 +1,13 @@
 import type { Component, Terminal } from "@mariozechner/pi-tui";
 import { roostHome } from "../daemon/paths.js";
+import type { JobRow } from "../protocol/rows.js";
 import { FullScreenTUI } from "./full-screen-tui.js";
 import { HubCommands } from "./hub-commands.js";
 import { HubConnection } from "./hub-connection.js";
 import { HubFeeds } from "./hub-feeds.js";
 import { type HubActions, handleKey } from "./hub-input.js";
 import { type HubState, initialHubState, removeRow } from "./hub-state.js";
-import { listHeight, renderHub } from "./hub-view.js";
+import { listHeight, overlayScrollMost, renderHub } from "./hub-view.js";
 import { AlternateScreenTerminal } from "./screen-terminal.js";
 
 export interface HubOptions {
@@ -44,7 +45,13 @@ class HubScreen implements Component {
 
   handleInput(data: string): void {
     const pageSize = Math.max(1, listHeight(this.hub.state, this.terminal.rows) - 1);
-    handleKey(this.hub.state, data, this.hub.actions, pageSize);
+    const overlayMost = overlayScrollMost(
+      this.hub.state,
+      this.terminal.columns,
+      this.terminal.rows,
+      this.now(),
+    );
+    handleKey(this.hub.state, data, this.hub.actions, pageSize, overlayMost);
   }
 
   invalidate(): void {}
@@ -62,6 +69,7 @@ export class Hub {
   private readonly feeds: HubFeeds;
   private readonly commands: HubCommands;
   private readonly home: string;
+  private readonly now: () => number;
   private ticker: NodeJS.Timeout | undefined;
   private attaching = false;
   private stopped = false;
@@ -69,6 +77,7 @@ export class Hub {
 
   constructor(private readonly options: HubOptions = {}) {
     this.home = options.home ?? roostHome();
+    this.now = options.now ?? Date.now;
     this.state = initialHubState(options.cwd);
     this.terminal = options.terminal ?? new AlternateScreenTerminal();
     this.tui = new FullScreenTUI(this.terminal);
@@ -82,11 +91,16 @@ export class Hub {
           changed();
         },
         rows: (rows) => {
+          for (const row of rows) this.noteChange(row);
           this.state.rows = new Map(rows.map((r) => [r.id, r]));
           changed();
         },
         row: (row) => {
+          this.noteChange(row);
           this.state.rows.set(row.id, row);
+          // The details shown follow the job.
+          if (this.state.mode.kind === "detail" && this.state.mode.id === row.id)
+            this.commands.describe(row.id);
           changed();
         },
         rowRemoved: (id) => {
@@ -110,12 +124,16 @@ export class Hub {
       rename: (id, name) => commands.rename(id, name),
       move: (id, direction) => commands.move(id, direction),
       loadProfiles: () => commands.loadProfiles(),
-      dispatch: (profile, task) => commands.dispatch(profile, task),
+      dispatch: (profile, task, name, cwd) => commands.dispatch(profile, task, name, cwd),
+      addTask: (title) => commands.addTask(title),
+      runSchedule: (id) => commands.runSchedule(id),
+      pauseSchedule: (id, paused) => commands.pauseSchedule(id, paused),
       attach: (id) => void this.attach(id),
+      describe: (id) => commands.describe(id),
       redraw: () => this.tui.requestRender(true),
       quit: () => this.quit(),
     };
-    this.tui.addChild(new HubScreen(this, this.terminal, options.now ?? Date.now));
+    this.tui.addChild(new HubScreen(this, this.terminal, this.now));
     this.tui.setFocus(this.tui.children[0]!);
   }
 
@@ -142,6 +160,13 @@ export class Hub {
   /** Draws now instead of at the next frame (tests and benchmarks). */
   requestRender(force = false): void {
     this.tui.requestRender(force);
+  }
+
+  /** The age column counts from what the user reads changing, not from a pin, a rename or a reorder. */
+  private noteChange(row: JobRow): void {
+    const before = this.state.rows.get(row.id);
+    if (before && !readsDifferently(before, row)) return;
+    this.state.changedAt.set(row.id, before ? this.now() : Date.parse(row.updatedAt));
   }
 
   private changed(): void {
@@ -175,6 +200,20 @@ export class Hub {
       }
     }
   }
+}
+
+/** Whether a row's news changed: its state, what it says or asks, its replies. */
+function readsDifferently(a: JobRow, b: JobRow): boolean {
+  return (
+    a.lifecycle !== b.lifecycle ||
+    a.state !== b.state ||
+    a.status !== b.status ||
+    a.summary !== b.summary ||
+    a.question !== b.question ||
+    a.error !== b.error ||
+    a.tool !== b.tool ||
+    a.pending !== b.pending
+  );
 }
 
 /** Runs the hub until the user quits; the terminal is restored on every way out. */

@@ -14,6 +14,7 @@ export type ListCommand =
   | "reply"
   | "steer"
   | "attach"
+  | "describe"
   | "stop"
   | "respawn"
   | "remove"
@@ -22,6 +23,8 @@ export type ListCommand =
   | "move-up"
   | "move-down"
   | "new"
+  | "add-task"
+  | "schedules"
   | "filter"
   | "clear-filter"
   | "group"
@@ -51,14 +54,17 @@ export const LIST_KEYS: KeyBinding[] = [
   { command: "reply", keys: ["enter", "r"], label: "Enter r", help: "reply (after current work)" },
   { command: "steer", keys: ["s"], label: "s", help: "steer (joins current work)" },
   { command: "attach", keys: ["a"], label: "a", help: "attach to its terminal" },
-  { command: "stop", keys: ["x"], label: "x", help: "stop the session" },
-  { command: "respawn", keys: ["o"], label: "o", help: "start again (respawn)" },
+  { command: "describe", keys: ["i"], label: "i", help: "details: how it runs, last output, events" },
+  { command: "stop", keys: ["x"], label: "x", help: "stop the session (asks first)" },
+  { command: "respawn", keys: ["o"], label: "o", help: "start again (asks first if it runs)" },
   { command: "remove", keys: ["D", "delete"], label: "D Del", help: "remove (asks first)" },
   { command: "pin", keys: ["p"], label: "p", help: "pin / unpin" },
   { command: "rename", keys: ["R"], label: "R", help: "rename the row" },
   { command: "move-up", keys: ["K", "shift+up"], label: "K S-↑", help: "move the row up" },
   { command: "move-down", keys: ["J", "shift+down"], label: "J S-↓", help: "move the row down" },
-  { command: "new", keys: ["n"], label: "n", help: "new job from a profile" },
+  { command: "new", keys: ["n"], label: "n", help: "new job: profile, task (Tab: name, folder)" },
+  { command: "add-task", keys: ["T"], label: "T", help: "add a task to the board" },
+  { command: "schedules", keys: ["S"], label: "S", help: "schedules: run one now, pause, resume" },
   { command: "filter", keys: ["/"], label: "/", help: "filter rows by text" },
   { command: "clear-filter", keys: ["escape"], label: "Esc", help: "clear the filter" },
   { command: "group", keys: ["g"], label: "g", help: "group by folder / state" },
@@ -74,8 +80,8 @@ export const DIALOG_KEYS: { label: string; help: string }[] = [
   { label: "Enter", help: "in a line: send / save" },
   { label: "Esc", help: "in a line or dialog: cancel" },
   { label: "C-t", help: "in a reply: steer / after" },
-  { label: "← →", help: "new job: choose profile" },
-  { label: "y n", help: "remove: confirm / keep" },
+  { label: "← →", help: "new job, schedules: choose" },
+  { label: "y n", help: "remove, stop, respawn: confirm / keep" },
 ];
 
 const BY_KEY = new Map<string, ListCommand>(

@@ -22,7 +22,9 @@ function text(value: unknown): string | null {
 export function feedItem(raw: Loose): FeedItem {
   const who = text(raw.who) ?? text(raw.name) ?? text(raw.id) ?? "";
   // `kind` and, within it, `why` (a `task` that was `done`); older feeds may name it `type`.
-  const kind = [text(raw.kind) ?? text(raw.type) ?? "event", text(raw.why)].filter(Boolean).join(" ");
+  const base = text(raw.kind) ?? text(raw.type) ?? "event";
+  const why = text(raw.why);
+  const kind = why && why !== base ? `${base} ${why}` : base;
   const body = text(raw.text) ?? text(raw.summary) ?? text(raw.message) ?? "";
   return { at: text(raw.at) ?? text(raw.time) ?? null, who, kind, text: body };
 }

@@ -3,7 +3,8 @@ import type { BoardCounts, HubState, PaneKind } from "./hub-state.js";
 import { fit } from "./row-view.js";
 import { bold, cyan, dim, grey, oneLine } from "./style.js";
 
-function clock(at: string | null): string {
+/** A time as the clock on the wall reads it (HH:MM:SS, local), eight columns. */
+export function clockTime(at: string | null): string {
   if (!at) return "        ";
   const date = new Date(at);
   if (Number.isNaN(date.getTime())) return oneLine(at).slice(0, 8).padEnd(8);
@@ -12,21 +13,24 @@ function clock(at: string | null): string {
 
 function paneItems(state: HubState, pane: PaneKind): string[] {
   if (pane === "events")
-    return (state.events ?? []).map((e) => `${dim(clock(e.at))} ${bold(e.who)} ${cyan(e.kind)} ${e.text}`);
+    return (state.events ?? []).map(
+      (e) => `${dim(clockTime(e.at))} ${bold(e.who)} ${cyan(e.kind)} ${e.text}`,
+    );
   if (pane === "board")
     return (state.board?.tasks ?? []).map(
       (t) => `${dim(`#${t.id}`)} ${cyan(t.state.padEnd(8))} ${t.title}${t.owner ? dim(` · ${t.owner}`) : ""}`,
     );
   return (state.schedules ?? []).map(
     (s) =>
-      `${bold(s.name)} ${cyan(s.when)}${s.paused ? dim(" (paused)") : ""}${s.next ? dim(` · next ${clock(s.next)}`) : ""}`,
+      `${bold(s.name)} ${cyan(s.when)}${s.paused ? dim(" (paused)") : ""}${s.next ? dim(` · next ${clockTime(s.next)}`) : ""}`,
   );
 }
 
+/** What an empty pane says, with how to fill it. */
 const EMPTY: Record<PaneKind, string> = {
-  events: "nothing has happened yet",
-  board: "the board is empty",
-  schedules: "no schedules",
+  events: "nothing has happened yet: dispatch a job (n) or reply to one, and it shows here",
+  board: "the board is empty: T adds a task (or roost tasks add TITLE); agents claim them",
+  schedules: 'no schedules: roost schedule add "every 30m" PROFILE [TASK] adds one',
 };
 
 /** The lower pane: a heading and the newest items that fit in `height` lines (heading included). */

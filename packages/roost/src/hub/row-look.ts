@@ -50,3 +50,26 @@ export function rowLook(row: JobRow): RowLook {
 export function asksUser(row: JobRow): boolean {
   return isWaiting(row) && (row.question !== null || row.choices.length > 0);
 }
+
+/**
+ * What a row says in one line: why it failed and its last line, else its summary, error or task.
+ * A job given up after crashes says what it printed last first: that is the reason, the crash count
+ * is not.
+ */
+export function rowSays(row: JobRow): string {
+  const failed = row.state === "failed" || row.lifecycle === "failed";
+  if (!failed || !row.error) return row.summary || row.error || row.task || "";
+  if (!row.summary || row.summary === row.error) return row.error;
+  if (/^crashed \d+ times/.test(row.error)) return `${row.summary} · ${row.error}`;
+  return `${row.error} · last: ${row.summary}`;
+}
+
+/**
+ * Replies the agent has not been handed yet: while it is connected each was delivered at once (it
+ * works on them; they are acked when done), and an agent that takes no replies never will take them.
+ */
+export function unreadReplies(row: JobRow): number {
+  if (row.connected) return 0;
+  if (row.reported && row.capabilities.length > 0 && !row.capabilities.includes("replies")) return 0;
+  return row.pending;
+}

@@ -3,7 +3,7 @@ import type { JobRow } from "../protocol/rows.js";
 import { formatAge } from "./age.js";
 import type { LineEditor } from "./line-editor.js";
 import type { RowEntry } from "./row-list.js";
-import { asksUser, isWaiting, rowLook } from "./row-look.js";
+import { asksUser, isWaiting, rowLook, rowSays, unreadReplies } from "./row-look.js";
 import {
   bold,
   cyan,
@@ -32,9 +32,8 @@ function rowText(row: JobRow, parentName: string | null, showParent: boolean): s
   const parts: string[] = [];
   if (showParent && parentName) parts.push(`↳ ${parentName} ·`);
   if (row.tool) parts.push(`[${row.tool}]`);
-  const failed = row.state === "failed" || row.lifecycle === "failed";
-  const text = (failed && row.error) || row.summary || row.error || row.task || "";
-  parts.push(text);
+  // A failed row says why, and what the program said last (often the reason itself).
+  parts.push(rowSays(row));
   return oneLine(parts.join(" "));
 }
 
@@ -46,7 +45,7 @@ function rowText(row: JobRow, parentName: string | null, showParent: boolean): s
 export function rowLine(
   entry: RowEntry,
   width: number,
-  now: number,
+  sinceChange: number,
   selected: boolean,
   grouped: "dir" | "state",
 ) {
@@ -55,10 +54,17 @@ export function rowLine(
   const waiting = isWaiting(row);
   const indent = depth > 0 ? `${"  ".repeat(depth - 1)}↳ ` : "";
   const nameCol = nameWidth(width);
-  const name = fit(oneLine(indent + row.name), nameCol);
+  // A name other rows share shows the id's start too, so two `planner`s can be told apart.
+  const id = entry.sharedName ? ` #${row.id.slice(0, 4)}` : "";
+  const plainName = oneLine(indent + row.name);
+  const name =
+    id && visibleWidth(plainName) + id.length > nameCol
+      ? fit(plainName, nameCol - id.length) + id
+      : fit(plainName + id, nameCol);
   const label = look.label.padEnd(8);
-  const age = formatAge(now - Date.parse(row.updatedAt)).padStart(4);
-  const pending = row.pending > 0 ? `✉${row.pending} ` : "";
+  const age = formatAge(sinceChange).padStart(4);
+  const unread = unreadReplies(row);
+  const pending = unread > 0 ? `✉${unread} ` : "";
   const pin = row.pinned ? "⚑ " : "";
   const rightWidth = pending.length + pin.length + age.length;
   // mark, space, glyph, space, name, space, label, space | summary, space | right

@@ -1,5 +1,6 @@
 import type { AttachArgs, AttachInputArgs, AttachResizeArgs, AttachResult } from "./attach.js";
 import type { TaskArgs, TaskResult } from "./board.js";
+import type { DescribeArgs, DescribeResult } from "./describe.js";
 import type { EventsArgs, EventsResult } from "./feed.js";
 import type {
   HandbackArgs,
@@ -114,6 +115,7 @@ export interface OpMap {
   dispatch: { args: DispatchArgs; result: { id: string; name: string } };
   reply: { args: ReplyArgs; result: ReplyResult };
   list: { args: Record<string, never>; result: { rows: JobRow[] } };
+  describe: { args: DescribeArgs; result: DescribeResult };
   subscribe: { args: Record<string, never>; result: { rows: JobRow[] } };
   stop: { args: { id: string }; result: { id: string } };
   rm: { args: { id: string }; result: { id: string } };
@@ -155,6 +157,7 @@ export const HUB_OPS = [
   "dispatch",
   "reply",
   "list",
+  "describe",
   "subscribe",
   "stop",
   "rm",

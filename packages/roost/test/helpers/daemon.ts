@@ -7,7 +7,8 @@ import { fileURLToPath } from "node:url";
 import { statePaths } from "../../src/daemon/paths.js";
 import { encodeLine, LIMITS, LineDecoder } from "../../src/protocol/index.js";
 
-const CLI = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
+/** The `roost` command, run from the source. */
+export const CLI = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
 
 /** Any message from the daemon (a response or an event), as parsed JSON. */
 // biome-ignore lint/suspicious/noExplicitAny: tests read whatever the daemon sent
@@ -212,7 +213,7 @@ export async function startTestDaemon(options: { config?: object; home?: string 
       await c.request("shutdown", { all: true });
       await exited;
       c.close();
-      rmSync(home, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true, maxRetries: 5 });
     },
   };
   return daemon;

@@ -34,9 +34,9 @@ export interface HubHarness {
 export async function startHubHarness(
   columns = 100,
   rows = 30,
-  options: { attach?: (id: string, terminal: HeadlessTerminal) => Promise<void> } = {},
+  options: { attach?: (id: string, terminal: HeadlessTerminal) => Promise<void>; config?: object } = {},
 ): Promise<HubHarness> {
-  const daemon = await startTestDaemon({ config: HUB_TEST_CONFIG });
+  const daemon = await startTestDaemon({ config: options.config ?? HUB_TEST_CONFIG });
   const terminal = new HeadlessTerminal(columns, rows);
   const attach = options.attach;
   const hub = new Hub({

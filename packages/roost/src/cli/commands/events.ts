@@ -1,3 +1,4 @@
+import { DaemonClient, isDisconnected } from "../../client/daemon-client.js";
 import type { EventsResult, FeedEvent } from "../../protocol/index.js";
 import type { Command } from "../command.js";
 
@@ -17,8 +18,8 @@ export const events: Command = {
     "What happened across the jobs: starts, state changes, replies, messages, reports, notices, restarts, removals.",
   positionals: [0, 0],
   options: { follow: { type: "boolean", short: "f" }, id: { type: "string" }, limit: { type: "string" } },
-  run: async ({ values, json, client, print }) => {
-    const c = await client();
+  run: async ({ values, json, home, client, print }) => {
+    let c = await client();
     const limit = typeof values.limit === "string" ? Number(values.limit) : undefined;
     const id = typeof values.id === "string" ? values.id : undefined;
     const first: EventsResult = await c.call("events", {
@@ -35,14 +36,29 @@ export const events: Command = {
     };
     show(first.events);
     let cursor = first.cursor;
+    let away = false;
     for (;;) {
       await new Promise((resolve) => setTimeout(resolve, FOLLOW_POLL_MS));
-      const next: EventsResult = await c.call("events", {
-        after: cursor,
-        ...(id !== undefined ? { id } : {}),
-      });
-      show(next.events);
-      cursor = next.cursor;
+      try {
+        if (away) {
+          const back = await DaemonClient.connect({ home });
+          c.close();
+          c = back;
+        }
+        const next: EventsResult = await c.call("events", {
+          after: cursor,
+          ...(id !== undefined ? { id } : {}),
+        });
+        if (away) process.stderr.write("roost events: the daemon is back; following on\n");
+        away = false;
+        show(next.events);
+        cursor = next.cursor;
+      } catch (error) {
+        if (!isDisconnected(error)) throw error;
+        // The daemon went away (a restart, an upgrade): wait for it, as the hub does.
+        if (!away) process.stderr.write("roost events: the daemon is gone; waiting for it (Ctrl-C stops)\n");
+        away = true;
+      }
     }
   },
 };

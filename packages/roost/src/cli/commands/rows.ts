@@ -1,14 +1,15 @@
 import type { Command } from "../command.js";
-import { rowLine } from "../format.js";
+import { rowsTable } from "../format.js";
 
 export const ls: Command = {
   name: "ls",
   usage: "ls [--json]",
-  summary: "Lists the jobs, one row each: id, name, state, and what it says.",
+  summary:
+    "Lists the jobs, one row each: id, name, state (as the hub words it), replies not taken, age, and what it says.",
   positionals: [0, 0],
   run: async ({ client, print }) => {
     const { rows } = await (await client()).call("list", {});
-    print(rows.length ? rows.map(rowLine).join("\n") : "no jobs", rows);
+    print(rows.length ? rowsTable(rows) : "no jobs (roost dispatch PROFILE [TASK] starts one)", rows);
     return 0;
   },
 };
@@ -19,8 +20,15 @@ export const rename: Command = {
   summary: "Renames a job's row.",
   positionals: [2, 2],
   run: async ({ positionals, client, print }) => {
-    const result = await (await client()).call("rename", { id: positionals[0]!, name: positionals[1]! });
-    print(`renamed ${result.id} to ${result.name}`, result);
+    const c = await client();
+    const result = await c.call("rename", { id: positionals[0]!, name: positionals[1]! });
+    // Names may be shared; the user is told, since the name alone no longer picks the job.
+    const { rows } = await c.call("list", {});
+    const others = rows.filter((r) => r.id !== result.id && r.name === result.name).map((r) => r.id);
+    const shared = others.length
+      ? ` (${others.join(", ")} ${others.length === 1 ? "has" : "have"} that name too: use ids)`
+      : "";
+    print(`renamed ${result.id} to ${result.name}${shared}`, { ...result, sameName: others });
     return 0;
   },
 };

@@ -3,7 +3,7 @@ import { mkdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { foldName, jobEnvironment, LIMITS, RoostError } from "../../protocol/index.js";
-import { loadProfiles, profileArgv } from "../config.js";
+import { type AgentProfile, loadProfiles, profileArgv } from "../config.js";
 import { type Job, jobFromRecord } from "../job.js";
 import { removeJobFolder } from "../job-folders.js";
 import type { DaemonState } from "../state.js";
@@ -44,6 +44,19 @@ function inheritedEnvironment(): Record<string, string> {
   return out;
 }
 
+/** The profile of that name in roost.json, read now; `not_found` names the ones there are. */
+export function profileNamed(state: DaemonState, profileName: string): AgentProfile {
+  const profiles = loadProfiles(state.paths.config);
+  const profile = profiles.get(profileName);
+  if (!profile)
+    throw new RoostError(
+      "not_found",
+      `no profile ${JSON.stringify(profileName)} in ${state.paths.config}` +
+        (profiles.size ? ` (profiles: ${[...profiles.keys()].join(", ")})` : " (it has no agentProfiles)"),
+    );
+  return profile;
+}
+
 export const dispatch: OpHandler = (ctx, _caller, args) => dispatchJob(ctx, args);
 
 /**
@@ -65,14 +78,7 @@ export async function dispatchJob(
     // A resend: the job the first one made, whatever the resend's other arguments.
     if (first) return { id: first.id, name: first.name };
   }
-  const profiles = loadProfiles(state.paths.config);
-  const profile = profiles.get(profileName);
-  if (!profile)
-    throw new RoostError(
-      "not_found",
-      `no profile ${JSON.stringify(profileName)} in ${state.paths.config}` +
-        (profiles.size ? ` (profiles: ${[...profiles.keys()].join(", ")})` : " (it has no agentProfiles)"),
-    );
+  const profile = profileNamed(state, profileName);
   const cwd = checkFolder(optionalString(args, "cwd") ?? profile.cwd ?? homedir());
   const requestedName = optionalString(args, "name");
   const name = (requestedName !== undefined && foldName(requestedName)) || freeName(state, profileName);

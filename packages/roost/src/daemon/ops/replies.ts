@@ -5,6 +5,7 @@ import type { Supervisor } from "../supervisor.js";
 import { replyToTerminal } from "../terminal/terminal-replies.js";
 import { optionalRequestId, optionalString } from "./args.js";
 import type { OpHandler } from "./context.js";
+import { feedReply } from "./reply-feed.js";
 
 function readMode(args: Record<string, unknown>): ReplyMode | null {
   const mode = optionalString(args, "mode");
@@ -116,14 +117,7 @@ export const reply: OpHandler = async (ctx, _caller, args): Promise<ReplyResult>
   if (state.jobs.get(job.id) !== job) throw new RoostError("not_found", `job ${job.id} was removed`);
   insertBySeq(job.pending, saved);
   state.changed(job);
-  ctx.feed.add({
-    kind: "reply",
-    why: mode ?? "reply",
-    text: `${job.name}: ${text.replace(/\s+/g, " ").slice(0, 120)}`,
-    who: "user",
-    whoId: null,
-    jobs: [job.id],
-  });
+  feedReply(ctx, job, text, mode);
   job.connection?.send(deliverEvent(job, saved));
   startIfEnded(supervisor, job);
   return { seq: saved.seq, saved: true };

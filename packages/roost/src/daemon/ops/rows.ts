@@ -1,7 +1,7 @@
 import { foldName, RoostError } from "../../protocol/index.js";
 import type { Job } from "../job.js";
 import { optionalBoolean } from "./args.js";
-import type { OpHandler } from "./context.js";
+import type { OpContext, OpHandler } from "./context.js";
 
 export const list: OpHandler = ({ state }) => ({ rows: state.rows() });
 
@@ -11,21 +11,34 @@ export const subscribe: OpHandler = ({ state }, caller) => {
   return { rows: state.rows() };
 };
 
-export const pin: OpHandler = ({ state }, _caller, args) => {
+/** The user's changes to a row in the events feed. */
+function feedRowChange(ctx: OpContext, job: Job, why: string, text: string): void {
+  ctx.feed.add({ kind: "job", why, text, who: "user", whoId: null, jobs: [job.id] });
+}
+
+export const pin: OpHandler = (ctx, _caller, args) => {
+  const { state } = ctx;
   const job = state.resolve(args.id);
-  job.pinned = optionalBoolean(args, "pinned") ?? true;
+  const pinned = optionalBoolean(args, "pinned") ?? true;
+  const changed = job.pinned !== pinned;
+  job.pinned = pinned;
   state.save(job);
+  if (changed)
+    feedRowChange(ctx, job, pinned ? "pin" : "unpin", `${job.name}: ${pinned ? "pinned" : "unpinned"}`);
   return { id: job.id };
 };
 
 /** Changes the row's name only (an agent's own name for itself is its business). */
-export const rename: OpHandler = ({ state }, _caller, args) => {
+export const rename: OpHandler = (ctx, _caller, args) => {
+  const { state } = ctx;
   const job = state.resolve(args.id);
   const raw = args.name;
   const name = typeof raw === "string" ? foldName(raw) : "";
   if (name === "") throw new RoostError("bad_request", "name must be a non-empty string");
+  const old = job.name;
   job.name = name;
   state.save(job);
+  if (old !== name) feedRowChange(ctx, job, "rename", `${old}: renamed to ${name}`);
   return { id: job.id, name };
 };
 

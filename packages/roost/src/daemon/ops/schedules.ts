@@ -1,6 +1,7 @@
 import { RoostError, type ScheduleLaunch } from "../../protocol/index.js";
 import { optionalBoolean, optionalString, requiredString } from "./args.js";
 import type { OpHandler } from "./context.js";
+import { profileNamed } from "./jobs.js";
 import { readTaskId } from "./tasks.js";
 
 function readScheduleId(args: Record<string, unknown>): number {
@@ -26,8 +27,10 @@ function readLaunch(args: Record<string, unknown>): ScheduleLaunch {
 
 export const schedules: OpHandler = ({ schedules: scheduler }) => scheduler.list();
 
-export const scheduleAdd: OpHandler = ({ schedules: scheduler }, _caller, args) => {
+export const scheduleAdd: OpHandler = ({ state, schedules: scheduler }, _caller, args) => {
   const launch = readLaunch(args);
+  // A schedule of a profile that is not there would fail quietly at each run: refused now.
+  profileNamed(state, launch.profile);
   const schedule = scheduler.add(
     args.when,
     launch,

@@ -141,11 +141,14 @@ export class Scheduler {
     const now = this.now;
     const parsed = parseWhen(when, now);
     const id = this.table.newId();
+    const scheduleName =
+      (name !== undefined && foldName(name, SCHEDULE_LIMITS.name)) || `${launch.profile}-${id}`;
     const record: ScheduleRecord = {
       id,
-      name: (name !== undefined && foldName(name, SCHEDULE_LIMITS.name)) || `${launch.profile}-${id}`,
+      name: scheduleName,
       when: (when as string).trim(),
-      launch,
+      // Its jobs are named like it, unless it names them.
+      launch: { ...launch, name: launch.name ?? scheduleName },
       paused: false,
       overlap,
       createdAt: now,

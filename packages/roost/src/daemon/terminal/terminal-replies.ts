@@ -8,6 +8,7 @@
 import { type ReplyMode, type ReplyResult, RoostError } from "../../protocol/index.js";
 import { isEnded, type Job, jobRecord } from "../job.js";
 import type { OpContext } from "../ops/context.js";
+import { feedReply } from "../ops/reply-feed.js";
 import type { DaemonState } from "../state.js";
 import { choiceIndex, choose } from "./choosing.js";
 import { dropHeldReply, heldReplyOf, holdReply } from "./held-replies.js";
@@ -61,6 +62,7 @@ async function typeReply(ctx: OpContext, job: Job, reply: TerminalReply): Promis
 
   const rows = terminalRowsOf(state);
   const wasEnded = isEnded(job);
+  const startedFor = wasEnded ? { was: job.lifecycle, restarts: job.restarts } : null;
   let settled: Settled | null = null;
   if (wasEnded) {
     job.crashStreak = 0;
@@ -71,8 +73,8 @@ async function typeReply(ctx: OpContext, job: Job, reply: TerminalReply): Promis
   }
   if (job.lifecycle === "stopped")
     throw new RoostError("unsupported", `job ${job.id} is stopped; respawn it to reply`);
-  if (job.lifecycle !== "running")
-    throw new RoostError("busy", `job ${job.id} is not running; try again shortly`);
+  const refusal = notTakingReplies(job, startedFor);
+  if (refusal !== null) throw new RoostError("unsupported", refusal);
 
   const host = await state.waitForHost();
   // The screen as it is now, not as its last event (up to 50 ms old) showed it.
@@ -107,7 +109,22 @@ async function typeReply(ctx: OpContext, job: Job, reply: TerminalReply): Promis
   if (held !== null) dropHeldReply(job);
   await state.store.addTypedReply(jobRecord(job), seq, requestId);
   state.changed(job);
+  feedReply(ctx, job, text, null);
   return { seq, saved: true };
+}
+
+/**
+ * Why a terminal job cannot take a typed reply now, or null when it can. Never `busy`: a client
+ * tries `busy` again, and each try would start an ended job once more.
+ */
+function notTakingReplies(job: Job, startedFor: { was: string; restarts: number } | null): string | null {
+  if (job.lifecycle === "running" && (startedFor === null || job.restarts === startedFor.restarts))
+    return null;
+  const exit = job.exitCode !== null ? ` (exit code ${job.exitCode})` : "";
+  const last = job.screenSummary ? `; its last line: ${job.screenSummary}` : "";
+  if (startedFor !== null)
+    return `${job.name} was ${startedFor.was}; it was started again for this reply but did not come up${exit}${last}; the reply was not typed`;
+  return `${job.name} is ${job.lifecycle}${job.error ? ` (${job.error})` : ""}${last}; the reply was not typed`;
 }
 
 /**

@@ -1,0 +1,15 @@
+import type { ReplyMode } from "../../protocol/index.js";
+import type { Job } from "../job.js";
+import type { OpContext } from "./context.js";
+
+/** The user's reply in the events feed: `reply`, `steer` or `typed`, to whom, and its start. */
+export function feedReply(ctx: OpContext, job: Job, text: string, mode: ReplyMode | null): void {
+  ctx.feed.add({
+    kind: "reply",
+    why: mode === "steer" ? "steer" : job.kind === "terminal" ? "typed" : "reply",
+    text: `${job.name}: ${text.replace(/\s+/g, " ").slice(0, 120)}`,
+    who: "user",
+    whoId: null,
+    jobs: [job.id],
+  });
+}
