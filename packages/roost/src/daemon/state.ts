@@ -3,6 +3,7 @@ import type { Caller } from "./caller.js";
 import type { ProcessHost } from "./host/api.js";
 import { type Job, jobRecord, toRow } from "./job.js";
 import type { StatePaths } from "./paths.js";
+import { RequestsInFlight } from "./requests-in-flight.js";
 import type { Store } from "./store.js";
 
 /** How long row changes gather before subscribers hear of them. */
@@ -21,10 +22,15 @@ export class DaemonState {
   readonly jobs = new Map<string, Job>();
   readonly callers = new Set<Caller>();
   readonly jobWatchers: JobWatcher[] = [];
+  /** Requests with a request id still under way: a concurrent resend waits for the first's answer. */
+  readonly requestsInFlight = new RequestsInFlight();
   private currentHost: ProcessHost | null = null;
   private hostWaiters: ((host: ProcessHost) => void)[] = [];
-  /** Asks the daemon to exit (after the current answer); `all` ends the jobs and the host too. */
-  requestShutdown: (all: boolean) => void = () => {};
+  /**
+   * Asks the daemon to exit; `all` ends the jobs and the host too. Resolves once the jobs are let go
+   * of (or ended); the connections close just after.
+   */
+  requestShutdown: (all: boolean) => Promise<void> = async () => {};
   private readonly dirty = new Set<string>();
   private flushTimer: NodeJS.Timeout | null = null;
   private readonly unsaved = new Set<Job>();

@@ -28,6 +28,8 @@ export class Supervisor {
   private closing = false;
   /** The host connected to, set before its jobs are adopted (the ops see it only after). */
   private host: ProcessHost | null = null;
+  /** Starts under way: a second start of the same job (two respawns at once) joins the first. */
+  private readonly starting = new Map<Job, Promise<void>>();
 
   constructor(
     private readonly state: DaemonState,
@@ -127,7 +129,15 @@ export class Supervisor {
   }
 
   /** Starts the job's process (again): `starting`, then `running` once the host runs it. */
-  async start(job: Job): Promise<void> {
+  start(job: Job): Promise<void> {
+    const under = this.starting.get(job);
+    if (under) return under;
+    const started = this.startOnce(job).finally(() => this.starting.delete(job));
+    this.starting.set(job, started);
+    return started;
+  }
+
+  private async startOnce(job: Job): Promise<void> {
     this.clearTimers(job);
     terminalRowsOf(this.state).starting(job);
     job.lifecycle = "starting";
@@ -144,7 +154,11 @@ export class Supervisor {
         dir: job.dir,
         ...TERMINAL_SIZE,
       });
-      if (!this.state.jobs.has(job.id)) return;
+      if (this.state.jobs.get(job.id) !== job) {
+        // Removed while it was being started: what just started has no job any more.
+        if (info.running) void this.state.host?.kill(job.id, "SIGKILL").catch(() => {});
+        return;
+      }
       job.pid = info.pid;
       if ((job.lifecycle as Lifecycle) === "stopped") {
         // Stopped while it was being started: end what just started.

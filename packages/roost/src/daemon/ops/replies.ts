@@ -68,16 +68,33 @@ export const reply: OpHandler = async (ctx, _caller, args): Promise<ReplyResult>
     throw new RoostError("bad_request", `text is longer than ${LIMITS.replyText} characters`);
   const mode = readMode(args);
   const requestId = optionalRequestId(args);
+  if (requestId === undefined) return takeReply(ctx, job, text, mode, undefined);
 
-  if (requestId !== undefined) {
-    const seq = state.store.findReplyRequest(job.id, requestId);
-    if (seq !== undefined) {
-      // The first may still be on its way to the disk: "saved" is said once it is there.
-      await state.store.committed();
-      startIfEnded(supervisor, job);
-      return { duplicate: true, saved: true, seq };
-    }
+  const seq = state.store.findReplyRequest(job.id, requestId);
+  if (seq !== undefined) {
+    // The first may still be on its way to the disk: "saved" is said once it is there.
+    await state.store.committed();
+    startIfEnded(supervisor, job);
+    return { duplicate: true, saved: true, seq };
   }
+  // The first is still under way (typed into a terminal, waiting for the host): its answer is this one's.
+  const key = `reply:${job.id}:${requestId}`;
+  const first = state.requestsInFlight.get<ReplyResult>(key);
+  if (first) {
+    const answer = await first;
+    return "seq" in answer ? { duplicate: true, saved: true, seq: answer.seq } : answer;
+  }
+  return state.requestsInFlight.run(key, () => takeReply(ctx, job, text, mode, requestId));
+};
+
+async function takeReply(
+  ctx: OpContext,
+  job: Job,
+  text: string,
+  mode: ReplyMode | null,
+  requestId: string | undefined,
+): Promise<ReplyResult> {
+  const { state, supervisor } = ctx;
   if (text.trim() === "/stop") {
     // Never delivered: the daemon stops the job itself.
     await state.waitForHost();
@@ -117,4 +134,4 @@ export const reply: OpHandler = async (ctx, _caller, args): Promise<ReplyResult>
   job.connection?.send(deliverEvent(job, saved));
   startIfEnded(supervisor, job);
   return { seq: saved.seq, saved: true };
-};
+}
