@@ -1,6 +1,9 @@
 // The daemon's life under abuse: the connection limit abused then a shutdown, SIGTERM after it, and
 // every stale file a crash leaves behind: the daemon starts, or says clearly why not.
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { chmodSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { test } from "node:test";
 import { LIMITS } from "../src/protocol/index.js";
 import { type RawConnection, startTestDaemon, waitFor } from "./helpers/daemon.js";
@@ -54,6 +57,51 @@ test("after the connection limit was abused, SIGTERM still ends the daemon", asy
     await daemon.start();
   } finally {
     for (const c of held) c.close();
+    await daemon.stop();
+  }
+});
+
+test("after a SIGKILL: a pid file naming a live unrelated process and the socket file left behind do not stop the next start", async () => {
+  const daemon = await startTestDaemon({ config: { agentProfiles: FAULT_PROFILES } });
+  const unrelated = spawn("sleep", ["60"], { stdio: "ignore" });
+  try {
+    await daemon.kill("SIGKILL");
+    assert.ok(existsSync(daemon.socketPath), "the SIGKILL left the socket file");
+    writeFileSync(join(daemon.stateDir, "daemon.pid"), `${unrelated.pid}\n`);
+    await daemon.start();
+    const c = await daemon.connect();
+    assert.equal((await c.request("stats")).result.pid, daemon.pid);
+    c.close();
+    assert.equal(readFileSync(join(daemon.stateDir, "daemon.pid"), "utf8").trim(), String(daemon.pid));
+    // A second daemon on the same home is refused while this one lives, and says so.
+    const second = await daemon.cli(["daemon"]);
+    assert.equal(second.code, 1);
+    assert.match(second.stderr, /refused to start: a roost daemon \(pid \d+\) already runs/);
+  } finally {
+    unrelated.kill();
+    await daemon.stop();
+  }
+});
+
+test("a state folder with loose permissions is made owner-only; a corrupt database is a clear error, not a silent refusal", async () => {
+  const daemon = await startTestDaemon({ config: { agentProfiles: FAULT_PROFILES } });
+  try {
+    await daemon.kill("SIGTERM");
+    chmodSync(daemon.stateDir, 0o777);
+    await daemon.start();
+    assert.equal(statSync(daemon.stateDir).mode & 0o777, 0o700);
+    await daemon.kill("SIGTERM");
+
+    const db = join(daemon.stateDir, "roost.db");
+    for (const extra of ["-wal", "-shm"]) rmSync(`${db}${extra}`, { force: true });
+    writeFileSync(db, "this is not a database, it is a corrupt file ".repeat(200));
+    const ls = await daemon.cli(["ls"]);
+    assert.notEqual(ls.code, 0);
+    assert.match(ls.stderr, /did not start \(exit code 1\): .*not a database/);
+    rmSync(db);
+    const again = await daemon.cli(["ls", "--json"]);
+    assert.equal(again.code, 0, again.stderr);
+  } finally {
     await daemon.stop();
   }
 });

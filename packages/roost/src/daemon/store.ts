@@ -263,7 +263,10 @@ export class Store {
     this.writeLater(jobs.map((job): Write => ["putJob", job.id, jobData(job)]));
   }
 
-  /** A new job, its dispatch request id and its first reply (the task) in one transaction. */
+  /**
+   * A new job, its dispatch request id and its first reply (the task) in one transaction. A write
+   * that fails forgets the request id again: a resend is then taken anew.
+   */
   createJob(job: JobRecord, requestId: string | undefined, firstReply: string | null): Promise<void> {
     const writes: Write[] = [
       ["putJob", job.id, jobData(job)],
@@ -274,7 +277,11 @@ export class Store {
       writes.push(["insertDispatch", requestId, job.id, job.createdAt]);
     }
     if (firstReply !== null) writes.push(["insertReply", job.id, 1, firstReply, null, job.createdAt]);
-    return this.write(writes);
+    return this.write(writes).catch((err) => {
+      if (requestId !== undefined && this.dispatchIds.get(requestId) === job.id)
+        this.dispatchIds.delete(requestId);
+      throw err;
+    });
   }
 
   deleteJob(id: string): void {
@@ -294,16 +301,24 @@ export class Store {
    * is committed. Only the last 100 request ids of the job are kept.
    */
   addReply(job: JobRecord, reply: StoredReply, requestId: string | undefined, now: string): Promise<void> {
-    return this.write([
+    return this.keepingReplyId(job.id, requestId, reply.seq, [
       ["insertReply", job.id, reply.seq, reply.text, reply.mode, now],
       ["putJob", job.id, jobData(job)],
-      ...this.rememberReplyId(job.id, requestId, reply.seq),
     ]);
   }
 
   /** Keeps a reply's request id alone: a terminal agent's reply is typed, not queued. */
   addTypedReply(job: JobRecord, seq: number, requestId: string | undefined): Promise<void> {
-    return this.write([["putJob", job.id, jobData(job)], ...this.rememberReplyId(job.id, requestId, seq)]);
+    return this.keepingReplyId(job.id, requestId, seq, [["putJob", job.id, jobData(job)]]);
+  }
+
+  /** Writes with the reply's request id; a write that fails forgets the id (a resend is taken anew). */
+  private keepingReplyId(jobId: string, requestId: string | undefined, seq: number, writes: Write[]) {
+    return this.write([...writes, ...this.rememberReplyId(jobId, requestId, seq)]).catch((err) => {
+      const kept = requestId === undefined ? undefined : this.replyIds.get(jobId);
+      if (kept?.ids.get(requestId!) === seq) kept.ids.delete(requestId!);
+      throw err;
+    });
   }
 
   private replyIdsOf(jobId: string) {

@@ -139,7 +139,13 @@ async function makeJob(
   const job = jobFromRecord(record, queued ? [{ jobId: id, seq: 1, text: typed, mode: null }] : []);
   // Known at once (a resend meanwhile finds it); started once its row is committed.
   state.jobs.set(id, job);
-  await state.store.createJob(record, requestId, queued ? typed : null);
+  try {
+    await state.store.createJob(record, requestId, queued ? typed : null);
+  } catch (err) {
+    // Not kept, so not made: a resend makes it anew.
+    if (state.jobs.get(id) === job) state.jobs.delete(id);
+    throw err;
+  }
   await supervisor.start(job);
   if (typed !== null && !profile.protocol && job.lifecycle === "running") {
     // Typed as a reply is, once the program is ready for it (a TUI may drop keys sent before).
