@@ -1,8 +1,6 @@
 // Concurrent duplicates of every op that takes a request id, cold (the daemon just started, the
 // process host not yet up) and warm: exactly one effect each.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { after, before, test } from "node:test";
 import {
   type Message,
@@ -11,7 +9,7 @@ import {
   type TestDaemon,
   waitFor,
 } from "./helpers/daemon.js";
-import { FAULT_PROFILES } from "./helpers/faults.js";
+import { FAULT_PROFILES, typedLines } from "./helpers/faults.js";
 
 const COPIES = 20;
 let daemon: TestDaemon;
@@ -44,16 +42,6 @@ async function rows(): Promise<Message[]> {
   }
 }
 
-function typedLines(jobId: string): string[] {
-  try {
-    return readFileSync(join(daemon.stateDir, "jobs", jobId, "typed.txt"), "utf8")
-      .split("\n")
-      .filter(Boolean);
-  } catch {
-    return [];
-  }
-}
-
 test("a dispatch resent on 20 connections at once makes one job, cold and warm", async () => {
   // Cold: the daemon's socket answers before its process host is up; the first dispatch waits for it.
   for (const [requestId, when] of [
@@ -80,13 +68,15 @@ test("a reply resent on 20 connections at once is typed once into a terminal age
   for (const a of typed) assert.equal(a.ok, true, a.error);
   assert.equal(new Set(typed.map((a) => a.result.seq)).size, 1);
   assert.equal(typed.filter((a) => a.result.duplicate === true).length, COPIES - 1);
-  await waitFor("the typed line", async () => (typedLines(typist).length > 0 ? true : undefined));
+  await waitFor("the typed line", async () => (typedLines(daemon, typist).length > 0 ? true : undefined));
   // A later line proves that anything typed twice would have arrived by now.
   const later = await sameOnMany("reply", { id: typist, text: "after", requestId: "r-after" });
   assert.equal(later[0]!.ok, true);
-  await waitFor("the later line", async () => (typedLines(typist).includes("after") ? true : undefined));
+  await waitFor("the later line", async () =>
+    typedLines(daemon, typist).includes("after") ? true : undefined,
+  );
   assert.deepEqual(
-    typedLines(typist).filter((l) => l === "typed-once"),
+    typedLines(daemon, typist).filter((l) => l === "typed-once"),
     ["typed-once"],
   );
 

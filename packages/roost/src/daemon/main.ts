@@ -42,7 +42,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
   }
   const connect = options.connect ?? ((stateDir: string) => connectHost({ stateDir }));
   const supervisor = new Supervisor(state, () => connect(paths.stateDir));
-  const coordination = startCoordination(state, supervisor, store.database);
+  const coordination = startCoordination(state, supervisor, store);
   const ctx: OpContext = { state, supervisor, ...coordination };
   const server = new SocketServer({
     handle: (caller, op, args) => route(ctx, caller, op, args),

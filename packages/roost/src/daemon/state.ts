@@ -109,15 +109,24 @@ export class DaemonState {
     if (host) for (const wake of this.hostWaiters.splice(0)) wake(host);
   }
 
+  /** The process host, answering: `busy` while it is not connected or does not answer. */
   requireHost(): ProcessHost {
     if (!this.currentHost)
       throw new RoostError("busy", "the process host is not connected; try again shortly");
+    if (!this.currentHost.responsive)
+      throw new RoostError(
+        "busy",
+        `the process host (pid ${this.currentHost.hostPid}) does not answer; try again shortly`,
+      );
     return this.currentHost;
   }
 
-  /** The process host, waiting a while for it (the daemon connects to it just after it listens). */
+  /**
+   * The process host, waiting a while for it (the daemon connects to it just after it listens);
+   * one that is connected but does not answer is `busy` at once.
+   */
   waitForHost(timeoutMs = 15_000): Promise<ProcessHost> {
-    if (this.currentHost) return Promise.resolve(this.currentHost);
+    if (this.currentHost) return Promise.resolve().then(() => this.requireHost());
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.hostWaiters.splice(this.hostWaiters.indexOf(wake), 1);

@@ -1,4 +1,4 @@
-import type { Lifecycle } from "../protocol/index.js";
+import { type Lifecycle, RoostError } from "../protocol/index.js";
 import type { HostJobInfo, ProcessHost, ScreenSnapshot } from "./host/api.js";
 import { isLive, type Job } from "./job.js";
 import type { DaemonState } from "./state.js";
@@ -14,6 +14,8 @@ const STABLE_RUN_MS = 30_000;
 /** SIGTERM first; SIGKILL if the process is still there after this. */
 const STOP_GRACE_MS = 5000;
 const TERMINAL_SIZE = { cols: 120, rows: 40 };
+/** A start the host was too busy to take is tried again after this. */
+const BUSY_RETRY_MS = 1000;
 
 function describeExit(code: number | null, signal: number | null): string {
   return signal !== null && signal !== 0 ? `signal ${signal}` : `exit code ${code}`;
@@ -175,6 +177,20 @@ export class Supervisor {
         return;
       }
     } catch (err) {
+      if (
+        err instanceof RoostError &&
+        err.code === "busy" &&
+        !this.closing &&
+        this.state.jobs.get(job.id) === job
+      ) {
+        // The host does not answer just now: the job stays `starting` and is tried again shortly.
+        job.restartTimer = setTimeout(() => {
+          job.restartTimer = null;
+          if (this.state.jobs.get(job.id) === job && job.lifecycle === "starting") void this.start(job);
+        }, BUSY_RETRY_MS);
+        this.state.save(job);
+        return;
+      }
       job.lifecycle = "failed";
       job.error = `could not start: ${(err as Error).message}`;
       job.pid = null;

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { TEST_PROFILES, type TestDaemon, waitFor } from "./daemon.js";
 
 /**
@@ -46,4 +47,15 @@ export function hostPidOf(daemon: TestDaemon): number {
 /** Resolves once the process is gone. */
 export function waitForExit(pid: number, timeoutMs = 15_000): Promise<true> {
   return waitFor(`pid ${pid} to exit`, async () => (isAlive(pid) ? undefined : true), timeoutMs);
+}
+
+/** The lines the `typist` job was typed, in order. */
+export function typedLines(daemon: TestDaemon, jobId: string): string[] {
+  try {
+    return readFileSync(join(daemon.stateDir, "jobs", jobId, "typed.txt"), "utf8")
+      .split("\n")
+      .filter(Boolean);
+  } catch {
+    return [];
+  }
 }

@@ -91,6 +91,7 @@ async function makeJob(
   const requestedName = optionalString(args, "name");
   // Awaited only while there is no host: from a spawn's checks to the job's being known, no await.
   if (!state.host) await state.waitForHost();
+  state.requireHost();
   // From here to the job's being known there is no await: names and ids are taken as they stand.
   const name = (requestedName !== undefined && foldName(requestedName)) || freeName(state, profileName);
 
@@ -167,6 +168,7 @@ function current(state: DaemonState, job: Job): Job {
 export const stop: OpHandler = async ({ state, supervisor }, _caller, args) => {
   const job = state.resolve(args.id);
   if (!state.host) await state.waitForHost();
+  state.requireHost();
   await supervisor.stop(current(state, job));
   return { id: job.id };
 };
@@ -174,6 +176,7 @@ export const stop: OpHandler = async ({ state, supervisor }, _caller, args) => {
 export const respawn: OpHandler = async ({ state, supervisor }, _caller, args) => {
   const job = state.resolve(args.id);
   if (!state.host) await state.waitForHost();
+  state.requireHost();
   await supervisor.respawn(current(state, job));
   return { id: job.id };
 };

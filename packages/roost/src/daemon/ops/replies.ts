@@ -1,5 +1,6 @@
 import { LIMITS, type ReplyMode, type ReplyResult, RoostError } from "../../protocol/index.js";
 import { deliverEvent, isEnded, type Job, jobRecord } from "../job.js";
+import { sendHeldBack } from "../peers/deliver-item.js";
 import type { StoredReply } from "../store.js";
 import type { Supervisor } from "../supervisor.js";
 import { terminalRowsOf } from "../terminal/terminal-rows.js";
@@ -45,7 +46,8 @@ async function typeReply(ctx: OpContext, job: Job, text: string, requestId: stri
     throw new RoostError("unsupported", `job ${job.id} is stopped; respawn it to reply`);
   if (job.lifecycle !== "running")
     throw new RoostError("busy", `job ${job.id} is not running; try again shortly`);
-  await typeInto(await state.waitForHost(), job, text, rows);
+  // Keyed by the request id: typed once even if the daemon dies before it keeps the id.
+  await typeInto(await state.waitForHost(), job, text, rows, requestId && `reply:${requestId}`);
   const seq = job.nextSeq++;
   await state.store.addTypedReply(jobRecord(job), seq, requestId);
   return { seq, saved: true as const };
@@ -117,11 +119,19 @@ async function takeReply(
   job.savingReplies++;
   try {
     await state.store.addReply(jobRecord(job), saved, requestId, job.updatedAt);
-  } finally {
+  } catch (err) {
     job.savingReplies--;
+    if (job.savingReplies === 0) sendHeldBack(job);
+    throw err;
   }
+  job.savingReplies--;
   if (state.jobs.get(job.id) !== job) throw new RoostError("not_found", `job ${job.id} was removed`);
   insertBySeq(job.pending, saved);
+  // In seq order: the agent items held back while it was saved that come before it, then it, then
+  // the rest once no reply is on its way; all before anyone hears of the change (and reacts).
+  sendHeldBack(job, saved.seq);
+  job.connection?.send(deliverEvent(job, saved));
+  if (job.savingReplies === 0) sendHeldBack(job);
   state.changed(job);
   ctx.feed.add({
     kind: "reply",
@@ -131,7 +141,6 @@ async function takeReply(
     whoId: null,
     jobs: [job.id],
   });
-  job.connection?.send(deliverEvent(job, saved));
   startIfEnded(supervisor, job);
   return { seq: saved.seq, saved: true };
 }

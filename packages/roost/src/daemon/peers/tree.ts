@@ -65,6 +65,7 @@ export class SpawnTree {
     // The caps are checked once the host is there: dispatchJob then makes the job with no await
     // between (concurrent spawns cannot all pass the caps while the daemon is starting).
     if (!state.host) await state.waitForHost();
+    state.requireHost();
     this.checkCaps(self);
     this.spawns.record(self.root);
 

@@ -20,16 +20,27 @@ export function answerFor(rows: TerminalRows, job: Job, text: string): string {
   return i === -1 ? text : (reading.answers[i] ?? text);
 }
 
-export async function typeInto(host: ProcessHost, job: Job, text: string, rows: TerminalRows): Promise<void> {
+/**
+ * `key` (a reply's request id) makes the typing once-only: a resend after the daemon died between
+ * typing and keeping the request id finds the host took those writes already.
+ */
+export async function typeInto(
+  host: ProcessHost,
+  job: Job,
+  text: string,
+  rows: TerminalRows,
+  key?: string,
+): Promise<void> {
+  const keyed = (part: string) => (key !== undefined ? `${key}:${part}` : undefined);
   const answer = answerFor(rows, job, text);
   const screen = await host.screen(job.id);
   if (screen.bracketedPaste) {
     // The text cannot end the paste early: the end marker is taken out of it.
-    await host.write(job.id, `${PASTE_START}${answer.split(PASTE_END).join("")}${PASTE_END}`);
+    await host.write(job.id, `${PASTE_START}${answer.split(PASTE_END).join("")}${PASTE_END}`, keyed("paste"));
     await new Promise((resolve) => setTimeout(resolve, ENTER_AFTER_PASTE_MS));
-    await host.write(job.id, "\r");
+    await host.write(job.id, "\r", keyed("enter"));
   } else {
     // Without a paste a line break is Enter, as a terminal sends it.
-    await host.write(job.id, `${answer.replace(/\r?\n/g, "\r")}\r`);
+    await host.write(job.id, `${answer.replace(/\r?\n/g, "\r")}\r`, keyed("line"));
   }
 }
