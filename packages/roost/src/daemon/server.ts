@@ -30,8 +30,8 @@ function parseRequest(line: string): Parsed {
   if (typeof message !== "object" || message === null || Array.isArray(message))
     return { id: null, error: "a request must be a JSON object {id, op, args}" };
   const { id, op, args } = message as Record<string, unknown>;
-  const goodId = typeof id === "number" || typeof id === "string";
-  if (!goodId) return { id: null, error: "a request needs an id (a number or a string)" };
+  const goodId = (typeof id === "number" && Number.isFinite(id)) || typeof id === "string";
+  if (!goodId) return { id: null, error: "a request needs an id (a finite number or a string)" };
   if (typeof op !== "string") return { id, error: "a request needs an op (a string)" };
   return { id, op, args };
 }
