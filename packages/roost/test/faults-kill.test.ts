@@ -1,6 +1,6 @@
 // SIGKILL of the daemon at random moments under load (replies to protocol agents, dispatches and
 // typed replies with request ids, agent messages, board claims): nothing answered is lost, nothing
-// is taken twice, and every agent process lives on. ROOST_FAULT_KILLS sets how many kills (5 here;
+// is taken twice, and every agent process lives on. ROOST_FAULT_KILLS sets how many kills (3 here;
 // `npm run faults` runs 100). Then SIGKILL of the process host: its jobs are `reaped`, their
 // replies kept for `respawn`.
 import assert from "node:assert/strict";
@@ -11,7 +11,7 @@ import { type Message, receivedBy, startTestDaemon, type TestDaemon, waitFor } f
 import { FAULT_PROFILES, hostPidOf, isAlive, typedLines, waitForExit } from "./helpers/faults.js";
 import { once, type Secret, secretOf, timesTaken, untilAnswered } from "./helpers/kill-load.js";
 
-const KILLS = Number(process.env.ROOST_FAULT_KILLS) || 5;
+const KILLS = Number(process.env.ROOST_FAULT_KILLS) || 3;
 const PROFILES = {
   ...FAULT_PROFILES,
   taker: { ...FAULT_PROFILES.agent, env: { AGENT_ITEMS: "1" } },
