@@ -48,6 +48,8 @@ async function typeReply(ctx: OpContext, job: Job, text: string, requestId: stri
     throw new RoostError("busy", `job ${job.id} is not running; try again shortly`);
   // Keyed by the request id: typed once even if the daemon dies before it keeps the id.
   await typeInto(await state.waitForHost(), job, text, rows, requestId && `reply:${requestId}`);
+  // Removed while it was typed: nothing is kept for it (a write now would bring its row back).
+  if (state.jobs.get(job.id) !== job) throw new RoostError("not_found", `job ${job.id} was removed`);
   const seq = job.nextSeq++;
   await state.store.addTypedReply(jobRecord(job), seq, requestId);
   return { seq, saved: true as const };
