@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { statePaths } from "../daemon/paths.js";
 import { RoostError } from "../protocol/errors.js";
 import { Connection } from "./connection.js";
 
@@ -10,6 +11,18 @@ function cliCommand(): string[] {
   if (import.meta.url.endsWith(".js") && existsSync(compiled)) return [compiled];
   // tsx resolved from here, so that the daemon starts whatever the caller's working folder.
   return ["--import", import.meta.resolve("tsx"), fileURLToPath(new URL("../cli/main.ts", import.meta.url))];
+}
+
+/** What the daemon's log says of its last start, when it says it could not: `: why`. */
+function whyNotStarted(home: string): string {
+  try {
+    const log = readFileSync(statePaths(home).log, "utf8");
+    const last = log.trimEnd().split("\n").at(-1) ?? "";
+    const why = /(?:could not start|refused to start): (.*)$/.exec(last);
+    return why ? `: ${why[1]}` : "";
+  } catch {
+    return "";
+  }
 }
 
 /** How long a daemon that exited is still given to show its socket (another one may have won). */
@@ -41,7 +54,10 @@ export async function startDaemonInBackground(home: string, socketPath: string, 
     } catch {
       const now = Date.now();
       if (exitedAt !== undefined && now - exitedAt > EXITED_GRACE_MS) {
-        throw new RoostError("disconnected", `the daemon did not start (exit code ${exitCode})`);
+        throw new RoostError(
+          "disconnected",
+          `the daemon did not start (exit code ${exitCode})${whyNotStarted(home)}`,
+        );
       }
       if (now > deadline) throw new RoostError("disconnected", `the daemon did not answer on ${socketPath}`);
     }

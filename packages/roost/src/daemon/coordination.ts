@@ -1,4 +1,3 @@
-import type Database from "better-sqlite3";
 import { TaskBoard } from "./board/task-board.js";
 import type { Caller } from "./caller.js";
 import { EventsFeed } from "./events-feed.js";
@@ -9,6 +8,7 @@ import { PeerService } from "./peers/peer-service.js";
 import { clockFromEnv } from "./schedules/clock.js";
 import { Scheduler } from "./schedules/scheduler.js";
 import type { DaemonState } from "./state.js";
+import type { Store } from "./store.js";
 import type { Supervisor } from "./supervisor.js";
 
 /** The daemon itself as a caller: what a schedule's run dispatches through. */
@@ -36,16 +36,12 @@ export interface Coordination {
  * job's change and removal (to release what an ended job held), the schedules dispatch as the user
  * would.
  */
-export function startCoordination(
-  state: DaemonState,
-  supervisor: Supervisor,
-  db: Database.Database,
-): Coordination {
-  const feed = new EventsFeed(db, () => state.now());
-  const peers = new PeerService({ state, supervisor, feed, clock: clockFromEnv() }, db);
-  const board = new TaskBoard({ state, supervisor }, feed, db, peers.context.foreground);
+export function startCoordination(state: DaemonState, supervisor: Supervisor, store: Store): Coordination {
+  const feed = new EventsFeed(store, () => state.now());
+  const peers = new PeerService({ state, supervisor, feed, clock: clockFromEnv() }, store);
+  const board = new TaskBoard({ state, supervisor }, feed, store, peers.context.foreground);
   const jobEvents = new JobEvents(state, feed);
-  const schedules: Scheduler = new Scheduler(db, {
+  const schedules: Scheduler = new Scheduler(store, {
     clock: clockFromEnv(),
     feed,
     dispatch: async (launch, requestId): Promise<{ id: string; name: string }> =>

@@ -1,5 +1,5 @@
-import type Database from "better-sqlite3";
 import { type EventsResult, type FeedEvent, LIMITS } from "../protocol/index.js";
+import type { Store } from "./store.js";
 
 const TRIM_EVERY = 50;
 
@@ -8,34 +8,43 @@ export type FeedEntry = Omit<FeedEvent, "id" | "at"> & { at?: string };
 
 /**
  * The events feed (M43): the last 1000 events, kept in the store (they outlive a restart), each
- * with a cursor that only grows. Readers page through it with `after`.
+ * with a cursor that only grows. Readers page through it with `after`. Read at start; written
+ * through the store's writer, off the event loop.
  */
 export class EventsFeed {
   private readonly kept: FeedEvent[];
-  private readonly insert: Database.Statement;
-  private readonly trim: Database.Statement;
+  /** The next event's cursor: past every one ever written, trimmed ones included. */
+  private nextId: number;
 
   constructor(
-    db: Database.Database,
+    private readonly store: Store,
     private readonly now: () => string,
   ) {
+    const db = store.database;
     db.exec(
       "CREATE TABLE IF NOT EXISTS feed_events (id INTEGER PRIMARY KEY AUTOINCREMENT, data TEXT NOT NULL)",
     );
-    this.insert = db.prepare("INSERT INTO feed_events (data) VALUES (?)");
-    this.trim = db.prepare("DELETE FROM feed_events WHERE id <= ?");
+    store.define({
+      "feed.insert": "INSERT INTO feed_events (id, data) VALUES (?, ?)",
+      "feed.trim": "DELETE FROM feed_events WHERE id <= ?",
+    });
     const rows = db
       .prepare("SELECT id, data FROM feed_events ORDER BY id DESC LIMIT ?")
       .all(LIMITS.eventsKept) as { id: number; data: string }[];
     this.kept = rows.reverse().map((r) => ({ ...(JSON.parse(r.data) as FeedEvent), id: r.id }));
+    const used = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'feed_events'").get() as
+      | { seq: number }
+      | undefined;
+    this.nextId = Math.max(used?.seq ?? 0, this.kept.at(-1)?.id ?? 0) + 1;
   }
 
   add(entry: FeedEntry): FeedEvent {
     const at = entry.at ?? this.now();
     const body = { ...entry, at };
-    const id = Number(this.insert.run(JSON.stringify(body)).lastInsertRowid);
+    const id = this.nextId++;
+    this.store.writeLater([["feed.insert", id, JSON.stringify(body)]]);
     // The table is trimmed now and then (a write less per event); the feed reads the last 1000.
-    if (id % TRIM_EVERY === 0) this.trim.run(id - LIMITS.eventsKept);
+    if (id % TRIM_EVERY === 0) this.store.writeLater([["feed.trim", id - LIMITS.eventsKept]]);
     const event: FeedEvent = { id, ...body };
     this.kept.push(event);
     if (this.kept.length > LIMITS.eventsKept) this.kept.splice(0, this.kept.length - LIMITS.eventsKept);

@@ -42,7 +42,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
   }
   const connect = options.connect ?? ((stateDir: string) => connectHost({ stateDir }));
   const supervisor = new Supervisor(state, () => connect(paths.stateDir));
-  const coordination = startCoordination(state, supervisor, store.database);
+  const coordination = startCoordination(state, supervisor, store);
   const ctx: OpContext = { state, supervisor, ...coordination };
   const server = new SocketServer({
     handle: (caller, op, args) => route(ctx, caller, op, args),
@@ -58,24 +58,40 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
   const done = new Promise<void>((resolve) => {
     finish = resolve;
   });
+  let jobsLetGo: Promise<void> | null = null;
   let stopping: Promise<void> | null = null;
-  const stop = (all: boolean): Promise<void> => {
-    stopping ??= (async () => {
+  /** Stops taking connections, lets go of the jobs (or ends them, `all`) and saves what is pending. */
+  const letGo = (all: boolean): Promise<void> => {
+    jobsLetGo ??= (async () => {
       // Attached terminals hear of it before their connection closes: a shutdown wins over them.
       attachmentsOf(state).shuttingDown(all);
-      await new Promise((resolve) => setImmediate(resolve));
-      await server.close();
+      server.stopAccepting();
       coordination.schedules.stop();
       await supervisor.close(all).catch((err) => console.error(`roost: ${(err as Error).message}`));
       state.flushSaves();
-      await store.close();
-      rmSync(paths.socket, { force: true });
-      release();
-      finish();
+    })();
+    return jobsLetGo;
+  };
+  const stop = (all: boolean): Promise<void> => {
+    stopping ??= (async () => {
+      try {
+        await letGo(all);
+        await server.close();
+        await store.close().catch((err) => console.error(`roost: ${(err as Error).message}`));
+        rmSync(paths.socket, { force: true });
+      } finally {
+        release();
+        finish();
+      }
     })();
     return stopping;
   };
-  state.requestShutdown = (all) => void stop(all);
+  // `shutdown` is answered once what it ends has ended; the connections close after the answer.
+  state.requestShutdown = (all) => {
+    const ended = letGo(all);
+    void ended.then(() => setImmediate(() => void stop(all)));
+    return ended;
+  };
 
   try {
     await server.listen(paths.socket);

@@ -1,54 +1,56 @@
-import type Database from "better-sqlite3";
+import type { Store } from "./store.js";
 
 /**
  * A table of JSON records by a number that is never reused, even once the newest record is gone:
- * what the task board and the schedules keep.
+ * what the task board and the schedules keep. Read at start; written through the store's writer
+ * (what one turn of the event loop writes is one transaction).
  */
 export class RecordTable<T extends { id: number }> {
   private next: number;
-  private readonly statements;
+  private readonly records: T[];
+  private readonly names: { put: string; remove: string; setNextId: string };
 
   constructor(
-    private readonly db: Database.Database,
+    private readonly store: Store,
     table: string,
   ) {
+    const db = store.database;
     db.exec(`
       CREATE TABLE IF NOT EXISTS ${table} (id INTEGER PRIMARY KEY, data TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS ${table}_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
     `);
-    this.statements = {
-      all: db.prepare(`SELECT data FROM ${table} ORDER BY id`),
-      put: db.prepare(`INSERT OR REPLACE INTO ${table} (id, data) VALUES (?, ?)`),
-      remove: db.prepare(`DELETE FROM ${table} WHERE id = ?`),
-      nextId: db.prepare(`SELECT value FROM ${table}_meta WHERE key = 'next_id'`),
-      setNextId: db.prepare(`INSERT OR REPLACE INTO ${table}_meta (key, value) VALUES ('next_id', ?)`),
-    };
-    const kept = this.statements.nextId.get() as { value: number } | undefined;
-    this.next = Math.max(kept?.value ?? 1, ...this.all().map((r) => r.id + 1));
+    this.names = { put: `${table}.put`, remove: `${table}.remove`, setNextId: `${table}.setNextId` };
+    store.define({
+      [this.names.put]: `INSERT OR REPLACE INTO ${table} (id, data) VALUES (?, ?)`,
+      [this.names.remove]: `DELETE FROM ${table} WHERE id = ?`,
+      [this.names.setNextId]: `INSERT OR REPLACE INTO ${table}_meta (key, value) VALUES ('next_id', ?)`,
+    });
+    this.records = (db.prepare(`SELECT data FROM ${table} ORDER BY id`).all() as { data: string }[]).map(
+      (r) => JSON.parse(r.data) as T,
+    );
+    const kept = db.prepare(`SELECT value FROM ${table}_meta WHERE key = 'next_id'`).get() as
+      | { value: number }
+      | undefined;
+    this.next = Math.max(kept?.value ?? 1, ...this.records.map((r) => r.id + 1));
   }
 
-  /** Every record, oldest first. */
+  /** Every record as it was at start, oldest first. */
   all(): T[] {
-    return (this.statements.all.all() as { data: string }[]).map((r) => JSON.parse(r.data) as T);
+    return this.records;
   }
 
   /** The next record's id, kept at once. */
   newId(): number {
     const id = this.next++;
-    this.statements.setNextId.run(this.next);
+    this.store.writeLater([[this.names.setNextId, this.next]]);
     return id;
   }
 
   put(record: T): void {
-    this.statements.put.run(record.id, JSON.stringify(record));
+    this.store.writeLater([[this.names.put, record.id, JSON.stringify(record)]]);
   }
 
   remove(id: number): void {
-    this.statements.remove.run(id);
-  }
-
-  /** Runs `fn` as one write. */
-  transaction(fn: () => void): void {
-    this.db.transaction(fn)();
+    this.store.writeLater([[this.names.remove, id]]);
   }
 }

@@ -3,6 +3,9 @@ import { DaemonRunningError } from "./lock.js";
 import { startDaemon } from "./main.js";
 import { statePaths } from "./paths.js";
 
+/** After SIGTERM or SIGINT, how long the daemon may take to stop before it exits regardless. */
+const SIGNAL_STOP_PATIENCE_MS = 10_000;
+
 /** Logs to stderr and to the state folder's daemon.log (a daemon started in the background has no terminal). */
 function logger(home: string): (line: string) => void {
   const { stateDir, log } = statePaths(home);
@@ -33,9 +36,20 @@ export async function runDaemonForeground(home: string): Promise<number> {
     return 1;
   }
   log(`listening on ${daemon.state.paths.socket}`);
+  let signalled = false;
   const onSignal = (signal: string) => {
+    if (signalled) {
+      log(`${signal} again: exiting now`);
+      process.exit(1);
+    }
+    signalled = true;
     log(`${signal}: stopping (jobs keep running in the process host)`);
     void daemon.stop(false);
+    // A signal always ends the daemon: whatever the stop waits on, it does not wait past this.
+    setTimeout(() => {
+      log(`${signal}: the stop took over ${SIGNAL_STOP_PATIENCE_MS} ms; exiting now`);
+      process.exit(1);
+    }, SIGNAL_STOP_PATIENCE_MS).unref();
   };
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);

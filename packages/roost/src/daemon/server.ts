@@ -30,8 +30,8 @@ function parseRequest(line: string): Parsed {
   if (typeof message !== "object" || message === null || Array.isArray(message))
     return { id: null, error: "a request must be a JSON object {id, op, args}" };
   const { id, op, args } = message as Record<string, unknown>;
-  const goodId = typeof id === "number" || typeof id === "string";
-  if (!goodId) return { id: null, error: "a request needs an id (a number or a string)" };
+  const goodId = (typeof id === "number" && Number.isFinite(id)) || typeof id === "string";
+  if (!goodId) return { id: null, error: "a request needs an id (a finite number or a string)" };
   if (typeof op !== "string") return { id, error: "a request needs an op (a string)" };
   return { id, op, args };
 }
@@ -44,6 +44,18 @@ function errorResponse(id: number | string | null, err: unknown): ErrorResponse 
     error: `internal error: ${(err as Error)?.message ?? String(err)}`,
     code: "internal",
   };
+}
+
+/** How long a closing connection has to take what was written to it before it is destroyed. */
+const END_PATIENCE_MS = 1000;
+
+/** Ends a socket once what was written has gone out, and destroys it if that takes too long. */
+function endSocket(socket: Socket, last?: string): void {
+  if (socket.destroyed) return;
+  const timer = setTimeout(() => socket.destroy(), END_PATIENCE_MS);
+  timer.unref();
+  socket.once("close", () => clearTimeout(timer));
+  socket.end(last ?? "", () => socket.destroy());
 }
 
 let nextConnectionId = 1;
@@ -103,18 +115,16 @@ class Connection implements Caller {
       lines = this.decoder.push(chunk);
     } catch (err) {
       if (!(err instanceof LineTooLongError)) throw err;
-      const socket = this.socket;
       this.drop(false);
-      socket.end(
+      endSocket(
+        this.socket,
         encodeLine({
           id: null,
           ok: false,
           error: `request line longer than ${LIMITS.maxLineBytes} bytes: connection closed`,
           code: "limit",
         }),
-        () => socket.destroy(),
       );
-      setTimeout(() => socket.destroy(), 1000).unref();
       return;
     }
     for (const line of lines) if (line.trim() !== "") this.backlog.push(line);
@@ -176,6 +186,7 @@ class Connection implements Caller {
 export class SocketServer {
   private readonly server: Server;
   private readonly connections = new Set<Connection>();
+  /** Every socket accepted, refused ones included: closing the server ends each. */
   private readonly sockets = new Set<Socket>();
 
   constructor(private readonly handler: RequestHandler) {
@@ -183,9 +194,14 @@ export class SocketServer {
   }
 
   private accept(socket: Socket): void {
+    this.sockets.add(socket);
+    socket.on("close", () => this.sockets.delete(socket));
     if (this.connections.size >= LIMITS.maxConnections) {
+      // Refused: what it sends is thrown away, and it is destroyed once told (or soon after).
       socket.on("error", () => {});
-      socket.end(
+      socket.resume();
+      endSocket(
+        socket,
         encodeLine({
           id: null,
           ok: false,
@@ -195,7 +211,6 @@ export class SocketServer {
       );
       return;
     }
-    this.sockets.add(socket);
     const connection = new Connection(socket, {
       handle: (caller, op, args) => this.handler.handle(caller, op, args),
       opened: () => {},
@@ -206,7 +221,6 @@ export class SocketServer {
     });
     this.connections.add(connection);
     this.handler.opened(connection);
-    socket.on("close", () => this.sockets.delete(socket));
   }
 
   listen(path: string): Promise<void> {
@@ -227,10 +241,17 @@ export class SocketServer {
     return this.connections.size;
   }
 
-  close(): Promise<void> {
-    return new Promise((resolve) => {
-      this.server.close(() => resolve());
-      for (const socket of this.sockets) socket.destroy();
-    });
+  /** Takes no new connection from now on; those open go on. */
+  stopAccepting(): void {
+    if (this.server.listening) this.server.close();
+  }
+
+  /** Stops accepting and ends every connection (what was written goes out first, briefly). */
+  async close(): Promise<void> {
+    this.stopAccepting();
+    const sockets = [...this.sockets];
+    const closed = sockets.map((socket) => new Promise((resolve) => socket.once("close", resolve)));
+    for (const socket of sockets) endSocket(socket);
+    await Promise.all(closed);
   }
 }

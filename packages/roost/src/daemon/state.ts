@@ -3,6 +3,7 @@ import type { Caller } from "./caller.js";
 import type { ProcessHost } from "./host/api.js";
 import { type Job, jobRecord, toRow } from "./job.js";
 import type { StatePaths } from "./paths.js";
+import { RequestsInFlight } from "./requests-in-flight.js";
 import type { Store } from "./store.js";
 
 /** How long row changes gather before subscribers hear of them. */
@@ -21,10 +22,15 @@ export class DaemonState {
   readonly jobs = new Map<string, Job>();
   readonly callers = new Set<Caller>();
   readonly jobWatchers: JobWatcher[] = [];
+  /** Requests with a request id still under way: a concurrent resend waits for the first's answer. */
+  readonly requestsInFlight = new RequestsInFlight();
   private currentHost: ProcessHost | null = null;
   private hostWaiters: ((host: ProcessHost) => void)[] = [];
-  /** Asks the daemon to exit (after the current answer); `all` ends the jobs and the host too. */
-  requestShutdown: (all: boolean) => void = () => {};
+  /**
+   * Asks the daemon to exit; `all` ends the jobs and the host too. Resolves once the jobs are let go
+   * of (or ended); the connections close just after.
+   */
+  requestShutdown: (all: boolean) => Promise<void> = async () => {};
   private readonly dirty = new Set<string>();
   private flushTimer: NodeJS.Timeout | null = null;
   private readonly unsaved = new Set<Job>();
@@ -103,15 +109,24 @@ export class DaemonState {
     if (host) for (const wake of this.hostWaiters.splice(0)) wake(host);
   }
 
+  /** The process host, answering: `busy` while it is not connected or does not answer. */
   requireHost(): ProcessHost {
     if (!this.currentHost)
       throw new RoostError("busy", "the process host is not connected; try again shortly");
+    if (!this.currentHost.responsive)
+      throw new RoostError(
+        "busy",
+        `the process host (pid ${this.currentHost.hostPid}) does not answer; try again shortly`,
+      );
     return this.currentHost;
   }
 
-  /** The process host, waiting a while for it (the daemon connects to it just after it listens). */
+  /**
+   * The process host, waiting a while for it (the daemon connects to it just after it listens);
+   * one that is connected but does not answer is `busy` at once.
+   */
   waitForHost(timeoutMs = 15_000): Promise<ProcessHost> {
-    if (this.currentHost) return Promise.resolve(this.currentHost);
+    if (this.currentHost) return Promise.resolve().then(() => this.requireHost());
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.hostWaiters.splice(this.hostWaiters.indexOf(wake), 1);

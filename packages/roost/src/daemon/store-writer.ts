@@ -1,8 +1,10 @@
 /**
  * The store's writer: a worker thread that owns the database's writes, so the daemon's event loop
  * never waits on the disk (a checkpoint or a slow write can take a hundred milliseconds). It runs
- * each batch of statements in one transaction and says when it is committed. Plain JavaScript, run
- * with `eval`, so it works the same from the sources and from the build.
+ * each batch of statements in one transaction and says when it is committed. A batch is made of
+ * groups (what each caller asked for together); when the batch fails, each group is tried alone, so
+ * one group's failure (a full disk for a big write, a bad value) does not take the others with it.
+ * Plain JavaScript, run with `eval`, so it works the same from the sources and from the build.
  */
 export const STORE_WRITER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
@@ -17,16 +19,28 @@ const run = db.transaction((writes) => {
   for (const [name, ...params] of writes) statements[name].run(...params);
 });
 parentPort.on("message", (message) => {
+  if (message.define) {
+    for (const [name, sql] of Object.entries(message.define)) statements[name] = db.prepare(sql);
+    return;
+  }
   if (message.close) {
     db.close();
     parentPort.postMessage({ closed: true });
     return;
   }
   try {
-    run(message.writes);
-    parentPort.postMessage({ batch: message.batch, ok: true });
-  } catch (err) {
-    parentPort.postMessage({ batch: message.batch, ok: false, error: String((err && err.message) || err) });
+    run(message.groups.flat());
+    parentPort.postMessage({ batch: message.batch, errors: null });
+  } catch {
+    const errors = message.groups.map((group) => {
+      try {
+        run(group);
+        return null;
+      } catch (err) {
+        return String((err && err.message) || err);
+      }
+    });
+    parentPort.postMessage({ batch: message.batch, errors });
   }
 });
 `;
@@ -51,5 +65,5 @@ export const WRITE_STATEMENTS = {
     "INSERT OR REPLACE INTO dispatch_request_ids (request_id, job_id, created_at) VALUES (?, ?, ?)",
 } as const;
 
-export type WriteName = keyof typeof WRITE_STATEMENTS;
-export type Write = [WriteName, ...(string | number | null)[]];
+/** A write: a statement's name (one of these, or one a part of the daemon defined) and its parameters. */
+export type Write = [string, ...(string | number | null)[]];

@@ -101,7 +101,8 @@ export class Store {
   /** The main thread's connection: the start's reads, and the tables other parts keep (board, ...). */
   private readonly db: Database.Database;
   private readonly writer: Worker;
-  private queued: Write[] = [];
+  /** This turn's writes, one group per caller, each with its waiter. */
+  private queued: Write[][] = [];
   private queuedWaiters: Waiter[] = [];
   private flushScheduled = false;
   private nextBatch = 1;
@@ -196,12 +197,15 @@ export class Store {
         statements: WRITE_STATEMENTS,
       },
     });
-    this.writer.on("message", (m: { batch?: number; ok?: boolean; error?: string }) => {
+    this.writer.on("message", (m: { batch?: number; errors?: (string | null)[] | null }) => {
       if (m.batch === undefined) return;
       const waiters = this.inFlight.get(m.batch) ?? [];
       this.inFlight.delete(m.batch);
-      for (const w of waiters)
-        m.ok ? w.resolve() : w.reject(new Error(`the store could not write: ${m.error}`));
+      waiters.forEach((w, i) => {
+        const error = m.errors?.[i];
+        if (error) w.reject(new Error(`the store could not write: ${error}`));
+        else w.resolve();
+      });
     });
     this.writer.on("error", (err) => this.fail(err));
     this.writer.on("exit", () => this.fail(new Error("the store's writer ended")));
@@ -216,7 +220,7 @@ export class Store {
   /** Queues writes for this turn's transaction; resolves when that transaction is committed. */
   private write(writes: Write[]): Promise<void> {
     if (this.broken) return Promise.reject(this.broken);
-    this.queued.push(...writes);
+    this.queued.push(writes);
     const done = new Promise<void>((resolve, reject) => this.queuedWaiters.push({ resolve, reject }));
     if (!this.flushScheduled) {
       this.flushScheduled = true;
@@ -230,13 +234,22 @@ export class Store {
     if (this.queuedWaiters.length === 0) return;
     const batch = this.nextBatch++;
     this.inFlight.set(batch, this.queuedWaiters);
-    this.writer.postMessage({ batch, writes: this.queued });
+    this.writer.postMessage({ batch, groups: this.queued });
     this.queued = [];
     this.queuedWaiters = [];
   }
 
+  /**
+   * Names statements for the writer to prepare once, for the parts of the daemon that keep tables
+   * of their own (feed, board, schedules, watches): they create and read them on `database` at
+   * start, and write through the writer like the jobs do.
+   */
+  define(statements: Record<string, string>): void {
+    this.writer.postMessage({ define: statements });
+  }
+
   /** A write nobody waits for (a row's state): a failure is logged, the daemon goes on. */
-  private writeLater(writes: Write[]): void {
+  writeLater(writes: Write[]): void {
     this.write(writes).catch((err) => {
       if (!this.closing) console.error(`roost: ${(err as Error).message}`);
     });
@@ -259,11 +272,21 @@ export class Store {
     this.writeLater([["putJob", job.id, jobData(job)]]);
   }
 
+  /** Saves each job in a write of its own: one that cannot be written does not keep the others back. */
   saveJobs(jobs: JobRecord[]): void {
-    this.writeLater(jobs.map((job): Write => ["putJob", job.id, jobData(job)]));
+    for (const job of jobs) {
+      try {
+        this.saveJob(job);
+      } catch (err) {
+        console.error(`roost: job ${job.id} could not be saved: ${(err as Error).message}`);
+      }
+    }
   }
 
-  /** A new job, its dispatch request id and its first reply (the task) in one transaction. */
+  /**
+   * A new job, its dispatch request id and its first reply (the task) in one transaction. A write
+   * that fails forgets the request id again: a resend is then taken anew.
+   */
   createJob(job: JobRecord, requestId: string | undefined, firstReply: string | null): Promise<void> {
     const writes: Write[] = [
       ["putJob", job.id, jobData(job)],
@@ -274,7 +297,11 @@ export class Store {
       writes.push(["insertDispatch", requestId, job.id, job.createdAt]);
     }
     if (firstReply !== null) writes.push(["insertReply", job.id, 1, firstReply, null, job.createdAt]);
-    return this.write(writes);
+    return this.write(writes).catch((err) => {
+      if (requestId !== undefined && this.dispatchIds.get(requestId) === job.id)
+        this.dispatchIds.delete(requestId);
+      throw err;
+    });
   }
 
   deleteJob(id: string): void {
@@ -294,16 +321,24 @@ export class Store {
    * is committed. Only the last 100 request ids of the job are kept.
    */
   addReply(job: JobRecord, reply: StoredReply, requestId: string | undefined, now: string): Promise<void> {
-    return this.write([
+    return this.keepingReplyId(job.id, requestId, reply.seq, [
       ["insertReply", job.id, reply.seq, reply.text, reply.mode, now],
       ["putJob", job.id, jobData(job)],
-      ...this.rememberReplyId(job.id, requestId, reply.seq),
     ]);
   }
 
   /** Keeps a reply's request id alone: a terminal agent's reply is typed, not queued. */
   addTypedReply(job: JobRecord, seq: number, requestId: string | undefined): Promise<void> {
-    return this.write([["putJob", job.id, jobData(job)], ...this.rememberReplyId(job.id, requestId, seq)]);
+    return this.keepingReplyId(job.id, requestId, seq, [["putJob", job.id, jobData(job)]]);
+  }
+
+  /** Writes with the reply's request id; a write that fails forgets the id (a resend is taken anew). */
+  private keepingReplyId(jobId: string, requestId: string | undefined, seq: number, writes: Write[]) {
+    return this.write([...writes, ...this.rememberReplyId(jobId, requestId, seq)]).catch((err) => {
+      const kept = requestId === undefined ? undefined : this.replyIds.get(jobId);
+      if (kept?.ids.get(requestId!) === seq) kept.ids.delete(requestId!);
+      throw err;
+    });
   }
 
   private replyIdsOf(jobId: string) {
@@ -361,7 +396,7 @@ export class Store {
 
   /**
    * The main thread's connection, for the parts of the daemon that keep tables of their own (board,
-   * schedules, feed): their writes are few; the jobs' and replies' go through the writer.
+   * schedules, feed, watches): to create and read them at start. Their writes go through the writer.
    */
   get database(): Database.Database {
     return this.db;

@@ -1,4 +1,4 @@
-import type { Lifecycle } from "../protocol/index.js";
+import { type Lifecycle, RoostError } from "../protocol/index.js";
 import type { HostJobInfo, ProcessHost, ScreenSnapshot } from "./host/api.js";
 import { isLive, type Job } from "./job.js";
 import { removeStrayJobFolders } from "./job-folders.js";
@@ -15,6 +15,8 @@ const STABLE_RUN_MS = 30_000;
 /** SIGTERM first; SIGKILL if the process is still there after this. */
 const STOP_GRACE_MS = 5000;
 const TERMINAL_SIZE = { cols: 120, rows: 40 };
+/** A start the host was too busy to take is tried again after this. */
+const BUSY_RETRY_MS = 1000;
 
 function describeExit(code: number | null, signal: number | null): string {
   return signal !== null && signal !== 0 ? `signal ${signal}` : `exit code ${code}`;
@@ -29,6 +31,8 @@ export class Supervisor {
   private closing = false;
   /** The host connected to, set before its jobs are adopted (the ops see it only after). */
   private host: ProcessHost | null = null;
+  /** Starts under way: a second start of the same job (two respawns at once) joins the first. */
+  private readonly starting = new Map<Job, Promise<void>>();
 
   constructor(
     private readonly state: DaemonState,
@@ -135,7 +139,15 @@ export class Supervisor {
   }
 
   /** Starts the job's process (again): `starting`, then `running` once the host runs it. */
-  async start(job: Job): Promise<void> {
+  start(job: Job): Promise<void> {
+    const under = this.starting.get(job);
+    if (under) return under;
+    const started = this.startOnce(job).finally(() => this.starting.delete(job));
+    this.starting.set(job, started);
+    return started;
+  }
+
+  private async startOnce(job: Job): Promise<void> {
     this.clearTimers(job);
     terminalRowsOf(this.state).starting(job);
     job.lifecycle = "starting";
@@ -155,7 +167,11 @@ export class Supervisor {
         dir: job.dir,
         ...TERMINAL_SIZE,
       });
-      if (!this.state.jobs.has(job.id)) return;
+      if (this.state.jobs.get(job.id) !== job) {
+        // Removed while it was being started: what just started has no job any more.
+        void this.state.host?.remove(job.id).catch(() => {});
+        return;
+      }
       job.pid = info.pid;
       if ((job.lifecycle as Lifecycle) === "stopped") {
         // Stopped while it was being started: end what just started.
@@ -172,6 +188,20 @@ export class Supervisor {
         return;
       }
     } catch (err) {
+      if (
+        err instanceof RoostError &&
+        err.code === "busy" &&
+        !this.closing &&
+        this.state.jobs.get(job.id) === job
+      ) {
+        // The host does not answer just now: the job stays `starting` and is tried again shortly.
+        job.restartTimer = setTimeout(() => {
+          job.restartTimer = null;
+          if (this.state.jobs.get(job.id) === job && job.lifecycle === "starting") void this.start(job);
+        }, BUSY_RETRY_MS);
+        this.state.save(job);
+        return;
+      }
       job.lifecycle = "failed";
       job.error = `could not start: ${(err as Error).message}`;
       job.pid = null;

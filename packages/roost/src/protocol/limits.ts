@@ -22,6 +22,9 @@ export const LIMITS = {
   name: 200,
   model: 200,
   thinking: 100,
+  /** A report's open fields (`usage`): levels of nesting, and characters of JSON. */
+  openFieldDepth: 4,
+  openFieldChars: 16 * 1024,
   /** A reply's text. */
   replyText: 100_000,
   /** An agent message's text. */

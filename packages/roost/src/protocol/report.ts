@@ -87,9 +87,34 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
+function finite(field: string, value: unknown): number {
+  if (typeof value !== "number" || !Number.isFinite(value)) bad(field, "a finite number");
+  return value;
+}
+
+/** Plain JSON at most `openFieldDepth` levels deep, its numbers finite (checked before anything walks it whole). */
+function checkOpenShape(field: string, value: unknown, depth: number): void {
+  if (typeof value === "number") finite(field, value);
+  else if (value === null || typeof value === "string" || typeof value === "boolean") return;
+  else if (typeof value !== "object") bad(field, "plain JSON");
+  else if (depth >= LIMITS.openFieldDepth) bad(field, `at most ${LIMITS.openFieldDepth} levels deep`);
+  else
+    for (const v of Array.isArray(value) ? value : Object.values(value)) checkOpenShape(field, v, depth + 1);
+}
+
+/** An open field (`usage`): an object of bounded depth and size, its numbers finite. */
+function openField(field: string, value: unknown): Record<string, unknown> {
+  if (!isObject(value)) bad(field, "an object");
+  checkOpenShape(field, value, 0);
+  if (JSON.stringify(value).length > LIMITS.openFieldChars)
+    bad(field, `at most ${LIMITS.openFieldChars} characters of JSON`);
+  return value;
+}
+
 /**
  * Checks a report from the wire and fills its defaults. Over-long strings are cut to the spec's
- * limits; a field of the wrong type is `bad_request`. Unknown fields are ignored.
+ * limits; a field of the wrong type, a number that is not finite, or an open field too deep or too
+ * big is `bad_request`. Unknown fields are ignored.
  */
 export function normalizeReport(raw: unknown): Report {
   if (!isObject(raw)) throw new RoostError("bad_request", "report must be an object");
@@ -120,20 +145,16 @@ export function normalizeReport(raw: unknown): Report {
   }
   const context = raw.context;
   if (context !== undefined && context !== null) {
-    if (
-      !isObject(context) ||
-      typeof context.tokens !== "number" ||
-      typeof context.window !== "number" ||
-      typeof context.percent !== "number"
-    ) {
-      bad("context", "{tokens, window, percent} numbers");
-    }
-    out.context = { tokens: context.tokens, window: context.window, percent: context.percent };
+    if (!isObject(context)) bad("context", "{tokens, window, percent} numbers");
+    out.context = {
+      tokens: finite("context.tokens", context.tokens),
+      window: finite("context.window", context.window),
+      percent: finite("context.percent", context.percent),
+    };
   }
   const usage = raw.usage;
   if (usage !== undefined && usage !== null) {
-    if (!isObject(usage)) bad("usage", "an object");
-    out.usage = usage;
+    out.usage = openField("usage", usage);
   }
   const agentItems = raw.agentItems;
   if (agentItems !== undefined && agentItems !== null) {

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { DaemonClient, isDisconnected } from "../../client/daemon-client.js";
+import { DaemonClient, isDisconnected, RoostError } from "../../client/daemon-client.js";
 import { statePaths } from "../../daemon/paths.js";
 import type { Command } from "../command.js";
 
@@ -16,6 +16,9 @@ export const daemon: Command = {
     process.exit(code);
   },
 };
+
+/** How long the daemon has to close the connection once it answered a shutdown. */
+const SHUTDOWN_PATIENCE_MS = 15_000;
 
 export const shutdown: Command = {
   name: "shutdown",
@@ -36,8 +39,18 @@ export const shutdown: Command = {
       // Jobs may still run in the process host without a daemon: one is started to end them.
       client = await DaemonClient.connect({ home, start: true });
     }
+    // The daemon answers once what it ends has ended, then closes its connections and exits.
+    const closed = new Promise<boolean>((resolve) => {
+      client.on("close", () => resolve(true));
+      setTimeout(() => resolve(false), SHUTDOWN_PATIENCE_MS).unref();
+    });
     try {
       await client.call("shutdown", { all: values.all === true });
+      if (!(await closed))
+        throw new RoostError(
+          "internal",
+          `the daemon answered the shutdown but still runs after ${SHUTDOWN_PATIENCE_MS / 1000} s`,
+        );
     } finally {
       client.close();
     }

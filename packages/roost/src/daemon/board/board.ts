@@ -1,6 +1,6 @@
-import type Database from "better-sqlite3";
 import { BOARD_LIMITS, type BoardCounts, type BoardTask, RoostError } from "../../protocol/index.js";
 import { RecordTable } from "../record-table.js";
+import type { Store } from "../store.js";
 import { actorLabel, type BoardActor, runsTheBoard } from "./actor.js";
 
 /** What the board keeps of a task; `blocked` is derived when it is shown. */
@@ -28,12 +28,12 @@ export class Board {
   private readonly table: RecordTable<StoredTask>;
 
   constructor(
-    db: Database.Database,
+    store: Store,
     private readonly now: () => string,
     /** Whether a session can hold a claim still (it has not failed, stopped or gone). */
     private readonly holds: (sessionId: string) => boolean,
   ) {
-    this.table = new RecordTable(db, "board_tasks");
+    this.table = new RecordTable(store, "board_tasks");
     for (const task of this.table.all()) this.tasks.set(task.id, task);
   }
 
@@ -93,12 +93,11 @@ export class Board {
         throw new RoostError("full", `the board holds ${BOARD_LIMITS.tasks} tasks, none done or dropped`);
       changes.push(finished.id);
     }
-    this.table.transaction(() => {
-      for (const id of changes) {
-        this.table.remove(id);
-        this.tasks.delete(id);
-      }
-    });
+    // Written in the same turn as the new task: one transaction holds both.
+    for (const id of changes) {
+      this.table.remove(id);
+      this.tasks.delete(id);
+    }
     const task: StoredTask = {
       id: this.table.newId(),
       title,

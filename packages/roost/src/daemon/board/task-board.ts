@@ -76,12 +76,12 @@ export class TaskBoard {
   constructor(
     private readonly ctx: DeliveryContext,
     private readonly feed: EventsFeed,
-    db: ConstructorParameters<typeof Board>[0],
+    store: ConstructorParameters<typeof Board>[0],
     private readonly foreground: ForegroundPeers,
     private readonly graceMs = foregroundGraceMs(),
   ) {
     this.board = new Board(
-      db,
+      store,
       () => ctx.state.now(),
       (id) => this.holds(id),
     );

@@ -60,9 +60,11 @@ export interface ProcessHostEvents {
 export interface ProcessHost {
   /** The host process's pid (to measure it, or to tell hosts apart). */
   readonly hostPid: number;
+  /** Whether the host answers; while it is silent (stopped, wedged), requests are refused `busy`. */
+  readonly responsive: boolean;
   spawn(spec: HostSpawnSpec): Promise<HostJobInfo>;
-  /** Types raw bytes into the job's terminal. */
-  write(id: string, data: string): Promise<void>;
+  /** Types raw bytes into the job's terminal; a write with a `key` the host took already is not typed again. */
+  write(id: string, data: string, key?: string): Promise<void>;
   resize(id: string, cols: number, rows: number): Promise<void>;
   /** Signals the job's process group (default SIGTERM). */
   kill(id: string, signal?: NodeJS.Signals): Promise<void>;

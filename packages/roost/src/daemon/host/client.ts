@@ -1,6 +1,11 @@
 /**
  * The daemon's side of the host socket: a ProcessHost that sends requests, matches answers to
  * them, passes events on, and says `lost` when the connection breaks without having been closed.
+ *
+ * A host that stops answering (stopped, swapped out, wedged) must not hang the daemon's callers:
+ * every request has a deadline (past it the caller hears `busy`, and the host, should it wake,
+ * drops the request rather than act late), and a heartbeat finds out when the host is silent; while
+ * it is, requests are answered `busy` at once. Anything heard from the host ends that.
  */
 import { EventEmitter } from "node:events";
 import { createConnection, type Socket } from "node:net";
@@ -18,10 +23,19 @@ import {
 } from "./protocol.js";
 
 const HELLO_TIMEOUT_MS = 10_000;
+/** How long a request may wait for its answer before its caller hears `busy`. */
+export const HOST_REQUEST_DEADLINE_MS = 5000;
+/** A shutdown ends every job first (SIGTERM, a grace, SIGKILL). */
+const HOST_SHUTDOWN_DEADLINE_MS = 15_000;
+/** How often the host is asked whether it is there, while the connection is quiet. */
+const HEARTBEAT_MS = 1000;
+/** Silent this long with a question unanswered, the host is unresponsive. */
+export const HOST_SILENCE_MS = 2500;
 
 interface Pending {
   resolve: (result: unknown) => void;
   reject: (err: Error) => void;
+  timer: NodeJS.Timeout;
 }
 
 export class HostClient implements ProcessHost {
@@ -34,12 +48,40 @@ export class HostClient implements ProcessHost {
   private closing = false;
   private gone = false;
   private readonly closed: Promise<void>;
+  private lastHeardAt = Date.now();
+  private pinging = false;
+  private silent = false;
+  private readonly heartbeat: NodeJS.Timeout;
 
   private constructor(private readonly socket: Socket) {
     this.events.setMaxListeners(0);
     socket.on("data", (chunk) => this.received(chunk));
     socket.on("error", () => {});
     this.closed = new Promise((resolve) => socket.once("close", resolve)).then(() => this.disconnected());
+    this.heartbeat = setInterval(() => this.beat(), HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  /** Whether the host answers (false while it has been silent past `HOST_SILENCE_MS`). */
+  get responsive(): boolean {
+    return !this.silent && !this.gone;
+  }
+
+  private beat(): void {
+    if (this.gone) return;
+    if ((this.pinging || this.pending.size > 0) && Date.now() - this.lastHeardAt > HOST_SILENCE_MS) {
+      if (!this.silent) {
+        this.silent = true;
+        console.error(`roost: the process host (pid ${this.hostPid}) does not answer; requests get busy`);
+      }
+    }
+    if (this.pinging) return;
+    this.pinging = true;
+    this.send("hello", {}, HOST_SILENCE_MS * 2)
+      .catch(() => {})
+      .finally(() => {
+        this.pinging = false;
+      });
   }
 
   /** Connects to a host's socket and checks it speaks this protocol. */
@@ -83,8 +125,8 @@ export class HostClient implements ProcessHost {
     return this.request("spawn", spec);
   }
 
-  async write(id: string, data: string): Promise<void> {
-    await this.request("write", { id, data });
+  async write(id: string, data: string, key?: string): Promise<void> {
+    await this.request("write", { id, data, ...(key !== undefined ? { key } : {}) });
   }
 
   async resize(id: string, cols: number, rows: number): Promise<void> {
@@ -140,7 +182,7 @@ export class HostClient implements ProcessHost {
   async shutdown(): Promise<void> {
     this.closing = true;
     try {
-      await this.request("shutdown", {});
+      await this.send("shutdown", {}, HOST_SHUTDOWN_DEADLINE_MS);
     } catch (err) {
       this.closing = false;
       throw err;
@@ -149,16 +191,36 @@ export class HostClient implements ProcessHost {
   }
 
   request<K extends HostOpName>(op: K, args: HostOps[K]["args"]): Promise<HostOps[K]["result"]> {
+    if (this.silent && !this.gone) return Promise.reject(silentError(this.hostPid));
+    return this.send(op, args, HOST_REQUEST_DEADLINE_MS);
+  }
+
+  private send<K extends HostOpName>(
+    op: K,
+    args: HostOps[K]["args"],
+    deadlineMs: number,
+  ): Promise<HostOps[K]["result"]> {
     if (this.gone) return Promise.reject(lostError());
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (result: unknown) => void, reject });
-      const request: HostRequest<K> = { id, op, args };
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(silentError(this.hostPid));
+      }, deadlineMs);
+      timer.unref();
+      this.pending.set(id, { resolve: resolve as (result: unknown) => void, reject, timer });
+      // Past its deadline the host drops the request instead of acting on it late.
+      const request: HostRequest<K> = { id, op, args, deadline: Date.now() + deadlineMs };
       this.socket.write(encodeLine(request));
     });
   }
 
   private received(chunk: Buffer): void {
+    this.lastHeardAt = Date.now();
+    if (this.silent) {
+      this.silent = false;
+      console.error(`roost: the process host (pid ${this.hostPid}) answers again`);
+    }
     let lines: string[];
     try {
       lines = this.decoder.push(chunk);
@@ -183,6 +245,7 @@ export class HostClient implements ProcessHost {
     const pending = response.id === null ? undefined : this.pending.get(response.id);
     if (!pending) return;
     this.pending.delete(response.id!);
+    clearTimeout(pending.timer);
     if (response.ok) pending.resolve(response.result);
     else pending.reject(new RoostError(response.code, response.error));
   }
@@ -200,10 +263,18 @@ export class HostClient implements ProcessHost {
 
   private disconnected(): void {
     this.gone = true;
-    for (const pending of this.pending.values()) pending.reject(lostError());
+    clearInterval(this.heartbeat);
+    for (const pending of this.pending.values()) {
+      clearTimeout(pending.timer);
+      pending.reject(lostError());
+    }
     this.pending.clear();
     if (!this.closing) this.events.emit("lost");
   }
+}
+
+function silentError(pid: number): RoostError {
+  return new RoostError("busy", `the process host (pid ${pid}) does not answer; try again shortly`);
 }
 
 function lostError(): RoostError {

@@ -16,6 +16,8 @@ import { isHostOp, parseHostArgs } from "./requests.js";
 const SHUTDOWN_GRACE_MS = 2000;
 /** How long `remove` waits for a killed process to be reaped before it lets go of the job anyway. */
 const REMOVE_PATIENCE_MS = 5000;
+/** Keyed writes remembered per job (a reply's request id is kept for its last 100 too). */
+const WRITE_KEYS_KEPT = 100;
 
 type Handlers = {
   [K in HostOpName]: (
@@ -36,6 +38,8 @@ export class HostServer implements JobListener {
   private readonly connections = new Set<HostConnection>();
   /** Ended jobs whose exit no connection has heard of yet: the host waits for someone to tell. */
   private readonly unreportedExits = new Set<string>();
+  /** Per job, the keys of its last keyed writes (typed replies): each is typed once. */
+  private readonly writeKeys = new Map<string, Set<string>>();
   private idleTimer: NodeJS.Timeout | null = null;
   private ending = false;
 
@@ -113,9 +117,11 @@ export class HostServer implements JobListener {
       }
       if (typeof message !== "object" || message === null)
         throw new RoostError("bad_request", "not an object");
-      const request = message as { id?: unknown; op?: unknown; args?: unknown };
+      const request = message as { id?: unknown; op?: unknown; args?: unknown; deadline?: unknown };
       if (typeof request.id === "number") id = request.id;
       else throw new RoostError("bad_request", "id must be a number");
+      // Its caller gave up on it (the host was stopped meanwhile): acting now would act late, unseen.
+      if (typeof request.deadline === "number" && Date.now() > request.deadline) return;
       if (!isHostOp(request.op)) throw new RoostError("bad_request", `unknown op ${String(request.op)}`);
       const op = request.op;
       const args = parseHostArgs(op, request.args);
@@ -153,8 +159,9 @@ export class HostServer implements JobListener {
       this.checkIdle();
       return job.info();
     },
-    write: ({ id, data }) => {
-      this.job(id).write(data);
+    write: ({ id, data, key }) => {
+      const job = this.job(id);
+      if (key === undefined || this.firstWrite(id, key)) job.write(data);
       return null;
     },
     resize: ({ id, cols, rows }) => {
@@ -204,7 +211,18 @@ export class HostServer implements JobListener {
     },
   };
 
+  /** Whether the job's write with this key is new (keeps the last 100 keys of each job). */
+  private firstWrite(id: string, key: string): boolean {
+    const keys = this.writeKeys.get(id) ?? new Set<string>();
+    this.writeKeys.set(id, keys);
+    if (keys.has(key)) return false;
+    keys.add(key);
+    if (keys.size > WRITE_KEYS_KEPT) keys.delete(keys.values().next().value!);
+    return true;
+  }
+
   private drop(job: HostJob): void {
+    this.writeKeys.delete(job.id);
     job.dispose();
     this.jobs.delete(job.id);
     this.unreportedExits.delete(job.id);

@@ -21,7 +21,11 @@ export interface HostOps {
   /** First request of every connection: who the host is. */
   hello: Op<Record<string, never>, { pid: number; protocol: number }>;
   spawn: Op<HostSpawnSpec, HostJobInfo>;
-  write: Op<{ id: string; data: string }, null>;
+  /**
+   * `key`: a write the host took with this key already (of the last 100 of the job) is not typed
+   * again: a daemon that died between typing and keeping that it typed types once all the same.
+   */
+  write: Op<{ id: string; data: string; key?: string }, null>;
   resize: Op<{ id: string; cols: number; rows: number }, null>;
   kill: Op<{ id: string; signal: string }, null>;
   list: Op<Record<string, never>, HostJobInfo[]>;
@@ -48,6 +52,8 @@ export interface HostRequest<K extends HostOpName = HostOpName> {
   id: number;
   op: K;
   args: HostOps[K]["args"];
+  /** Wall-clock ms past which the host drops the request unanswered (its caller has given up). */
+  deadline?: number;
 }
 
 export type HostResponse =

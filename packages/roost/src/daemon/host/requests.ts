@@ -41,6 +41,12 @@ function jobId(args: Fields): string {
   return id;
 }
 
+function writeKey(args: Fields): string {
+  const key = anyText(args, "key");
+  if (key.length === 0 || key.length > MAX_ID_LENGTH) bad(`key must be 1 to ${MAX_ID_LENGTH} characters`);
+  return key;
+}
+
 function integer(args: Fields, key: string, min: number, max: number): number {
   const value = args[key];
   if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
@@ -83,7 +89,11 @@ function signal(args: Fields): string {
 const parsers: { [K in HostOpName]: (args: Fields) => HostOps[K]["args"] } = {
   hello: () => ({}),
   spawn: spawnSpec,
-  write: (args) => ({ id: jobId(args), data: anyText(args, "data") }),
+  write: (args) => ({
+    id: jobId(args),
+    data: anyText(args, "data"),
+    ...(args.key !== undefined ? { key: writeKey(args) } : {}),
+  }),
   resize: (args) => ({ id: jobId(args), ...size(args) }),
   kill: (args) => ({ id: jobId(args), signal: signal(args) }),
   list: () => ({}),

@@ -2,10 +2,13 @@ import { DAEMON_VERSION, type StatsResult } from "../../protocol/index.js";
 import { optionalBoolean } from "./args.js";
 import type { OpHandler } from "./context.js";
 
-/** The daemon exits after answering; with `all` its jobs and the process host end too. */
-export const shutdown: OpHandler = ({ state }, caller, args) => {
+/**
+ * Answered once the daemon has let go of its jobs (with `all`: once they and the process host have
+ * ended); the daemon closes every connection and exits just after.
+ */
+export const shutdown: OpHandler = async ({ state }, _caller, args) => {
   const all = optionalBoolean(args, "all") ?? false;
-  caller.later(() => state.requestShutdown(all));
+  await state.requestShutdown(all);
   return {};
 };
 

@@ -61,28 +61,45 @@ export const dispatch: OpHandler = (ctx, _caller, args) => dispatchJob(ctx, args
 
 /**
  * Makes a job and starts it. `extend` adds to its record before it is kept and started (a spawned
- * child's tree links and environment).
+ * child's tree links and environment). A request id is taken once: a resend gets the job the first
+ * made, and one that comes while the first is still under way waits for the first's answer.
  */
 export async function dispatchJob(
+  ctx: Pick<OpContext, "state" | "supervisor">,
+  args: Record<string, unknown>,
+  extend?: (record: JobRecord) => void,
+): Promise<{ id: string; name: string }> {
+  const { state } = ctx;
+  const requestId = optionalRequestId(args);
+  if (requestId === undefined) return makeJob(ctx, args, undefined, extend);
+  const first = state.jobs.get(state.store.findDispatchRequest(requestId) ?? "");
+  // A resend: the job the first one made, whatever the resend's other arguments.
+  if (first) return { id: first.id, name: first.name };
+  const key = `dispatch:${requestId}`;
+  return (
+    state.requestsInFlight.get<{ id: string; name: string }>(key) ??
+    state.requestsInFlight.run(key, () => makeJob(ctx, args, requestId, extend))
+  );
+}
+
+async function makeJob(
   { state, supervisor }: Pick<OpContext, "state" | "supervisor">,
   args: Record<string, unknown>,
+  requestId: string | undefined,
   extend?: (record: JobRecord) => void,
 ): Promise<{ id: string; name: string }> {
   const profileName = requiredString(args, "profile");
   const task = optionalString(args, "task") ?? null;
   if (task !== null && task.length > LIMITS.replyText)
     throw new RoostError("bad_request", `task is longer than ${LIMITS.replyText} characters`);
-  const requestId = optionalRequestId(args);
-  if (requestId !== undefined) {
-    const first = state.jobs.get(state.store.findDispatchRequest(requestId) ?? "");
-    // A resend: the job the first one made, whatever the resend's other arguments.
-    if (first) return { id: first.id, name: first.name };
-  }
   const profile = profileNamed(state, profileName);
   const cwd = checkFolder(optionalString(args, "cwd") ?? profile.cwd ?? homedir());
   const requestedName = optionalString(args, "name");
+  // Awaited only while there is no host: from a spawn's checks to the job's being known, no await.
+  if (!state.host) await state.waitForHost();
+  state.requireHost();
+  // From here to the job's being known there is no await: names and ids are taken as they stand.
   const name = (requestedName !== undefined && foldName(requestedName)) || freeName(state, profileName);
-  await state.waitForHost();
 
   const id = newJobId(state);
   const token = randomBytes(24).toString("base64url");
@@ -129,24 +146,38 @@ export async function dispatchJob(
   const job = jobFromRecord(record, queued ? [{ jobId: id, seq: 1, text: typed, mode: null }] : []);
   // Known at once (a resend meanwhile finds it); started once its row is committed.
   state.jobs.set(id, job);
-  await state.store.createJob(record, requestId, queued ? typed : null);
+  try {
+    await state.store.createJob(record, requestId, queued ? typed : null);
+  } catch (err) {
+    // Not kept, so not made: a resend makes it anew.
+    if (state.jobs.get(id) === job) state.jobs.delete(id);
+    throw err;
+  }
   await supervisor.start(job);
   // Typed once the program shows its prompt (a TUI may drop keys sent before, or take them as a dialog's answer).
   if (typed !== null && !profile.protocol && job.lifecycle === "running") typeTaskAtPrompt(state, job, typed);
   return { id, name };
 }
 
+/** The job the request named, as it stands after an await: removed meanwhile is `not_found`. */
+function current(state: DaemonState, job: Job): Job {
+  if (state.jobs.get(job.id) !== job) throw new RoostError("not_found", `job ${job.id} was removed`);
+  return job;
+}
+
 export const stop: OpHandler = async ({ state, supervisor }, _caller, args) => {
   const job = state.resolve(args.id);
-  await state.waitForHost();
-  await supervisor.stop(job);
+  if (!state.host) await state.waitForHost();
+  state.requireHost();
+  await supervisor.stop(current(state, job));
   return { id: job.id };
 };
 
 export const respawn: OpHandler = async ({ state, supervisor }, _caller, args) => {
   const job = state.resolve(args.id);
-  await state.waitForHost();
-  await supervisor.respawn(job);
+  if (!state.host) await state.waitForHost();
+  state.requireHost();
+  await supervisor.respawn(current(state, job));
   return { id: job.id };
 };
 

@@ -1,10 +1,11 @@
 import { LIMITS, type ReplyMode, type ReplyResult, RoostError } from "../../protocol/index.js";
 import { deliverEvent, isEnded, type Job, jobRecord } from "../job.js";
+import { sendHeldBack } from "../peers/deliver-item.js";
 import type { StoredReply } from "../store.js";
 import type { Supervisor } from "../supervisor.js";
 import { replyToTerminal } from "../terminal/terminal-replies.js";
 import { optionalRequestId, optionalString } from "./args.js";
-import type { OpHandler } from "./context.js";
+import type { OpContext, OpHandler } from "./context.js";
 import { feedReply } from "./reply-feed.js";
 
 function readMode(args: Record<string, unknown>): ReplyMode | null {
@@ -72,16 +73,35 @@ export const reply: OpHandler = async (ctx, _caller, args): Promise<ReplyResult>
     throw new RoostError("bad_request", `text is longer than ${LIMITS.replyText} characters`);
   const mode = readMode(args);
   const requestId = optionalRequestId(args);
+  const question = readQuestion(args);
+  if (requestId === undefined) return takeReply(ctx, job, text, mode, undefined, question);
 
-  if (requestId !== undefined) {
-    const seq = state.store.findReplyRequest(job.id, requestId);
-    if (seq !== undefined) {
-      // The first may still be on its way to the disk: "saved" is said once it is there.
-      await state.store.committed();
-      startIfEnded(supervisor, job);
-      return { duplicate: true, saved: true, seq };
-    }
+  const seq = state.store.findReplyRequest(job.id, requestId);
+  if (seq !== undefined) {
+    // The first may still be on its way to the disk: "saved" is said once it is there.
+    await state.store.committed();
+    startIfEnded(supervisor, job);
+    return { duplicate: true, saved: true, seq };
   }
+  // The first is still under way (typed into a terminal, waiting for the host): its answer is this one's.
+  const key = `reply:${job.id}:${requestId}`;
+  const first = state.requestsInFlight.get<ReplyResult>(key);
+  if (first) {
+    const answer = await first;
+    return "seq" in answer ? { duplicate: true, saved: true, seq: answer.seq } : answer;
+  }
+  return state.requestsInFlight.run(key, () => takeReply(ctx, job, text, mode, requestId, question));
+};
+
+async function takeReply(
+  ctx: OpContext,
+  job: Job,
+  text: string,
+  mode: ReplyMode | null,
+  requestId: string | undefined,
+  question: string | null | undefined,
+): Promise<ReplyResult> {
+  const { state, supervisor } = ctx;
   if (text.trim() === "/stop") {
     // Never delivered: the daemon stops the job itself.
     await state.waitForHost();
@@ -99,7 +119,7 @@ export const reply: OpHandler = async (ctx, _caller, args): Promise<ReplyResult>
       mode,
       requestId,
       held: undefined,
-      question: readQuestion(args),
+      question,
     });
   if (job.pending.filter((r) => r.kind === undefined).length + job.savingReplies >= LIMITS.maxPendingReplies)
     throw new RoostError("full", `job ${job.id} has ${LIMITS.maxPendingReplies} replies waiting already`);
@@ -111,14 +131,21 @@ export const reply: OpHandler = async (ctx, _caller, args): Promise<ReplyResult>
   job.savingReplies++;
   try {
     await state.store.addReply(jobRecord(job), saved, requestId, job.updatedAt);
-  } finally {
+  } catch (err) {
     job.savingReplies--;
+    if (job.savingReplies === 0) sendHeldBack(job);
+    throw err;
   }
+  job.savingReplies--;
   if (state.jobs.get(job.id) !== job) throw new RoostError("not_found", `job ${job.id} was removed`);
   insertBySeq(job.pending, saved);
+  // In seq order: the agent items held back while it was saved that come before it, then it, then
+  // the rest once no reply is on its way; all before anyone hears of the change (and reacts).
+  sendHeldBack(job, saved.seq);
+  job.connection?.send(deliverEvent(job, saved));
+  if (job.savingReplies === 0) sendHeldBack(job);
   state.changed(job);
   feedReply(ctx, job, text, mode);
-  job.connection?.send(deliverEvent(job, saved));
   startIfEnded(supervisor, job);
   return { seq: saved.seq, saved: true };
-};
+}

@@ -6,9 +6,10 @@ import {
   type TaskResult,
 } from "../../protocol/index.js";
 import { actorFor, actorLabel } from "../board/actor.js";
+import type { Caller } from "../caller.js";
 import { allSessions, type Session } from "../peers/sessions.js";
 import { optionalString } from "./args.js";
-import type { OpHandler } from "./context.js";
+import type { OpContext, OpHandler } from "./context.js";
 
 /** A task's id: a positive integer, or a string of digits. */
 export function readTaskId(value: unknown, field = "id"): number {
@@ -58,7 +59,14 @@ function assignee(sessions: Session[], to: unknown): Session {
 }
 
 /** `task {action}`: the shared task board (M47), on any connection. */
-export const task: OpHandler = (ctx, caller, args): TaskResult => {
+/** Answered once the change (and any message it sent) is kept. */
+export const task: OpHandler = async (ctx, caller, args): Promise<TaskResult> => {
+  const result = changeTasks(ctx, caller, args);
+  await ctx.state.store.committed();
+  return result;
+};
+
+function changeTasks(ctx: OpContext, caller: Caller, args: Record<string, unknown>): TaskResult {
   const { state, board: service } = ctx;
   const action = readAction(args);
   const actor = actorFor(state, caller, ctx.peers.context.foreground);
@@ -103,4 +111,4 @@ export const task: OpHandler = (ctx, caller, args): TaskResult => {
       return service.assign(actor, id, assignee(allSessions(state, ctx.peers.context.foreground), args.to));
     }
   }
-};
+}

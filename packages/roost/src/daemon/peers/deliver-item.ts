@@ -13,10 +13,27 @@ export interface AgentItem {
 }
 
 /**
+ * Items kept back from a connected agent while a user reply with a lower seq is still on its way to
+ * the store: they go once it is there, after it, so that an agent gets its items in seq order.
+ */
+const heldBack = new WeakSet<StoredReply>();
+
+/** Sends the job's held-back items below `seq` (all of them without one), in seq order. */
+export function sendHeldBack(job: Job, below = Number.POSITIVE_INFINITY): void {
+  for (const item of job.pending) {
+    if (item.seq >= below || !heldBack.has(item)) continue;
+    heldBack.delete(item);
+    job.connection?.send(deliverEvent(job, item));
+  }
+}
+
+/**
  * Puts an agent item on a job's one queue (its seq shared with the user's replies, acked one by
  * one): sent at once to a connected agent that takes agent items, kept for it otherwise. An ended
  * job is started for it, as a reply would. A stopped job is not woken: a message is refused
  * (`stopped`), a report waits on its queue (`queued`) for a respawn. `full` at 20 items waiting.
+ * The item is sent before anyone hears of the change: what that change sets off (a watch's notice)
+ * comes after it. Its write is queued: an op that answers for it awaits `store.committed()`.
  */
 export function deliverItem(
   ctx: Pick<OpContext, "state" | "supervisor">,
@@ -41,16 +58,17 @@ export function deliverItem(
   job.updatedAt = state.now();
   state.store.addAgentItem(jobRecord(job), stored, job.updatedAt);
   job.pending.push(stored);
-  state.changed(job);
+  let outcome: MessageOutcome = "queued";
   if (isEnded(job)) {
     job.crashStreak = 0;
     job.error = null;
     void supervisor.start(job);
-    return "started";
+    outcome = "started";
+  } else if (job.connection && job.report?.agentItems) {
+    if (job.savingReplies > 0) heldBack.add(stored);
+    else job.connection.send(deliverEvent(job, stored));
+    outcome = "delivered";
   }
-  if (job.connection && job.report?.agentItems) {
-    job.connection.send(deliverEvent(job, stored));
-    return "delivered";
-  }
-  return "queued";
+  state.changed(job);
+  return outcome;
 }

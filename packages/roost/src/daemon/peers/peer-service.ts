@@ -1,4 +1,3 @@
-import type Database from "better-sqlite3";
 import { isProcessAlive, readWriterLock } from "../../client/writer-lock.js";
 import { foldName, type PeerRegisterResult, type PeersResult, RoostError } from "../../protocol/index.js";
 import type { Caller } from "../caller.js";
@@ -6,6 +5,7 @@ import type { EventsFeed } from "../events-feed.js";
 import type { Job } from "../job.js";
 import type { Clock } from "../schedules/clock.js";
 import type { DaemonState } from "../state.js";
+import type { Store } from "../store.js";
 import type { Supervisor } from "../supervisor.js";
 import { ForegroundPeers, foregroundId } from "./foreground.js";
 import { ReportRouter } from "./handback.js";
@@ -30,7 +30,7 @@ export class PeerService {
 
   constructor(
     deps: { state: DaemonState; supervisor: Supervisor; feed: EventsFeed; clock: Clock },
-    db: Database.Database,
+    store: Store,
   ) {
     const { state, clock } = deps;
     this.context = {
@@ -44,7 +44,7 @@ export class PeerService {
     this.messaging = new Messaging(this.context);
     this.tree = new SpawnTree(this.context);
     this.reports = new ReportRouter(this.context);
-    this.watches = new Watches(this.context, db);
+    this.watches = new Watches(this.context, store);
     // Watches whose job changed while the daemon was away fire once it is up.
     setImmediate(() => this.watches.check());
   }

@@ -62,6 +62,10 @@ export class SpawnTree {
       throw new RoostError("bad_request", `thinking is longer than ${LIMITS.thinking} characters`);
     if (!loadProfiles(state.paths.config).has(profile))
       throw new RoostError("not_found", `no profile ${JSON.stringify(profile)} in ${state.paths.config}`);
+    // The caps are checked once the host is there: dispatchJob then makes the job with no await
+    // between (concurrent spawns cannot all pass the caps while the daemon is starting).
+    if (!state.host) await state.waitForHost();
+    state.requireHost();
     this.checkCaps(self);
     this.spawns.record(self.root);
 

@@ -1,4 +1,3 @@
-import type Database from "better-sqlite3";
 import {
   PEER_LIMITS,
   RoostError,
@@ -8,6 +7,7 @@ import {
 } from "../../protocol/index.js";
 import type { Caller } from "../caller.js";
 import type { Job } from "../job.js";
+import type { Store } from "../store.js";
 import { deliverItem } from "./deliver-item.js";
 import { envelope } from "./envelope.js";
 import type { PeerContext } from "./peer-context.js";
@@ -52,30 +52,40 @@ function holds(job: Job | undefined, when: WatchWhen): boolean {
  * session. A watch on a job already so fires at once.
  */
 export class Watches {
-  private readonly insert: Database.Statement;
-  private readonly remove: Database.Statement;
   private rows: WatchRow[];
+  private nextId: number;
 
   constructor(
     private readonly pc: PeerContext,
-    db: Database.Database,
+    private readonly store: Store,
   ) {
+    const db = store.database;
     db.exec(`CREATE TABLE IF NOT EXISTS peer_watches (
       id INTEGER PRIMARY KEY AUTOINCREMENT, watcher TEXT NOT NULL, target TEXT NOT NULL,
       target_name TEXT NOT NULL, when_ TEXT NOT NULL, created_at INTEGER NOT NULL)`);
-    this.insert = db.prepare(
-      "INSERT INTO peer_watches (watcher, target, target_name, when_, created_at) VALUES (?, ?, ?, ?, ?)",
-    );
-    this.remove = db.prepare("DELETE FROM peer_watches WHERE id = ?");
+    // Written through the store's writer, off the event loop.
+    store.define({
+      "watch.insert":
+        "INSERT INTO peer_watches (id, watcher, target, target_name, when_, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+      "watch.remove": "DELETE FROM peer_watches WHERE id = ?",
+    });
     this.rows = db
       .prepare("SELECT id, watcher, target, target_name, when_, created_at FROM peer_watches ORDER BY id")
       .all() as WatchRow[];
+    const used = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'peer_watches'").get() as
+      | { seq: number }
+      | undefined;
+    this.nextId = Math.max(used?.seq ?? 0, ...this.rows.map((r) => r.id)) + 1;
+  }
+
+  private remove(id: number): void {
+    this.store.writeLater([["watch.remove", id]]);
   }
 
   /** The watches still in force (the expired ones are dropped on the way). */
   private current(): WatchRow[] {
     const since = this.pc.now() - PEER_LIMITS.watchExpiryMs;
-    for (const row of this.rows) if (row.created_at <= since) this.remove.run(row.id);
+    for (const row of this.rows) if (row.created_at <= since) this.remove(row.id);
     this.rows = this.rows.filter((r) => r.created_at > since);
     return this.rows;
   }
@@ -103,16 +113,16 @@ export class Watches {
     if (rows.filter((r) => r.watcher === self.session).length >= PEER_LIMITS.watches)
       throw new RoostError("limit", `${PEER_LIMITS.watches} watches at most per session`);
     const row: WatchRow = {
-      id: 0,
+      id: this.nextId++,
       watcher: self.session,
       target: target.job.id,
       target_name: target.job.name,
       when_: when as WatchWhen,
       created_at: this.pc.now(),
     };
-    row.id = Number(
-      this.insert.run(row.watcher, row.target, row.target_name, row.when_, row.created_at).lastInsertRowid,
-    );
+    this.store.writeLater([
+      ["watch.insert", row.id, row.watcher, row.target, row.target_name, row.when_, row.created_at],
+    ]);
     this.rows.push(row);
     const fired = holds(target.job, when as WatchWhen);
     // Already so: the notice comes once the answer is out.
@@ -131,7 +141,7 @@ export class Watches {
 
   private fire(row: WatchRow, job: Job | undefined): void {
     const { state, foreground, feed } = this.pc;
-    this.remove.run(row.id);
+    this.remove(row.id);
     this.rows = this.rows.filter((r) => r.id !== row.id);
     const why = !job
       ? "was removed"

@@ -1,4 +1,3 @@
-import type Database from "better-sqlite3";
 import {
   foldName,
   RoostError,
@@ -9,6 +8,7 @@ import {
 } from "../../protocol/index.js";
 import type { EventsFeed } from "../events-feed.js";
 import { RecordTable } from "../record-table.js";
+import type { Store } from "../store.js";
 import type { Clock } from "./clock.js";
 import { localIso, localTimeZone } from "./local-time.js";
 import { parseWhen, type When } from "./when.js";
@@ -63,10 +63,10 @@ export class Scheduler {
   private stopped = true;
 
   constructor(
-    db: Database.Database,
+    store: Store,
     private readonly deps: SchedulerDeps,
   ) {
-    this.table = new RecordTable(db, "schedules");
+    this.table = new RecordTable(store, "schedules");
     for (const record of this.table.all()) {
       this.records.set(record.id, record);
       this.whens.set(record.id, parseWhen(record.when, record.anchor));

@@ -4,6 +4,9 @@
  * prompt the text is read back in its input box before Enter, and Enter again while the box still
  * holds it (an agent that takes a paste in pieces may take an Enter right after it as part of it).
  * A dialog's options are chosen by their keys instead (`choosing.ts`).
+ *
+ * `key` (a reply's request id) makes the typing once-only: a resend after the daemon died between
+ * typing and keeping the request id finds the host took those writes already.
  */
 import { RoostError } from "../../protocol/index.js";
 import type { ProcessHost, ScreenSnapshot } from "../host/api.js";
@@ -28,20 +31,27 @@ function boxHolds(screen: ScreenSnapshot, tail: string): boolean {
   return tail !== "" && (screen.lines[screen.cursor.y] ?? "").includes(tail);
 }
 
-export async function typeText(host: ProcessHost, rows: TerminalRows, job: Job, text: string): Promise<void> {
+export async function typeText(
+  host: ProcessHost,
+  rows: TerminalRows,
+  job: Job,
+  text: string,
+  key?: string,
+): Promise<void> {
+  const keyed = (part: string) => (key !== undefined ? `${key}:${part}` : undefined);
   const { screen, reading } = rows.lastReading(job);
   const atPrompt = reading?.input === "prompt";
   const bracketed = screen?.bracketedPaste ?? (await host.screen(job.id)).bracketedPaste;
   if (!bracketed) {
     // Without a paste a line break is Enter, as a terminal sends it.
-    await host.write(job.id, `${text.replace(/\r?\n/g, "\r")}\r`);
+    await host.write(job.id, `${text.replace(/\r?\n/g, "\r")}\r`, keyed("line"));
     return;
   }
   // The text cannot end the paste early: the end marker is taken out of it.
-  await host.write(job.id, `${PASTE_START}${text.split(PASTE_END).join("")}${PASTE_END}`);
+  await host.write(job.id, `${PASTE_START}${text.split(PASTE_END).join("")}${PASTE_END}`, keyed("paste"));
   if (!atPrompt) {
     await new Promise((resolve) => setTimeout(resolve, ENTER_AFTER_PASTE_MS));
-    await host.write(job.id, "\r");
+    await host.write(job.id, "\r", keyed("enter"));
     return;
   }
   const tail = tailOf(text);
@@ -53,7 +63,7 @@ export async function typeText(host: ProcessHost, rows: TerminalRows, job: Job, 
       `${job.name} showed a dialog (${JSON.stringify(landed.question)}) as the text was typed; Enter was not pressed`,
     );
   for (let tries = 0; tries < SUBMIT_TRIES; tries++) {
-    await host.write(job.id, "\r");
+    await host.write(job.id, "\r", keyed(`enter-${tries}`));
     // A long paste shows as a placeholder: nothing to read back, one Enter is all.
     if (!landed) return;
     const sent = await rows.readingWhen(job, (_r, s) => !boxHolds(s, tail), READ_BACK_MS / SUBMIT_TRIES);

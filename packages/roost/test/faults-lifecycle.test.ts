@@ -1,0 +1,107 @@
+// The daemon's life under abuse: the connection limit abused then a shutdown, SIGTERM after it, and
+// every stale file a crash leaves behind: the daemon starts, or says clearly why not.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { chmodSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { LIMITS } from "../src/protocol/index.js";
+import { type RawConnection, startTestDaemon, waitFor } from "./helpers/daemon.js";
+import { FAULT_PROFILES, hostPidOf, isAlive, waitForExit } from "./helpers/faults.js";
+
+test("1,100 connections, the refused ones sending a line, then shutdown --all: everything it says stopped has stopped", async () => {
+  const daemon = await startTestDaemon({ config: { agentProfiles: FAULT_PROFILES } });
+  const held: RawConnection[] = [];
+  try {
+    const hub = await daemon.connect();
+    const { id } = (await hub.request("dispatch", { profile: "sleeper" })).result;
+    const running = await waitFor("the job to run", async () => {
+      const row = (await hub.request("list")).result.rows.find((r: { id: string }) => r.id === id);
+      return row?.pid ? row : undefined;
+    });
+    const hostPid = hostPidOf(daemon);
+    while (held.length < 1100) held.push(await daemon.connect());
+    // The refused ones (past 1,024, the hub included) send a line, as a client that did not listen would.
+    const refused = held.slice(LIMITS.maxConnections - 1);
+    for (const c of refused) c.send({ id: 1, op: "list" });
+    await Promise.all(refused.map((c) => c.closed));
+    // Every refused socket was closed by the daemon; the ones it took are served.
+    assert.equal((await held[0]!.request("stats")).result.connections, LIMITS.maxConnections);
+    // Room for the shutdown's own connection; the rest stay open through it.
+    for (const c of held.splice(0, 10)) c.close();
+
+    const shutdown = await daemon.cli(["shutdown", "--all", "--json"]);
+    assert.equal(shutdown.code, 0, shutdown.stderr);
+    assert.deepEqual(JSON.parse(shutdown.stdout), { stopped: true });
+    // What it said stopped has stopped: the daemon, the host and the job.
+    await waitForExit(daemon.pid);
+    await waitFor("the host and the job to end", async () =>
+      !isAlive(hostPid) && !isAlive(running.pid) ? true : undefined,
+    );
+  } finally {
+    for (const c of held) c.close();
+    await daemon.stop();
+  }
+});
+
+test("after the connection limit was abused, SIGTERM still ends the daemon", async () => {
+  const daemon = await startTestDaemon({ config: { agentProfiles: FAULT_PROFILES } });
+  const held: RawConnection[] = [];
+  try {
+    while (held.length < LIMITS.maxConnections + 20) held.push(await daemon.connect());
+    for (const c of held.slice(LIMITS.maxConnections)) c.send({ id: 1, op: "list" });
+    const started = Date.now();
+    await daemon.kill("SIGTERM");
+    assert.ok(Date.now() - started < 10_000, "the daemon ended promptly");
+    // A new daemon starts on the same home at once.
+    await daemon.start();
+  } finally {
+    for (const c of held) c.close();
+    await daemon.stop();
+  }
+});
+
+test("after a SIGKILL: a pid file naming a live unrelated process and the socket file left behind do not stop the next start", async () => {
+  const daemon = await startTestDaemon({ config: { agentProfiles: FAULT_PROFILES } });
+  const unrelated = spawn("sleep", ["60"], { stdio: "ignore" });
+  try {
+    await daemon.kill("SIGKILL");
+    assert.ok(existsSync(daemon.socketPath), "the SIGKILL left the socket file");
+    writeFileSync(join(daemon.stateDir, "daemon.pid"), `${unrelated.pid}\n`);
+    await daemon.start();
+    const c = await daemon.connect();
+    assert.equal((await c.request("stats")).result.pid, daemon.pid);
+    c.close();
+    assert.equal(readFileSync(join(daemon.stateDir, "daemon.pid"), "utf8").trim(), String(daemon.pid));
+    // A second daemon on the same home is refused while this one lives, and says so.
+    const second = await daemon.cli(["daemon"]);
+    assert.equal(second.code, 1);
+    assert.match(second.stderr, /refused to start: a roost daemon \(pid \d+\) already runs/);
+  } finally {
+    unrelated.kill();
+    await daemon.stop();
+  }
+});
+
+test("a state folder with loose permissions is made owner-only; a corrupt database is a clear error, not a silent refusal", async () => {
+  const daemon = await startTestDaemon({ config: { agentProfiles: FAULT_PROFILES } });
+  try {
+    await daemon.kill("SIGTERM");
+    chmodSync(daemon.stateDir, 0o777);
+    await daemon.start();
+    assert.equal(statSync(daemon.stateDir).mode & 0o777, 0o700);
+    await daemon.kill("SIGTERM");
+
+    const db = join(daemon.stateDir, "roost.db");
+    for (const extra of ["-wal", "-shm"]) rmSync(`${db}${extra}`, { force: true });
+    writeFileSync(db, "this is not a database, it is a corrupt file ".repeat(200));
+    const ls = await daemon.cli(["ls"]);
+    assert.notEqual(ls.code, 0);
+    assert.match(ls.stderr, /did not start \(exit code 1\): .*not a database/);
+    rmSync(db);
+    const again = await daemon.cli(["ls", "--json"]);
+    assert.equal(again.code, 0, again.stderr);
+  } finally {
+    await daemon.stop();
+  }
+});

@@ -1,0 +1,111 @@
+// The database locked by another process, and a full disk: a write that cannot be made is refused
+// with a clear error (nothing is answered `saved` that is not), the daemon serves on, and it takes
+// writes again once the cause is gone.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import Database from "better-sqlite3";
+import { startTestDaemon } from "./helpers/daemon.js";
+import { FAULT_PROFILES } from "./helpers/faults.js";
+
+test("a database locked by another process: a reply is refused with a clear error, then taken once the lock goes", async () => {
+  const daemon = await startTestDaemon({ config: { agentProfiles: FAULT_PROFILES } });
+  const c = await daemon.connect();
+  try {
+    const { id } = (await c.request("dispatch", { profile: "mute" })).result;
+    const other = new Database(join(daemon.stateDir, "roost.db"));
+    other.exec("BEGIN EXCLUSIVE");
+    try {
+      const refused = await c.request("reply", { id, text: "while locked", requestId: "locked-1" });
+      assert.equal(refused.ok, false);
+      assert.match(refused.error, /could not write: database is locked/);
+      assert.equal((await c.request("stats")).ok, true, "the daemon serves on");
+    } finally {
+      other.exec("COMMIT");
+      other.close();
+    }
+    // Not taken, so the same request id is taken anew, once.
+    const taken = await c.request("reply", { id, text: "while locked", requestId: "locked-1" });
+    assert.equal(taken.ok, true, taken.error);
+    assert.equal(taken.result.duplicate, undefined);
+    assert.equal((await c.request("list")).result.rows.find((r: { id: string }) => r.id === id).pending, 1);
+  } finally {
+    c.close();
+    await daemon.stop();
+  }
+});
+
+/** A small tmpfs to fill, or why there is none here (mounting one needs root). */
+function smallDisk(): { path: string; unmount(): void } | string {
+  if (process.getuid?.() !== 0)
+    return "a full disk is simulated on a small tmpfs, and mounting one needs root";
+  const path = mkdtempSync(join(tmpdir(), "roost-full-"));
+  try {
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=8m", "tmpfs", path], { stdio: "ignore" });
+  } catch (err) {
+    rmSync(path, { recursive: true, force: true });
+    return `could not mount a tmpfs to fill: ${(err as Error).message}`;
+  }
+  return {
+    path,
+    unmount: () => {
+      execFileSync("umount", ["-l", path], { stdio: "ignore" });
+      rmSync(path, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Writes zeros to `file` until the disk is full. */
+function fill(file: string): void {
+  const fd = openSync(file, "w");
+  const chunk = Buffer.alloc(64 * 1024);
+  try {
+    for (;;) writeSync(fd, chunk);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOSPC") throw err;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+test("a full disk: replies are refused with a clear error, none answered saved is lost, and they are taken again once there is room", async (t) => {
+  const disk = smallDisk();
+  if (typeof disk === "string") {
+    t.skip(disk);
+    return;
+  }
+  const home = join(disk.path, "home");
+  mkdirSync(home);
+  const daemon = await startTestDaemon({ home, config: { agentProfiles: FAULT_PROFILES } });
+  const c = await daemon.connect();
+  try {
+    const { id } = (await c.request("dispatch", { profile: "mute" })).result;
+    const filler = join(disk.path, "filler");
+    fill(filler);
+    let saved = 0;
+    let refused: { code: string; error: string } | undefined;
+    for (let i = 0; i < 40 && !refused; i++) {
+      const answer = await c.request("reply", { id, text: `${i} ${"x".repeat(90_000)}` });
+      if (answer.ok) saved++;
+      else refused = answer as unknown as { code: string; error: string };
+    }
+    assert.ok(refused, "a reply was refused once the disk was full");
+    assert.match(refused.error, /could not write: .*(full|disk)/i);
+    assert.equal((await c.request("stats")).ok, true, "the daemon serves on");
+    rmSync(filler);
+    const taken = await c.request("reply", { id, text: "after" });
+    assert.equal(taken.ok, true, taken.error);
+    assert.equal(
+      (await c.request("list")).result.rows.find((r: { id: string }) => r.id === id).pending,
+      saved + 1,
+      "every reply answered saved is kept",
+    );
+  } finally {
+    c.close();
+    await daemon.stop();
+    disk.unmount();
+  }
+});

@@ -1,0 +1,61 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { TEST_PROFILES, type TestDaemon, waitFor } from "./daemon.js";
+
+/**
+ * The fault suite's profiles: the daemon tests' ones, and `typist`, a terminal agent that writes
+ * every line typed into it to `typed.txt` in its job folder (what was typed, and how often).
+ */
+export const FAULT_PROFILES = {
+  ...TEST_PROFILES,
+  typist: {
+    command: ["/bin/sh", "-c", 'stty -echo; exec cat > "$ROOST_JOB_DIR/typed.txt"'],
+    task: "argv",
+    protocol: false,
+  },
+} as const;
+
+/** Whether a process lives (a zombie counts as gone). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+/** The pid of the process host serving the daemon's state folder (read from /proc), or 0. */
+export function hostPidOf(daemon: TestDaemon): number {
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const argv = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+      if (argv.some((a) => /host[/\\]main\.[jt]s$/.test(a)) && argv.includes(daemon.stateDir))
+        return Number(entry);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return 0;
+}
+
+/** Resolves once the process is gone. */
+export function waitForExit(pid: number, timeoutMs = 15_000): Promise<true> {
+  return waitFor(`pid ${pid} to exit`, async () => (isAlive(pid) ? undefined : true), timeoutMs);
+}
+
+/** The lines the `typist` job was typed, in order. */
+export function typedLines(daemon: TestDaemon, jobId: string): string[] {
+  try {
+    return readFileSync(join(daemon.stateDir, "jobs", jobId, "typed.txt"), "utf8")
+      .split("\n")
+      .filter(Boolean);
+  } catch {
+    return [];
+  }
+}
