@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { RoostError } from "../protocol/index.js";
+import { PI_PROFILE, piProfile } from "./pi-profile.js";
 import { checkBlockedPatterns } from "./terminal/blocked-patterns.js";
 
 /** One way of running an agent, from `roost.json`'s `agentProfiles`. */
@@ -50,6 +51,11 @@ function checkProfile(file: string, name: string, raw: unknown): AgentProfile {
   };
 }
 
+/** The profiles roost has without any roost.json. */
+function builtInProfiles(): Map<string, AgentProfile> {
+  return new Map([[PI_PROFILE, piProfile()]]);
+}
+
 /**
  * Reads the profiles from `roost.json`, checked whole: a bad file is a `bad_request` naming the
  * file and the key. A missing file is no profiles. Read on every use, so an edit applies at once.
@@ -59,7 +65,7 @@ export function loadProfiles(file: string): Map<string, AgentProfile> {
   try {
     text = readFileSync(file, "utf8");
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return new Map();
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return builtInProfiles();
     throw new RoostError("bad_request", `${file}: cannot be read (${(err as Error).message})`);
   }
   let parsed: unknown;
@@ -71,7 +77,8 @@ export function loadProfiles(file: string): Map<string, AgentProfile> {
   if (!isObject(parsed)) throw new RoostError("bad_request", `${file}: must hold a JSON object`);
   const profiles = parsed.agentProfiles ?? {};
   if (!isObject(profiles)) throw new RoostError("bad_request", `${file}: agentProfiles must be an object`);
-  const out = new Map<string, AgentProfile>();
+  // Built-in profiles first: one of the same name in roost.json takes its place.
+  const out = builtInProfiles();
   for (const [name, raw] of Object.entries(profiles)) out.set(name, checkProfile(file, name, raw));
   return out;
 }
