@@ -37,32 +37,36 @@ export async function startPiSuite(script?: FakeScript, config: object = {}): Pr
   process.env.PI_OFFLINE = "1";
   const daemon = await startTestDaemon({ config });
   const hub = await daemon.connect();
+  let last: Message | undefined;
   const row = (id: string, accept: (row: Message) => boolean, what: string) =>
     waitFor(
       what,
       async () => {
-        const { result } = await hub.request("list", {});
-        const found = (result.rows as Message[]).find((r) => r.id === id);
-        return found && accept(found) ? found : undefined;
+        const { result } = await suite.hub.request("list", {});
+        last = (result.rows as Message[]).find((r) => r.id === id);
+        return last && accept(last) ? last : undefined;
       },
       PI_WAIT_MS,
-    );
-  return {
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}; the row: ${JSON.stringify(last)}`);
+    });
+  const suite: PiSuite = {
     model,
     daemon,
     hub,
     piDir,
     row,
     async dispatch(task, extra = {}) {
-      const answer = await hub.request("dispatch", { profile: "pi", task, cwd: piDir, ...extra });
+      const answer = await suite.hub.request("dispatch", { profile: "pi", task, cwd: piDir, ...extra });
       if (!answer.ok) throw new Error(`dispatch: ${answer.code}: ${answer.error}`);
       return answer.result as { id: string; name: string };
     },
     async close() {
-      hub.close();
+      suite.hub.close();
       await daemon.stop();
       await model.close();
       rmSync(piDir, { recursive: true, force: true });
     },
   };
+  return suite;
 }
