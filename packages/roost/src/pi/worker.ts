@@ -175,6 +175,7 @@ export class PiWorker {
       context: contextOf(ctx?.getContextUsage()),
       usage: this.usage.report,
       agentItems: true,
+      session: ctx?.sessionManager.getSessionFile() ?? null,
     };
     if (this.inRun) {
       const summary = this.tool ? `running ${this.tool}` : (this.summary ?? "working");
