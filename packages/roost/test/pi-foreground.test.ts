@@ -1,34 +1,20 @@
 import assert from "node:assert/strict";
-import { execFile, execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { promisify } from "node:util";
 import { ForegroundPeer } from "../src/client/foreground-peer.js";
 import { foregroundId } from "../src/daemon/peers/foreground.js";
 import { piCliPath, piExtensionPath } from "../src/daemon/pi-profile.js";
 import type { FakeAnswer, FakeRequest } from "./fixtures/fake-openai.js";
 import { waitFor } from "./helpers/daemon.js";
 import { PI_WAIT_MS, type PiSuite, startPiSuite } from "./helpers/pi-suite.js";
-
-const run = promisify(execFile);
-
-function hasTmux(): boolean {
-  try {
-    execFileSync("tmux", ["-V"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { hasTmux, tmuxServer } from "./helpers/tmux.js";
 
 const skip = hasTmux() ? false : "tmux is not installed: the foreground pi needs a real terminal from it";
 
 describe("an interactive pi as a foreground peer", { skip }, () => {
-  // A tmux server of the test's own, so that nobody's sessions are touched.
-  const server = `roost-pi-fg-${process.pid}-${Date.now()}`;
-  const tmux = (...args: string[]) => run("tmux", ["-L", server, ...args]);
+  const tmux = tmuxServer("roost-pi-fg");
   const sessionDir = mkdtempSync(join(tmpdir(), "roost-pi-fg-"));
   const sessionFile = join(sessionDir, "person.jsonl");
   const fgId = foregroundId(sessionFile);
