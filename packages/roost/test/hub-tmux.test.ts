@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { execFile, execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -7,19 +7,11 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { type RawConnection, startTestDaemon, type TestDaemon, waitFor } from "./helpers/daemon.js";
 import { HUB_TEST_CONFIG } from "./helpers/hub-harness.js";
+import { hasTmux } from "./helpers/tmux.js";
 
 const run = promisify(execFile);
 const CLI = fileURLToPath(new URL("../src/cli/main.ts", import.meta.url));
 const PACKAGE = fileURLToPath(new URL("..", import.meta.url));
-
-function hasTmux(): boolean {
-  try {
-    execFileSync("tmux", ["-V"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const skip = hasTmux() ? false : "tmux is not installed: the end-to-end run needs a real terminal from it";
 

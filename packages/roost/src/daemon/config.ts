@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { RoostError } from "../protocol/index.js";
+import { PI_PROFILE, piProfile } from "./pi-profile.js";
 import { READER_NAMES } from "./terminal/agent-reader.js";
 import { checkBlockedPatterns } from "./terminal/blocked-patterns.js";
 
@@ -65,6 +66,11 @@ function checkProfile(file: string, name: string, raw: unknown): AgentProfile {
   };
 }
 
+/** The profiles roost has without any roost.json: the coding agents it knows, and pi. */
+function builtInProfiles(): Map<string, AgentProfile> {
+  return new Map([...BUILT_IN_PROFILES, [PI_PROFILE, piProfile()]]);
+}
+
 /**
  * Reads the profiles from `roost.json`, checked whole: a bad file is a `bad_request` naming the
  * file and the key. A missing file is the built-in profiles alone, which come after the file's own.
@@ -75,7 +81,7 @@ export function loadProfiles(file: string): Map<string, AgentProfile> {
   try {
     text = readFileSync(file, "utf8");
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return new Map(BUILT_IN_PROFILES);
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return builtInProfiles();
     throw new RoostError("bad_request", `${file}: cannot be read (${(err as Error).message})`);
   }
   let parsed: unknown;
@@ -87,9 +93,9 @@ export function loadProfiles(file: string): Map<string, AgentProfile> {
   if (!isObject(parsed)) throw new RoostError("bad_request", `${file}: must hold a JSON object`);
   const profiles = parsed.agentProfiles ?? {};
   if (!isObject(profiles)) throw new RoostError("bad_request", `${file}: agentProfiles must be an object`);
-  const out = new Map<string, AgentProfile>();
+  // Built-in profiles first: one of the same name in roost.json takes its place.
+  const out = builtInProfiles();
   for (const [name, raw] of Object.entries(profiles)) out.set(name, checkProfile(file, name, raw));
-  for (const [name, profile] of BUILT_IN_PROFILES) if (!out.has(name)) out.set(name, profile);
   return out;
 }
 

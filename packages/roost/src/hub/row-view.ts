@@ -37,9 +37,17 @@ function rowText(row: JobRow, parentName: string | null, showParent: boolean): s
   return oneLine(parts.join(" "));
 }
 
+/** What an agent runs, when it says (a pi job does): its model's id and how full its context is. */
+export function agentMeta(row: JobRow): string {
+  const model = row.model ? row.model.slice(row.model.lastIndexOf("/") + 1) : "";
+  const context = row.context ? `${Math.round(row.context.percent)}%` : "";
+  const meta = oneLine([model, context].filter(Boolean).join(" ")).slice(0, 30);
+  return meta ? `${meta} ` : "";
+}
+
 /**
  * A row's main line: selection mark, glyph, name (indented under its parent), state word,
- * summary, pending replies, pin, and time since it changed. Each column is cut to its width as
+ * summary, model and context, pending replies, pin, and time since it changed. Each column is cut to its width as
  * plain text and styled after, so the line is exactly `width` wide without measuring styled text.
  */
 export function rowLine(
@@ -66,14 +74,15 @@ export function rowLine(
   const unread = unreadReplies(row);
   const pending = unread > 0 ? `✉${unread} ` : "";
   const pin = row.pinned ? "⚑ " : "";
-  const rightWidth = pending.length + pin.length + age.length;
+  const meta = agentMeta(row);
+  const rightWidth = meta.length + pending.length + pin.length + age.length;
   // mark, space, glyph, space, name, space, label, space | summary, space | right
   const summaryWidth = width - (nameCol + 14) - rightWidth - 1;
   const mark = selected ? bold("›") : " ";
   const nameStyled = waiting ? bold(name) : name;
   const summary =
     summaryWidth > 0 ? `${fit(rowText(row, entry.parentName, grouped === "state"), summaryWidth)} ` : "";
-  const right = `${pending ? magenta(pending) : ""}${pin ? yellow(pin) : ""}${dim(age)}`;
+  const right = `${dim(meta)}${pending ? magenta(pending) : ""}${pin ? yellow(pin) : ""}${dim(age)}`;
   let line = `${mark} ${look.colour(look.glyph)} ${nameStyled} ${look.colour(label)} ${summary}${right}`;
   if (summaryWidth <= 0) line = fit(line, width); // Narrower than the columns: cut the styled line.
   if (selected) return selectedBackground(line);

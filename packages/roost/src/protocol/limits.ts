@@ -30,6 +30,8 @@ export const LIMITS = {
   /** An agent message's text. */
   message: 8000,
   handbackResult: 6000,
+  /** A session's key (a session file's path), as a report or `peer_register` gives it. */
+  session: 4096,
   eventsKept: 1000,
 } as const;
 

@@ -34,6 +34,8 @@ export interface Report {
   prLinks: string[] | null;
   remoteAt: string | null;
   agentItems: boolean;
+  /** The session file the agent writes (pi): peers collapse by it. */
+  session: string | null;
 }
 
 /** What a client may send: any subset; the rest is filled in. */
@@ -57,6 +59,7 @@ export function emptyReport(): Report {
     prLinks: null,
     remoteAt: null,
     agentItems: false,
+    session: null,
   };
 }
 
@@ -131,6 +134,7 @@ export function normalizeReport(raw: unknown): Report {
   out.model = optionalString(raw, "model", LIMITS.model);
   out.thinking = optionalString(raw, "thinking", LIMITS.thinking);
   out.remoteAt = optionalString(raw, "remoteAt", LIMITS.summary);
+  out.session = optionalString(raw, "session", LIMITS.session) || null;
   const choices = raw.choices;
   if (choices !== undefined && choices !== null) {
     if (!Array.isArray(choices) || choices.some((c) => typeof c !== "string"))

@@ -15,7 +15,7 @@ import type { Job } from "../job.js";
 import { deliverItem } from "./deliver-item.js";
 import { envelope } from "./envelope.js";
 import { feedLine, type PeerContext } from "./peer-context.js";
-import { speakerOf } from "./sessions.js";
+import { jobForSession, sessionKeyOf, speakerOf } from "./sessions.js";
 
 function optionalText(args: Record<string, unknown>, field: string, max: number): string | null {
   const v = args[field];
@@ -124,7 +124,7 @@ export class ReportRouter {
     const outcome = this.resend(child, text);
     child.undeliveredReport = outcome === "kept" ? text : null;
     const holder = this.pc.foreground.bySession(parentSession);
-    const parentJob = this.pc.state.jobs.get(parentSession);
+    const parentJob = jobForSession(this.pc.state, parentSession);
     this.pc.feed.add({
       kind: "report",
       why: outcome,
@@ -162,7 +162,7 @@ export class ReportRouter {
       return foreground.deliver(holder, { text, kind: "report", from: child.name, relation: "child" })
         ? "delivered"
         : "kept";
-    const parentJob = state.jobs.get(child.parentSession!);
+    const parentJob = jobForSession(state, child.parentSession!);
     if (parentJob?.kind !== "protocol") return "kept";
     const outcome = deliverItem(this.pc, parentJob, {
       kind: "report",
@@ -182,7 +182,8 @@ export class ReportRouter {
       else if (job.lifecycle === "failed" && job.report?.state !== "failed")
         this.ended(job, `gave up: ${job.error ?? "it failed"}`);
     }
-    if (!this.retrying && this.hasKeptFor(job.id)) this.retryFor(job.id);
+    const session = sessionKeyOf(job);
+    if (!this.retrying && this.hasKeptFor(session)) this.retryFor(session);
   }
 
   jobRemoved(id: string): void {

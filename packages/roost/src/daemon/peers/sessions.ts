@@ -1,11 +1,33 @@
 import { type PeerInfo, type Relation, RoostError } from "../../protocol/index.js";
 import type { Caller } from "../caller.js";
-import { isEnded, type Job, toRow } from "../job.js";
+import { isEnded, isLive, type Job, toRow } from "../job.js";
 import type { DaemonState } from "../state.js";
 import type { ForegroundPeer, ForegroundPeers } from "./foreground.js";
 
+/** A job's session key: the session file its agent reported (pi's), else its id. */
+export function sessionKeyOf(job: Job): string {
+  return job.report?.session ?? job.id;
+}
+
+/** The job for a session key: a live one before an ended one, the latest before an older one. */
+export function jobForSession(state: DaemonState, session: string): Job | undefined {
+  const byId = state.jobs.get(session);
+  if (byId && sessionKeyOf(byId) === session) return byId;
+  let best: Job | undefined;
+  for (const job of state.jobs.values()) {
+    if (sessionKeyOf(job) !== session) continue;
+    if (
+      !best ||
+      (isLive(job) && !isLive(best)) ||
+      (isLive(job) === isLive(best) && job.updatedAt > best.updatedAt)
+    )
+      best = job;
+  }
+  return best;
+}
+
 /**
- * A session in the tree: a job (its session key is its id) or a connected foreground session (its
+ * A session in the tree: a job (its session key is its session file, or its id) or a connected foreground session (its
  * key is what it registered). `root` is its tree's root; `parentSession` who spawned it.
  */
 export interface Session {
@@ -23,8 +45,8 @@ export function jobSession(job: Job): Session {
   return {
     peerId: job.id,
     name: job.name,
-    session: job.id,
-    root: job.rootSession ?? job.id,
+    session: sessionKeyOf(job),
+    root: job.rootSession ?? sessionKeyOf(job),
     parentSession: job.parentSession ?? null,
     cwd: job.cwd,
     job,
@@ -72,11 +94,21 @@ export function speakerOf(state: DaemonState, foreground: ForegroundPeers, calle
   return jobSession(job);
 }
 
-/** Every session there is: the jobs, and the foreground sessions connected (preferred for one key). */
+/**
+ * Every session there is, one per key: a connected foreground session, else the key's live job,
+ * else its latest ended one.
+ */
 export function allSessions(state: DaemonState, foreground: ForegroundPeers): Session[] {
   const live = foreground.live().map(foregroundSession);
   const held = new Set(live.map((s) => s.session));
-  return [...live, ...[...state.jobs.values()].filter((j) => !held.has(j.id)).map(jobSession)];
+  const jobs: Session[] = [];
+  for (const job of state.jobs.values()) {
+    const key = sessionKeyOf(job);
+    if (held.has(key)) continue;
+    held.add(key);
+    jobs.push(jobSession(jobForSession(state, key) ?? job));
+  }
+  return [...live, ...jobs];
 }
 
 /** The peers a session may reach: its tree, and outside it only with external messages on. */

@@ -1,12 +1,13 @@
 import { LIMITS, RoostError, type SpawnResult } from "../../protocol/index.js";
 import type { Caller } from "../caller.js";
 import { loadProfiles } from "../config.js";
-import { isLive, type Job } from "../job.js";
+import { isLive } from "../job.js";
 import { optionalString } from "../ops/args.js";
 import { dispatchJob } from "../ops/jobs.js";
+import type { DaemonState } from "../state.js";
 import type { PeerContext } from "./peer-context.js";
 import { RateWindow } from "./rate-window.js";
-import { type Session, speakerOf } from "./sessions.js";
+import { jobForSession, type Session, sessionKeyOf, speakerOf } from "./sessions.js";
 
 const SPAWN_NOTE =
   "Started. Its report arrives by itself when it finishes a run (done, a question, failed): do not poll for it.";
@@ -16,14 +17,14 @@ function limit(message: string): RoostError {
 }
 
 /** How deep a session sits below its root: a root is 0. */
-function depthOf(self: Session, jobs: Map<string, Job>): number {
+function depthOf(self: Session, state: DaemonState): number {
   let depth = 0;
   let parent = self.parentSession;
   const seen = new Set<string>();
   while (parent !== null && !seen.has(parent)) {
     seen.add(parent);
     depth++;
-    parent = jobs.get(parent)?.parentSession ?? null;
+    parent = jobForSession(state, parent)?.parentSession ?? null;
   }
   return depth;
 }
@@ -32,7 +33,8 @@ function depthOf(self: Session, jobs: Map<string, Job>): number {
  * `spawn {task, name?, cwd?, profile?, model?, thinking?}`: a child job of the calling session,
  * with its parent and root kept on it. The child runs `profile`, else its parent's profile (a
  * foreground parent has none: it names one); in the parent's folder unless `cwd` says; `model` and
- * `thinking` go to it as `ROOST_MODEL` and `ROOST_THINKING`. The caps (depth, children per parent,
+ * `thinking` (the parent job's as it last reported them, unless given) go to it as `ROOST_MODEL`
+ * and `ROOST_THINKING`. The caps (depth, children per parent,
  * sessions per tree, spawned sessions overall, spawns per tree a minute) are the user's
  * roost.json's, each refused with `limit`.
  */
@@ -54,8 +56,9 @@ export class SpawnTree {
     const profile = optionalString(args, "profile") ?? self.job?.profile;
     if (!profile)
       throw new RoostError("bad_request", "profile must be given: a foreground session has none to pass on");
-    const model = optionalString(args, "model");
-    const thinking = optionalString(args, "thinking");
+    // A child runs on its parent's current model and thinking level unless the spawn says.
+    const model = optionalString(args, "model") ?? self.job?.report?.model ?? undefined;
+    const thinking = optionalString(args, "thinking") ?? self.job?.report?.thinking ?? undefined;
     if (model !== undefined && model.length > LIMITS.model)
       throw new RoostError("bad_request", `model is longer than ${LIMITS.model} characters`);
     if (thinking !== undefined && thinking.length > LIMITS.thinking)
@@ -104,15 +107,15 @@ export class SpawnTree {
     const settings = this.pc.settings();
     const jobs = this.pc.state.jobs;
     const live = [...jobs.values()].filter(isLive);
-    const depth = depthOf(self, jobs) + 1;
+    const depth = depthOf(self, this.pc.state) + 1;
     if (depth > settings.maxDepth)
       throw limit(`a child here would be ${depth} deep; agentMaxDepth is ${settings.maxDepth}`);
     const children = live.filter((j) => j.parentSession === self.session).length;
     if (children >= settings.maxChildren)
       throw limit(`${children} live children already; at most ${settings.maxChildren} per parent`);
     const inTree =
-      live.filter((j) => (j.rootSession ?? j.id) === self.root).length +
-      (jobs.has(self.root) ? 0 : this.pc.foreground.bySession(self.root) ? 1 : 0);
+      live.filter((j) => (j.rootSession ?? sessionKeyOf(j)) === self.root).length +
+      (jobForSession(this.pc.state, self.root) ? 0 : this.pc.foreground.bySession(self.root) ? 1 : 0);
     if (inTree >= settings.maxTreeSessions)
       throw limit(`${inTree} live sessions in this tree already; at most ${settings.maxTreeSessions}`);
     const spawned = live.filter((j) => j.parentSession).length;

@@ -11,7 +11,7 @@ import type { Store } from "../store.js";
 import { deliverItem } from "./deliver-item.js";
 import { envelope } from "./envelope.js";
 import type { PeerContext } from "./peer-context.js";
-import { allSessions, findTarget, jobSession, relationOf, speakerOf } from "./sessions.js";
+import { allSessions, findTarget, jobForSession, jobSession, relationOf, speakerOf } from "./sessions.js";
 
 interface WatchRow {
   id: number;
@@ -149,7 +149,7 @@ export class Watches {
         ? `has ended (${job.lifecycle})`
         : `is idle (${job.report?.state ?? job.lifecycle})`;
     const body = `${row.target_name} (${row.target}) ${why}: your watch (${row.when_}) fired.${job?.report?.summary ? `\nIts summary: ${job.report.summary}` : ""}${job?.report?.question ? `\nIt asks: ${job.report.question}` : ""}`;
-    const watcherJob = state.jobs.get(row.watcher);
+    const watcherJob = jobForSession(state, row.watcher);
     const holder = foreground.bySession(row.watcher);
     const watcherSession = watcherJob ? jobSession(watcherJob) : null;
     const relation = job && watcherSession ? relationOf(watcherSession, jobSession(job)) : "tree";

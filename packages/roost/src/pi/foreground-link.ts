@@ -1,0 +1,74 @@
+import { randomBytes } from "node:crypto";
+import { basename } from "node:path";
+import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import { ForegroundPeer } from "../client/foreground-peer.js";
+import type { PeerOps } from "../client/peers.js";
+import { RoostError } from "../protocol/errors.js";
+import type { DeliverEvent } from "../protocol/events.js";
+import { AGENT_MESSAGE_TYPE, agentMessageDetails } from "./agent-message.js";
+
+/**
+ * A person's own interactive pi as a roost peer, made lazily on its first roost_* call: it takes
+ * roost's writer lock on its session file, registers, keeps that one connection, and registers
+ * again on every session start (new, resume, fork, reload). Items come on the connection and are
+ * shown in the session as agent messages; nothing is stored for it in roost.
+ */
+export class ForegroundLink {
+  private peer: Promise<ForegroundPeer> | undefined;
+  /** The key of a session without a file (`--no-session`): random, for this process only. */
+  private readonly scratchKey = `no-session:${randomBytes(8).toString("hex")}`;
+
+  constructor(
+    private readonly pi: ExtensionAPI,
+    private readonly home?: string,
+  ) {
+    pi.on("session_start", (_event, ctx) => {
+      if (!this.peer) return;
+      const old = this.peer;
+      this.peer = undefined;
+      void old.then((peer) => peer.close()).catch(() => {});
+      void this.ops(ctx).catch((error: unknown) => console.error("pi-roost:", (error as Error).message));
+    });
+    pi.on("session_shutdown", () => {
+      void this.peer?.then((peer) => peer.close()).catch(() => {});
+      this.peer = undefined;
+    });
+  }
+
+  ops(ctx: ExtensionContext): Promise<PeerOps> {
+    if (!ctx.hasUI)
+      return Promise.reject(new RoostError("unsupported", "only an interactive pi takes part in roost"));
+    if (!this.peer) {
+      const attempt = this.register(ctx);
+      this.peer = attempt;
+      // A failed attempt is tried again on the next call.
+      attempt.catch(() => {
+        if (this.peer === attempt) this.peer = undefined;
+      });
+    }
+    return this.peer;
+  }
+
+  private register(ctx: ExtensionContext): Promise<ForegroundPeer> {
+    const session = ctx.sessionManager.getSessionFile() ?? this.scratchKey;
+    return ForegroundPeer.register({
+      session,
+      name: this.pi.getSessionName() ?? basename(ctx.cwd),
+      cwd: ctx.cwd,
+      home: this.home,
+      onItem: (item) => this.deliver(item),
+    });
+  }
+
+  private deliver(item: DeliverEvent): void {
+    this.pi.sendMessage(
+      {
+        customType: AGENT_MESSAGE_TYPE,
+        content: item.text,
+        display: true,
+        details: agentMessageDetails(item),
+      },
+      { triggerTurn: true, deliverAs: "steer" },
+    );
+  }
+}

@@ -1,0 +1,111 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { ForegroundPeer } from "../src/client/foreground-peer.js";
+import { foregroundId } from "../src/daemon/peers/foreground.js";
+import { piCliPath, piExtensionPath } from "../src/daemon/pi-profile.js";
+import type { FakeAnswer, FakeRequest } from "./fixtures/fake-openai.js";
+import { waitFor } from "./helpers/daemon.js";
+import { PI_WAIT_MS, type PiSuite, startPiSuite } from "./helpers/pi-suite.js";
+import { hasTmux, tmuxServer } from "./helpers/tmux.js";
+
+const skip = hasTmux() ? false : "tmux is not installed: the foreground pi needs a real terminal from it";
+
+describe("an interactive pi as a foreground peer", { skip }, () => {
+  const tmux = tmuxServer("roost-pi-fg");
+  const sessionDir = mkdtempSync(join(tmpdir(), "roost-pi-fg-"));
+  const sessionFile = join(sessionDir, "person.jsonl");
+  const fgId = foregroundId(sessionFile);
+  const piCommand = [process.execPath, piCliPath(), "-e", piExtensionPath(), "--session", sessionFile];
+  let suite: PiSuite;
+
+  function script(request: FakeRequest): FakeAnswer {
+    const last = request.last;
+    if (request.role === "tool") return { text: `tool said: ${last.split("\n")[0]}` };
+    if (last === "who is there") return { tools: [{ name: "roost_agents", args: {} }] };
+    if (last === "message the person")
+      return { tools: [{ name: "roost_send", args: { to: fgId, message: "hello person" } }] };
+    if (last.includes("<agent-message") && last.includes("hello person"))
+      return { text: "the person's pi got it" };
+    return { text: `answer to: ${last}` };
+  }
+
+  before(async () => {
+    suite = await startPiSuite(script, {
+      agentExternalMessages: true,
+      agentProfiles: { "pi-on-file": { command: piCommand, task: "type", protocol: true } },
+    });
+  });
+  after(async () => {
+    await tmux("kill-server").catch(() => {});
+    await suite?.close();
+    rmSync(sessionDir, { recursive: true, force: true });
+  });
+
+  test("registers on its first roost tool call, takes a delivery as the framed block, and collapses with a job on its file", {
+    timeout: PI_WAIT_MS * 4,
+  }, async () => {
+    const env = { PI_CODING_AGENT_DIR: suite.piDir, PI_OFFLINE: "1", ROOST_HOME: suite.daemon.home };
+    await tmux(
+      "new-session",
+      "-d",
+      "-s",
+      "fg",
+      "-x",
+      "120",
+      "-y",
+      "40",
+      "-c",
+      sessionDir,
+      ...Object.entries(env).flatMap(([k, v]) => ["-e", `${k}=${v}`]),
+      piCommand.map((w) => `'${w}'`).join(" "),
+    );
+    const screen = async () => (await tmux("capture-pane", "-p", "-t", "fg")).stdout;
+    // pi's editor is up once its footer shows the model.
+    await waitFor(
+      "pi's screen",
+      async () => ((await screen()).includes("fake-model") ? true : undefined),
+      PI_WAIT_MS,
+    );
+    await tmux("send-keys", "-t", "fg", "-l", "who is there");
+    await tmux("send-keys", "-t", "fg", "Enter");
+    await suite.model.waitFor((r) => r.role === "tool" && r.last.includes('"peers"'), 0, PI_WAIT_MS);
+
+    const sender = await suite.dispatch("message the person", { name: "sender" });
+    const sent = await suite.model.waitFor(
+      (r) => r.role === "tool" && r.last.includes("hello person") === false && /\(.*external\)/.test(r.last),
+      0,
+      PI_WAIT_MS,
+    );
+    assert.match(sent.last, /^delivered/);
+    await suite.model.waitFor(
+      (r) => r.last.includes("hello person") && r.last.includes("<agent-message"),
+      0,
+      PI_WAIT_MS,
+    );
+    await waitFor(
+      "the framed block",
+      async () => ((await screen()).includes("✉ message from sender (external)") ? true : undefined),
+      PI_WAIT_MS,
+    );
+
+    // A job on the person's session file is the same peer: the live foreground one is listed.
+    const onFile = await suite.dispatch("on the file", { profile: "pi-on-file", name: "on-file" });
+    await suite.row(onFile.id, (r) => r.state === "done", "the job on the file done");
+    const probe = await ForegroundPeer.register({
+      session: join(sessionDir, "probe"),
+      name: "probe",
+      home: suite.daemon.home,
+    });
+    try {
+      const ids = (await probe.peers()).peers.map((p) => p.id);
+      assert.ok(ids.includes(fgId), JSON.stringify(ids));
+      assert.ok(!ids.includes(onFile.id), JSON.stringify(ids));
+      assert.ok(ids.includes(sender.id));
+    } finally {
+      probe.close();
+    }
+  });
+});
