@@ -31,12 +31,16 @@ export interface ScenarioDefinition {
   summary: string;
   /** The briefing's notes for every agent. */
   notes: string;
+  /** Notes only one role reads (appended to `notes`): how its part of the world works. */
+  roleNotes?: Readonly<Record<string, string>>;
   agents: readonly ScenarioAgent[];
   objectives: readonly ScenarioObjective[];
   /** The run fails when sim time reaches this with objectives unmet. */
   timeLimitMs: number;
   msPerCell: number;
   sightRadius: number;
+  /** Roles that see farther or nearer than `sightRadius`. */
+  sightByRole?: Readonly<Record<string, number>>;
   budgets: Budgets;
   /** Tools beyond move_to, take, drop and message. */
   tools: readonly ToolDefinition[];
@@ -52,4 +56,16 @@ export interface ScenarioDefinition {
    * every other agent does nothing. Declares which roles are needed.
    */
   solvableWith(solutionAgents: ReadonlySet<string>): boolean;
+}
+
+/** How far an agent of this role sees, in cells. */
+export function sightOf(scenario: ScenarioDefinition, role: string): number {
+  return scenario.sightByRole?.[role] ?? scenario.sightRadius;
+}
+
+/** The briefing notes an agent of this role reads. */
+export function notesFor(scenario: ScenarioDefinition, role: string): string {
+  const own = scenario.roleNotes?.[role];
+  if (!own) return scenario.notes;
+  return scenario.notes ? `${scenario.notes}\n\n${own}` : own;
 }

@@ -16,12 +16,15 @@ export interface ToolContext {
   deliver(from: AgentState, to: AgentState, text: string): void;
   /** Lets the scenario's rules react to something an action did. */
   react(happening: Happening): void;
+  /** Credits an agent with a step that moved the team forward (counted in its scores). */
+  credit(agent: AgentState, what: string): void;
 }
 
 export type Happening =
   | { kind: "took"; agent: AgentState; item: Item }
   | { kind: "dropped"; agent: AgentState; item: Item }
-  | { kind: "arrived"; agent: AgentState };
+  | { kind: "arrived"; agent: AgentState }
+  | { kind: "messaged"; agent: AgentState; to: AgentState; text: string };
 
 /** A tool either refuses, in a sentence the agent can learn from, or starts. */
 export type Begin =
