@@ -84,6 +84,8 @@ export class Simulation {
   private waiting = 0;
   /** The agent whose action is taking effect, to whom objective progress is credited. */
   private actor: string | null = null;
+  /** Why objectives failed before their deadlines. */
+  private readonly failures = new Map<string, string>();
 
   constructor(
     readonly scenario: ScenarioDefinition,
@@ -123,6 +125,7 @@ export class Simulation {
       },
       react: (happening) => scenario.react?.(this.ctx, happening),
       credit: (agent, what) => this.emit("credit", { agent: agent.id, what }),
+      fail: (id, reason) => this.failObjective(id, reason),
     };
   }
 
@@ -378,7 +381,8 @@ export class Simulation {
       return accepted();
     }
     const tool = this.toolsByAgent.get(agent.id)!.get(decision.action);
-    const refuse = (sentence: string): Resolution => {
+    const refuse = (why: string, hint?: string): Resolution => {
+      const sentence = hint && this.affordanceMode === "ready" ? `${why} ${hint}` : why;
       this.note(agent, {
         observation_id: wake.observationId,
         action: decision.action,
@@ -393,13 +397,14 @@ export class Simulation {
     const busy = agent.lanes.get(tool.spec.lane);
     if (busy) {
       return refuse(
-        `Your ${tool.spec.lane} lane is busy with ${busy.action} until t=${busy.until_ms / 1000}s; you will wake when it is done, or act on another lane meanwhile.`,
+        `Your ${tool.spec.lane} lane is busy with ${busy.action} until t=${busy.until_ms / 1000}s.`,
+        "You will wake when it is done, or act on another lane meanwhile.",
       );
     }
     this.actor = agent.id;
     const begun = tool.begin(this.ctx, agent, decision.args);
     this.actor = null;
-    if ("refused" in begun) return refuse(begun.refused);
+    if ("refused" in begun) return refuse(begun.refused, begun.hint);
     this.emit("action_started", {
       agent: agent.id,
       action: decision.action,
@@ -460,14 +465,27 @@ export class Simulation {
     });
   }
 
+  private failObjective(objectiveId: string, reason: string): void {
+    const o = this.world.objectives.get(objectiveId);
+    if (o?.status !== "pending") return;
+    o.status = "failed";
+    this.failures.set(o.id, reason);
+    this.world.objectivesChanged();
+    this.emit("objective", { id: o.id, status: o.status, current: o.current, target: o.target, reason });
+    this.checkEnd();
+  }
+
   private checkEnd(): void {
     if (this.ended) return;
     const objectives = [...this.world.objectives.values()];
     const failed = objectives.find((o) => o.status === "failed");
     if (failed) {
+      const why = this.failures.get(failed.id);
       this.end(
         "failed",
-        `objective ${failed.id} missed its deadline at t=${(failed.deadlineMs ?? 0) / 1000}s`,
+        why
+          ? `objective ${failed.id} failed: ${why}`
+          : `objective ${failed.id} missed its deadline at t=${(failed.deadlineMs ?? 0) / 1000}s`,
       );
       return;
     }
