@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createRun, RunError } from "../src/engine/index.js";
-import { RemoteAgent, remoteRun } from "./helpers/engine-runs.js";
+import { RemoteAgent, remoteRun, yardScenario } from "./helpers/engine-runs.js";
 
 test("bridge_repair's briefing for engineer-1 is the spec's example", () => {
   const { run } = remoteRun("bridge_repair", { seed: 3, controlled: ["engineer-1"], npcPolicy: "solution" });
@@ -177,9 +177,9 @@ test("ids that are not strings cannot be deduplicated: refused with unprocessabl
 });
 
 test("a deadline passing records a noop, expires the observation, and closure is judged before payload", () => {
-  const { run, clock } = remoteRun("bridge_repair", {
+  // A yard with no deadline, so nothing but the idle wake comes after the noop.
+  const { run, clock } = remoteRun(yardScenario(["engineer-1"], 1), {
     controlled: ["engineer-1"],
-    npcPolicy: "solution",
     decisionTimeoutMs: 5000,
   });
   const first = run.outstanding("engineer-1")!;

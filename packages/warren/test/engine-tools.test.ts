@@ -121,5 +121,5 @@ test("the command's own fields: one of action, sleep_ms or noop, typed, with sle
   assert.equal(sam.send({ sleep_ms: MAX_SLEEP_MS }).status, "accepted");
   // A day's sleep outlasts the scenario's deadlines: the run ends while the engineer sleeps.
   assert.equal(sam.run.status, "failed");
-  assert.match(sam.run.statusReason, /objective resupply missed its deadline at t=64s/);
+  assert.match(sam.run.statusReason, /objective resupply missed its deadline at t=55s/);
 });

@@ -11,6 +11,8 @@ import type { Affordance, Decision, NpcPolicy, Observation, ToolSpec } from "./t
  * - `random`: picks one affordance at random and random choices for its parameters; a field no
  *   choice covers comes from a random suggestion (a message's text); if it has none, the
  *   affordance is skipped. With nothing to pick it sleeps 5 s.
+ * - Both wait a second after a refusal before trying again (a refusal takes no sim time, so an
+ *   agent that kept choosing refused actions would otherwise hold the clock still).
  * - `greedy`: the nearest-looking gain: a ready scenario tool, else take what lies here, else
  *   carry what it holds to a place an objective names and put it down there, else walk to the
  *   nearest place it has not visited, else a noop.
@@ -23,6 +25,7 @@ export type BaselinePolicy = Exclude<NpcPolicy, "solution">;
 
 const CORE_ACTIONS = new Set(["move_to", "take", "drop", "message"]);
 const NOTHING_TO_DO_MS = 5000;
+const AFTER_REFUSAL: Decision = { kind: "sleep", sleep_ms: 1000 };
 const NOOP: Decision = { kind: "noop" };
 
 export function baselinePlayer(
@@ -62,7 +65,8 @@ function argsFor(
 function randomPlayer(tools: ReadonlyMap<string, ToolSpec>, rng: SeededRandom): BaselinePlayer {
   const pick = <T>(items: readonly T[]): T => items[rng.int(items.length)]!;
   return {
-    decide(_observation, affordances) {
+    decide(o, affordances) {
+      if (o.reason === "refused") return AFTER_REFUSAL;
       const options = rng.shuffled(affordances());
       for (const affordance of options) {
         const args = argsFor(affordance, tools, pick);
@@ -79,6 +83,7 @@ function greedyPlayer(tools: ReadonlyMap<string, ToolSpec>): BaselinePlayer {
   return {
     decide(o, affordances) {
       if (o.you.place) visited.add(o.you.place);
+      if (o.reason === "refused") return AFTER_REFUSAL;
       if (o.busy.some((b) => b.lane === "body")) return NOOP;
       const ready = affordances();
       const find = (action: string) => ready.find((a) => a.action === action);

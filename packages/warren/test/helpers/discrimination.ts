@@ -1,7 +1,7 @@
-import type { Decision, Envelope, NpcPolicy, RunSummary } from "../../src/engine/index.js";
-import { Run } from "../../src/engine/index.js";
+import type { AffordanceMode, Decision, Envelope, NpcPolicy, RunSummary } from "../../src/engine/index.js";
+import { ManualClock, Run } from "../../src/engine/index.js";
 import { findScenario } from "../../src/scenarios/index.js";
-import { playRemotely, remoteRun } from "./engine-runs.js";
+import { playRemotely } from "./engine-runs.js";
 
 /** A fresh player for one run: answers each envelope of its agent. */
 export type PlayerFactory = () => (envelope: Envelope) => Decision;
@@ -12,19 +12,20 @@ export async function playOne(
   seed: number,
   agentId: string,
   how: NpcPolicy | PlayerFactory,
+  affordances: AffordanceMode = "ready",
 ): Promise<RunSummary> {
-  if (typeof how === "string") {
-    const run = new Run({
-      runId: "d",
-      scenario: findScenario(scenario)!,
-      seed,
-      npcPolicy: { [agentId]: how },
-    });
-    run.start();
-    return run.whenEnded();
-  }
-  const { run } = remoteRun(scenario, { seed, controlled: [agentId], npcPolicy: "solution" });
-  playRemotely(run, [agentId], how());
+  const scripted = typeof how !== "string";
+  const run = new Run({
+    runId: "d",
+    scenario: findScenario(scenario)!,
+    seed,
+    controlledAgents: scripted ? [agentId] : [],
+    npcPolicy: scripted ? "solution" : { [agentId]: how },
+    affordances,
+    clock: new ManualClock(),
+  });
+  if (scripted) playRemotely(run, [agentId], how());
+  run.start();
   return run.whenEnded();
 }
 
@@ -34,11 +35,12 @@ export async function completedSeeds(
   agentId: string,
   how: NpcPolicy | PlayerFactory,
   seeds: readonly number[],
+  affordances: AffordanceMode = "ready",
 ): Promise<{ completed: number[]; reasons: string[] }> {
   const completed: number[] = [];
   const reasons: string[] = [];
   for (const seed of seeds) {
-    const summary = await playOne(scenario, seed, agentId, how);
+    const summary = await playOne(scenario, seed, agentId, how, affordances);
     if (summary.status === "completed") completed.push(seed);
     else reasons.push(`seed ${seed}: ${summary.status_reason}`);
   }

@@ -3,7 +3,7 @@ import { buildValley } from "./map.js";
 import { bridgeFeatures, REPAIRS_NEEDED, reactToDrop, reactToMessage, repair } from "./rules.js";
 import { bridgeRepairSolution } from "./solution.js";
 
-export const RESUPPLY_DEADLINE_MS = 64_000;
+export const RESUPPLY_DEADLINE_MS = 55_000;
 
 export const bridgeRepair: ScenarioDefinition = {
   name: "bridge_repair",

@@ -4,7 +4,7 @@ import type { Decision, Observation } from "../../engine/types.js";
 import { act, bodyBusy, carrying, lyingHere, NOOP, objectiveDone, sleep } from "../observing.js";
 import { STACKS } from "./map.js";
 
-const WAIT_MS = 5000;
+const WAIT_MS = 2000;
 /** How long the courier waits for the lookout's word before searching the stacks itself. */
 const WORD_WAIT_MS = 20_000;
 const STACK_CELLS: Record<string, string> = {
@@ -60,20 +60,24 @@ function steps(from: string, to: string): number {
 }
 
 /**
- * Ada: fetch the planks from the stacks the lookout names (or, after a while without word,
- * search the stacks herself), lay them at the bridge while the engineer stands there, then carry
- * the medkits from the depot to the clinic.
+ * Ada: take the medkits from the depot where she starts, fetch the planks from the stacks the
+ * lookout names (or, after a while without word, search the stacks herself), lay them at the
+ * bridge while the engineer stands there, then carry the medkits across to the clinic.
  */
 function courier(): SolutionRunner {
   const named = new Set<string>();
   const emptied = new Set<string>();
   let delivered = 0;
+  let warned = false;
   return {
     decide(o: Observation): Decision {
       for (const m of o.messages) for (const s of stacksNamed(m.text)) named.add(s);
       if (bodyBusy(o)) return sleep(WAIT_MS);
       const here = o.you.place;
       const planks = carrying(o, "plank");
+      // The medkits wait at the depot where the day starts: take them along from the outset.
+      const medkitHere = here === "depot" ? lyingHere(o, "medkit")[0] : undefined;
+      if (medkitHere) return act("take", { item: medkitHere });
       if (!objectiveDone(o, "repair")) {
         if (here && STACKS.includes(here as (typeof STACKS)[number])) {
           const plank = lyingHere(o, "plank")[0];
@@ -84,6 +88,13 @@ function courier(): SolutionRunner {
         const searching = named.size === 0 && o.time >= WORD_WAIT_MS;
         const unsearched = searching ? STACKS.filter((s) => !emptied.has(s)) : wanted;
         if (planks.length > 0 && (planks.length + delivered >= 2 || unsearched.length === 0)) {
+          if (!warned) {
+            warned = true;
+            return act("message", {
+              to: "engineer-1",
+              text: "Bringing the planks: wait for me at the bridge.",
+            });
+          }
           if (here !== "bridge") return act("move_to", { dest: "bridge" });
           if (!o.place.agents.some((a) => a.role === "engineer")) return sleep(1000);
           delivered++;
@@ -100,8 +111,6 @@ function courier(): SolutionRunner {
       }
       if (objectiveDone(o, "resupply")) return NOOP;
       const medkits = carrying(o, "medkit");
-      if (here === "depot" && lyingHere(o, "medkit").length > 0)
-        return act("take", { item: lyingHere(o, "medkit")[0]! });
       if (medkits.length > 0)
         return here === "clinic" ? act("drop", { item: medkits[0]! }) : act("move_to", { dest: "clinic" });
       return here === "depot" ? sleep(WAIT_MS) : act("move_to", { dest: "depot" });

@@ -1,0 +1,151 @@
+import type { Decision, Envelope, Observation } from "../../src/engine/index.js";
+import type { PlayerFactory } from "./discrimination.js";
+
+/**
+ * A sensible player for every role of every scenario, written from the briefing (its notes and
+ * role notes) and what observations show, not from the solution runners: what a careful person
+ * would do on reading the instructions.
+ */
+
+const act = (action: string, args: Record<string, unknown> = {}): Decision => ({
+  kind: "action",
+  action,
+  args,
+});
+const wait = (ms: number): Decision => ({ kind: "sleep", sleep_ms: ms });
+const walking = (o: Observation) => o.busy.some((b) => b.lane === "body");
+const held = (o: Observation, kind: string) =>
+  o.you.inventory.filter((i) => i.kind === kind).map((i) => i.id);
+const here = (o: Observation, kind: string) => o.place.items.filter((i) => i.kind === kind).map((i) => i.id);
+const done = (o: Observation, id: string) => o.objectives.find((g) => g.id === id)?.status === "completed";
+
+const STACKS = ["sawmill", "woodpile", "barn", "boatshed"];
+
+/** The engineer: toolbox in hand, stand at the bridge, repair whenever a plank lies there. Never put the toolbox down. */
+const engineer: PlayerFactory =
+  () =>
+  ({ observation: o }: Envelope) => {
+    if (done(o, "repair") || walking(o)) return wait(2000);
+    if (held(o, "toolbox").length === 0) {
+      const toolbox = here(o, "toolbox")[0];
+      return toolbox ? act("take", { item: toolbox }) : act("move_to", { dest: "workshop" });
+    }
+    if (o.you.place !== "bridge") return act("move_to", { dest: "bridge" });
+    return here(o, "plank").length > 0 ? act("repair") : wait(1000);
+  };
+
+/** The lookout: name the stacks where planks are seen, to the courier, once. */
+const lookout: PlayerFactory = () => {
+  let told = false;
+  return ({ observation: o }: Envelope) => {
+    if (told) return { kind: "noop" };
+    const stacks = o.nearby.items
+      .filter((i) => i.kind === "plank")
+      .map((i) => o.nearby.places.find((p) => p.cell === i.cell)?.id)
+      .filter((id): id is string => id !== undefined);
+    if (stacks.length === 0) return wait(1000);
+    told = true;
+    return act("message", { to: "courier-1", text: `Sound planks at: ${stacks.join(", ")}. Good luck!` });
+  };
+};
+
+/** The courier: wait for the lookout's word, fetch the planks, hand them over only with the engineer there, then the medkits. */
+const courier: PlayerFactory = () => {
+  const todo: string[] = [];
+  let laid = 0;
+  return ({ observation: o }: Envelope) => {
+    for (const m of o.messages)
+      for (const s of STACKS) if (m.text.includes(s) && !todo.includes(s)) todo.push(s);
+    if (walking(o)) return wait(2000);
+    const planks = held(o, "plank");
+    // The medkits are where the courier starts: take them now rather than come back for them.
+    if (o.you.place === "depot" && here(o, "medkit").length > 0)
+      return act("take", { item: here(o, "medkit")[0]! });
+    if (!done(o, "repair")) {
+      const plank = o.you.place !== "bridge" ? here(o, "plank")[0] : undefined;
+      if (plank) return act("take", { item: plank });
+      const next = todo.find((s) => s !== o.you.place && planks.length + laid < 2);
+      if (o.you.place && todo.includes(o.you.place)) todo.splice(todo.indexOf(o.you.place), 1);
+      if (next && todo.includes(next)) return act("move_to", { dest: next });
+      if (planks.length === 0) return wait(1000);
+      if (o.you.place !== "bridge") return act("move_to", { dest: "bridge" });
+      if (!o.place.agents.some((a) => a.id === "engineer-1")) return wait(500);
+      laid++;
+      return act("drop", { item: planks[0]! });
+    }
+    const medkits = held(o, "medkit");
+    if (o.you.place === "depot" && here(o, "medkit").length > 0)
+      return act("take", { item: here(o, "medkit")[0]! });
+    if (medkits.length > 0)
+      return o.you.place === "clinic"
+        ? act("drop", { item: medkits[0]! })
+        : act("move_to", { dest: "clinic" });
+    return done(o, "resupply") ? { kind: "noop" } : act("move_to", { dest: "depot" });
+  };
+};
+
+/** The runner: go to the gate, tell the keeper its plate, type the code that comes back. */
+const runner: PlayerFactory = () => {
+  let asked = false;
+  return ({ observation: o }: Envelope) => {
+    const code = o.messages.map((m) => /\b(\d{4})\b/.exec(m.text)?.[1]).find(Boolean);
+    if (walking(o) || done(o, "open_gate")) return wait(1000);
+    if (o.you.place !== "gate") return act("move_to", { dest: "gate" });
+    if (code) return act("enter_code", { code });
+    if (asked) return wait(1000);
+    asked = true;
+    return act("message", {
+      to: "keeper-1",
+      text: `I am at the gate; its plate reads "${String(o.place.features.plate)}".`,
+    });
+  };
+};
+
+/** The keeper: look up the plate the runner names in the code book and send its code back. */
+const keeper: PlayerFactory =
+  () =>
+  ({ observation: o }: Envelope) => {
+    const book = new Map(
+      String(o.place.features.code_book ?? "")
+        .split(", ")
+        .map((entry) => entry.split(" ") as [string, string]),
+    );
+    for (const m of o.messages) {
+      const plate = [...book.keys()].find((p) => m.text.toLowerCase().includes(p));
+      if (plate) return act("message", { to: "runner-1", text: `Code for ${plate}: ${book.get(plate)}` });
+    }
+    return { kind: "noop" };
+  };
+
+/** A farmer: read the rota, shuttle two crates at a time from its own field to the market. */
+function farmer(agentId: string): PlayerFactory {
+  return () => {
+    let field: string | undefined;
+    let fieldCell: string | undefined;
+    return ({ observation: o }: Envelope) => {
+      const rota = o.place.features.rota as Record<string, string> | undefined;
+      if (rota) field = rota[agentId];
+      fieldCell ??= o.nearby.places.find((p) => p.id === field)?.cell;
+      if (walking(o)) return wait(2000);
+      const crates = held(o, "crate");
+      if (o.you.place === "market") {
+        if (crates.length > 0) return act("drop", { item: crates[0]! });
+        const left = o.nearby.items.some((i) => i.kind === "crate" && i.cell === fieldCell);
+        return left && field ? act("move_to", { dest: field }) : { kind: "noop" };
+      }
+      const crate = here(o, "crate")[0];
+      if (crate && o.you.budgets_left.inventory > 0) return act("take", { item: crate });
+      return act("move_to", { dest: "market" });
+    };
+  };
+}
+
+export const SENSIBLE_PLAYERS: Record<string, Record<string, PlayerFactory>> = {
+  bridge_repair: { "engineer-1": engineer, "courier-1": courier, "lookout-1": lookout },
+  signal_relay: { "keeper-1": keeper, "runner-1": runner },
+  harvest_rush: {
+    "farmer-1": farmer("farmer-1"),
+    "farmer-2": farmer("farmer-2"),
+    "farmer-3": farmer("farmer-3"),
+  },
+};
