@@ -40,7 +40,7 @@ export function buildObservation(
     description: place?.description ?? "",
     items: hereItems,
     agents: hereAgents,
-    features: place && scenario.placeFeatures ? scenario.placeFeatures(world, place) : {},
+    features: place && scenario.placeFeatures ? scenario.placeFeatures(world, place, agent) : {},
   };
   const nearby = lookAround(world, agent, sightOf(scenario, agent.role), budget);
   const readiness: ToolReadiness[] = [];

@@ -1,7 +1,7 @@
 import type { SeededRandom } from "./random.js";
 import type { Happening, ToolContext, ToolDefinition } from "./tool.js";
 import type { Budgets, Decision, Observation } from "./types.js";
-import type { Place, World } from "./world.js";
+import type { AgentState, Place, World } from "./world.js";
 
 /** A scripted player for one agent: sees what the agent sees, answers each wake. */
 export interface SolutionRunner {
@@ -48,8 +48,8 @@ export interface ScenarioDefinition {
   build(world: World, rng: SeededRandom): void;
   /** Rules that follow from what agents did (a medkit dropped at the clinic counts). */
   react?(ctx: ToolContext, happening: Happening): void;
-  /** Facts shown about a place to whoever stands there. */
-  placeFeatures?(world: World, place: Place): Record<string, unknown>;
+  /** Facts shown about a place to an agent standing there (some are for one role's eyes only). */
+  placeFeatures?(world: World, place: Place, viewer: AgentState): Record<string, unknown>;
   solution(agentId: string): SolutionRunner;
   /**
    * Whether the scenario is finished when exactly these agents are on their solution runners and

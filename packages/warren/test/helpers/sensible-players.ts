@@ -140,9 +140,86 @@ function farmer(agentId: string): PlayerFactory {
   };
 }
 
+/** The dispatcher: read the ledger and send each courier one side of town, "parcel-N to house_x". */
+const dispatcher: PlayerFactory = () => {
+  const sent: string[] = [];
+  return ({ observation: o }: Envelope) => {
+    const ledger = o.place.features.ledger as Record<string, string> | undefined;
+    const to = ["courier-1", "courier-2"].find((c) => !sent.includes(c));
+    if (!ledger || !to) return { kind: "noop" };
+    sent.push(to);
+    const west = (house: string) => "abcd".includes(house.slice(-1));
+    const mine = Object.entries(ledger).filter(([, house]) => west(house) === (to === "courier-1"));
+    return act("message", { to, text: mine.map(([p, h]) => `${p} to ${h}`).join("; ") });
+  };
+};
+
+/** A courier: two of its own parcels at a time, each to the house the dispatcher named, then back for more. */
+const parcelCourier: PlayerFactory = () => {
+  const address = new Map<string, string>();
+  const delivered = new Set<string>();
+  return ({ observation: o }: Envelope) => {
+    for (const m of o.messages)
+      for (const [, parcel, house] of m.text.matchAll(/(parcel-\d+) to (house_[a-h])/g))
+        address.set(parcel!, house!);
+    if (walking(o)) return wait(1000);
+    const carried = held(o, "parcel");
+    const drop = carried.find((p) => address.get(p) === o.you.place);
+    if (drop) {
+      delivered.add(drop);
+      return act("drop", { item: drop });
+    }
+    const mine = here(o, "parcel").filter((p) => address.has(p));
+    if (o.you.place === "post_office" && mine.length > 0 && carried.length < 2)
+      return act("take", { item: mine[0]! });
+    if (carried.length > 0) return act("move_to", { dest: address.get(carried[0]!)! });
+    if (address.size === 0 || delivered.size === address.size) return wait(1000);
+    return o.you.place === "post_office" ? wait(1000) : act("move_to", { dest: "post_office" });
+  };
+};
+
+/** The spotter: climb each cairn and call out the sheep seen from it, west ones to shepherd-1, east to shepherd-2. */
+const spotter: PlayerFactory = () => {
+  const called = new Set<string>();
+  const cairns = ["se_cairn", "sw_cairn", "nw_cairn", "ne_cairn"];
+  return ({ observation: o }: Envelope) => {
+    if (walking(o)) return wait(1000);
+    const seen = o.nearby.items.filter((i) => i.kind === "sheep" && !called.has(i.cell)).map((i) => i.cell);
+    for (const [to, west] of [
+      ["shepherd-1", true],
+      ["shepherd-2", false],
+    ] as const) {
+      const cells = seen.filter((c) => Number(/moor:(\d+),/.exec(c)![1]) < 8 === west);
+      if (cells.length === 0) continue;
+      for (const c of cells) called.add(c);
+      return act("message", { to, text: `Sheep spotted at ${cells.join(", ")}` });
+    }
+    if (o.you.place && cairns.includes(o.you.place)) cairns.splice(cairns.indexOf(o.you.place), 1);
+    return cairns.length > 0 ? act("move_to", { dest: cairns[0]! }) : { kind: "noop" };
+  };
+};
+
+/** A shepherd: walk to each cell the spotter calls, in the order called, and carry the sheep there to the pen. */
+const shepherd: PlayerFactory = () => {
+  const cells: string[] = [];
+  return ({ observation: o }: Envelope) => {
+    for (const m of o.messages) for (const c of m.text.match(/moor:\d+,\d+/g) ?? []) cells.push(c);
+    if (walking(o)) return wait(1000);
+    const sheep = held(o, "sheep")[0];
+    if (sheep) return o.you.place === "pen" ? act("drop", { item: sheep }) : act("move_to", { dest: "pen" });
+    const lying = here(o, "sheep")[0];
+    if (lying) return act("take", { item: lying });
+    if (cells[0] === o.you.cell) cells.shift();
+    if (cells.length > 0) return act("move_to", { dest: cells[0]! });
+    return o.you.place === "pen" ? wait(2000) : act("move_to", { dest: "pen" });
+  };
+};
+
 export const SENSIBLE_PLAYERS: Record<string, Record<string, PlayerFactory>> = {
   bridge_repair: { "engineer-1": engineer, "courier-1": courier, "lookout-1": lookout },
   signal_relay: { "keeper-1": keeper, "runner-1": runner },
+  parcel_dispatch: { "dispatcher-1": dispatcher, "courier-1": parcelCourier, "courier-2": parcelCourier },
+  fog_search: { "spotter-1": spotter, "shepherd-1": shepherd, "shepherd-2": shepherd },
   harvest_rush: {
     "farmer-1": farmer("farmer-1"),
     "farmer-2": farmer("farmer-2"),
