@@ -44,7 +44,7 @@ test("warren scenarios lists every scenario, as text and as JSON", async () => {
   const list = JSON.parse(json.stdout) as { name: string; agents: { agent_id: string }[] }[];
   assert.deepEqual(
     list.map((s) => s.name),
-    ["bridge_repair", "signal_relay", "harvest_rush", "parcel_dispatch", "fog_search"],
+    ["bridge_repair", "signal_relay", "harvest_rush", "parcel_dispatch", "fog_search", "dam_release"],
   );
   assert.ok(list[0]!.agents.some((a) => a.agent_id === "engineer-1"));
 });

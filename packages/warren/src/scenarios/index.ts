@@ -1,5 +1,6 @@
 import type { ScenarioDefinition } from "../engine/scenario.js";
 import { bridgeRepair } from "./bridge_repair/scenario.js";
+import { damRelease } from "./dam_release/scenario.js";
 import { fogSearch } from "./fog_search/scenario.js";
 import { harvestRush } from "./harvest_rush/scenario.js";
 import { parcelDispatch } from "./parcel_dispatch/scenario.js";
@@ -12,6 +13,7 @@ export const SCENARIOS: readonly ScenarioDefinition[] = [
   harvestRush,
   parcelDispatch,
   fogSearch,
+  damRelease,
 ];
 
 export function findScenario(name: string): ScenarioDefinition | undefined {

@@ -215,11 +215,58 @@ const shepherd: PlayerFactory = () => {
   };
 };
 
+/** The supervisor: read the board, tell both operators the order. */
+const supervisor: PlayerFactory = () => {
+  let told = 0;
+  return ({ observation: o }: Envelope) => {
+    const order = o.place.features.release_order;
+    if (typeof order !== "string" || told >= 2) return { kind: "noop" };
+    const to = told++ === 0 ? "operator-s" : "operator-n";
+    return act("message", { to, text: `Release order: ${order}` });
+  };
+};
+
+/** An operator: to each spillway's lever in order, say "ready for spillway K", pull once the other is ready too. */
+function damOperator(bank: string, partner: string): PlayerFactory {
+  return () => {
+    let order: number[] = [];
+    const othersReady = new Set<number>();
+    const said = new Set<number>();
+    return ({ observation: o }: Envelope) => {
+      for (const m of o.messages) {
+        const digits = /order: ([\d, ]+)/i.exec(m.text)?.[1];
+        if (digits) order = digits.split(",").map((d) => Number(d.trim()));
+        const ready = /ready for spillway (\d)/.exec(m.text)?.[1];
+        if (ready) othersReady.add(Number(ready));
+      }
+      const release = o.objectives.find((g) => g.id === "release")!;
+      if (walking(o) || order.length === 0 || release.status !== "pending") return wait(1000);
+      const spillway = order[release.progress.current]!;
+      const lever = `${bank}_lever_${spillway}`;
+      if (o.you.place !== lever) return act("move_to", { dest: lever });
+      if (!said.has(spillway)) {
+        said.add(spillway);
+        return act("message", { to: partner, text: `Standing at my lever: ready for spillway ${spillway}` });
+      }
+      if (othersReady.has(spillway)) {
+        othersReady.delete(spillway);
+        return act("pull_lever");
+      }
+      return wait(1000);
+    };
+  };
+}
+
 export const SENSIBLE_PLAYERS: Record<string, Record<string, PlayerFactory>> = {
   bridge_repair: { "engineer-1": engineer, "courier-1": courier, "lookout-1": lookout },
   signal_relay: { "keeper-1": keeper, "runner-1": runner },
   parcel_dispatch: { "dispatcher-1": dispatcher, "courier-1": parcelCourier, "courier-2": parcelCourier },
   fog_search: { "spotter-1": spotter, "shepherd-1": shepherd, "shepherd-2": shepherd },
+  dam_release: {
+    "supervisor-1": supervisor,
+    "operator-n": damOperator("north", "operator-s"),
+    "operator-s": damOperator("south", "operator-n"),
+  },
   harvest_rush: {
     "farmer-1": farmer("farmer-1"),
     "farmer-2": farmer("farmer-2"),
