@@ -21,12 +21,19 @@ const ROUND_TRIPS = Number(process.env.BENCH_ROUND_TRIPS ?? 2000);
 const AGENTS = 100;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
 
-/** bridge_repair without its time limit, so a bench can answer thousands of wakes. */
-const endlessBridge: ScenarioDefinition = { ...bridgeRepair, name: "endless_bridge", timeLimitMs: 1e12 };
+/** bridge_repair without its time limit or deadlines, so a bench can answer thousands of wakes. */
+const endlessBridge: ScenarioDefinition = {
+  ...bridgeRepair,
+  name: "endless_bridge",
+  timeLimitMs: 1e12,
+  objectives: bridgeRepair.objectives.map((o) => ({ ...o, deadlineMs: null })),
+};
 /** The same valley with a hundred lookouts waiting at the depot. */
 const crowdedValley: ScenarioDefinition = {
   ...endlessBridge,
   name: "crowded_valley",
+  // Everyone sees only their own cell, as every lookout did when these figures were first taken.
+  sightByRole: {},
   agents: Array.from({ length: AGENTS }, (_, i) => ({
     id: `lookout-${i + 1}`,
     name: `Lookout ${i + 1}`,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createRun, RunError } from "../src/engine/index.js";
-import { RemoteAgent, remoteRun } from "./helpers/engine-runs.js";
+import { RemoteAgent, remoteRun, yardScenario } from "./helpers/engine-runs.js";
 
 test("bridge_repair's briefing for engineer-1 is the spec's example", () => {
   const { run } = remoteRun("bridge_repair", { seed: 3, controlled: ["engineer-1"], npcPolicy: "solution" });
@@ -42,7 +42,8 @@ test("bridge_repair's briefing for engineer-1 is the spec's example", () => {
     budgets: { max_sight: 40, max_messages: 12, max_inventory: 20 },
     decision: "answer each observation with exactly one command: an action, a sleep, or a noop",
   });
-  assert.equal(b.notes, "");
+  assert.match(b.notes, /^A river cuts the valley in two/, "the scenario's notes first");
+  assert.match(b.notes, /You are the engineer: only you may carry the toolbox/, "then the role's own");
   // The hash is of the content: another run of the same scenario gives the same one; another agent another.
   const { run: other } = remoteRun("bridge_repair", { seed: 9, controlled: [] });
   assert.equal(other.briefing("engineer-1").content_hash, b.content_hash);
@@ -176,9 +177,9 @@ test("ids that are not strings cannot be deduplicated: refused with unprocessabl
 });
 
 test("a deadline passing records a noop, expires the observation, and closure is judged before payload", () => {
-  const { run, clock } = remoteRun("bridge_repair", {
+  // A yard with no deadline, so nothing but the idle wake comes after the noop.
+  const { run, clock } = remoteRun(yardScenario(["engineer-1"], 1), {
     controlled: ["engineer-1"],
-    npcPolicy: "solution",
     decisionTimeoutMs: 5000,
   });
   const first = run.outstanding("engineer-1")!;
@@ -220,15 +221,13 @@ test("the run ending expires outstanding observations and cancels nothing accept
   const { run, clock } = remoteRun("signal_relay", { controlled: ["runner-1"], npcPolicy: "solution" });
   const runner = new RemoteAgent(run, "runner-1");
   runner.act("move_to", { dest: "gate" });
-  const atGate = runner.waitFor(
-    (e) => e.observation.messages.length > 0 || e.observation.you.place === "gate",
-  );
-  assert.ok(atGate);
-  const code = run
-    .events()
-    .filter((e) => e.kind === "message")
-    .map((e) => /(\d{4})/.exec(String(e.data.text))![1]!)[0]!;
-  const gate = runner.waitFor((e) => e.observation.you.place === "gate");
+  const atGate = runner.waitFor((e) => e.observation.you.place === "gate");
+  runner.act("message", {
+    to: "keeper-1",
+    text: `The plate says ${String(atGate.observation.place.features.plate)}.`,
+  });
+  const gate = runner.waitFor((e) => e.observation.messages.length > 0);
+  const code = /(\d{4})/.exec(gate.observation.messages[0]!.text)![1]!;
   const receipt = runner.act("enter_code", { code });
   assert.equal(receipt.outcome, "accepted");
   const summary = await run.whenEnded();

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Envelope } from "../src/engine/index.js";
-import { findScenario } from "../src/scenarios/index.js";
 import { RemoteAgent, remoteRun, yardScenario } from "./helpers/engine-runs.js";
 
 /** Sends an action that passes validation and expects the engine to refuse it with `sentence`. */
@@ -46,7 +45,7 @@ test("bridge_repair's refusals teach what went wrong", () => {
     sam,
     "move_to",
     { dest: "moon" },
-    /^There is no place called "moon"\. Known places: workshop, depot, sawmill, bridge, clinic/,
+    /^There is no place called "moon"\. Known places: workshop, tower, depot, sawmill, woodpile, barn, boatshed, bridge, clinic/,
   );
   refused(sam, "move_to", { dest: "valley:99,1" }, /no place called "valley:99,1"/);
   refused(sam, "move_to", { dest: "workshop" }, /^You are already at workshop\.$/);
@@ -72,7 +71,7 @@ test("bridge_repair's refusals teach what went wrong", () => {
     sam,
     "drop",
     { item: "toolbox-1" },
-    /^Your body lane is busy with move_to until t=\d+s; you will wake when it is done/,
+    /^Your body lane is busy with move_to until t=\d+s\. You will wake when it is done/,
   );
   // The voice lane is free meanwhile.
   assert.equal(sam.act("message", { to: "courier-1", text: "Thanks" }).outcome, "accepted");
@@ -83,7 +82,7 @@ test("bridge_repair's refusals teach what went wrong", () => {
     sam,
     "repair",
     {},
-    /^There is no plank lying at the bridge; planks are too heavy for you, so a courier must bring one\.$/,
+    /^There is no plank lying at the bridge\. Planks are too heavy for you, so a courier must bring one\.$/,
   );
   sam.act("move_to", { dest: "workshop" });
   sam.waitFor((e) => e.observation.you.place === "workshop");
@@ -95,27 +94,33 @@ test("bridge_repair's refusals teach what went wrong", () => {
 });
 
 test("planks are too heavy for anyone but a courier; carried items are not here for others", () => {
-  const scenario = findScenario("bridge_repair")!;
-  // Find a seed whose depot holds a plank (the courier starts there and sees it).
-  let seed = 1;
-  for (; seed < 50; seed++) {
-    const { run } = remoteRun(scenario, { seed, controlled: ["courier-1"] });
-    if (run.outstanding("courier-1")!.observation.place.items.some((i) => i.kind === "plank")) break;
-  }
-  const { run } = remoteRun(scenario, { seed, controlled: ["engineer-1", "courier-1"], npcPolicy: "none" });
+  const { run } = remoteRun("bridge_repair", {
+    seed: 3,
+    controlled: ["engineer-1", "courier-1", "lookout-1"],
+    npcPolicy: "none",
+  });
   const sam = new RemoteAgent(run, "engineer-1");
   const ada = new RemoteAgent(run, "courier-1");
-  const plank = ada.envelope().observation.place.items.find((i) => i.kind === "plank")!.id;
-  ada.send({ sleep_ms: 60_000 });
-  sam.act("move_to", { dest: "depot" });
-  sam.waitFor((e) => e.observation.you.place === "depot");
+  const kim = new RemoteAgent(run, "lookout-1");
+  // Only the lookout sees the stacks from the tower.
+  assert.equal(ada.envelope().observation.nearby.items.length, 0);
+  const view = kim.envelope().observation;
+  const seen = view.nearby.items.find((i) => i.kind === "plank")!;
+  const plank = seen.id;
+  const stack = view.nearby.places.find((p) => p.cell === seen.cell)!.id;
+  kim.send({ sleep_ms: 600_000 });
+  ada.act("move_to", { dest: stack });
+  sam.act("move_to", { dest: stack });
+  ada.waitFor((e) => e.observation.you.place === stack);
+  ada.send({ sleep_ms: 20_000 });
+  sam.waitFor((e) => e.observation.you.place === stack);
   refused(
     sam,
     "take",
     { item: plank },
     new RegExp(`^${plank} is too heavy for a engineer; only a courier can carry it\\.$`),
   );
-  sam.send({ sleep_ms: 120_000 });
+  sam.send({ sleep_ms: 30_000 });
   assert.equal(ada.envelope().reason, "timer");
   assert.equal(ada.act("take", { item: plank }).outcome, "accepted");
   ada.send({ sleep_ms: 600_000 });
@@ -131,8 +136,8 @@ test("max_inventory: the last free slot takes, the next take is refused", () => 
   for (const item of start.observation.nearby.items) cells.set(item.cell, (cells.get(item.cell) ?? 0) + 1);
   assert.equal(
     [...cells.values()].reduce((a, b) => a + b, 0),
-    6,
-    "all six crates are in sight from the market",
+    9,
+    "all nine crates are in sight from the market",
   );
   const richest = [...cells.entries()].sort((a, b) => b[1] - a[1])[0]!;
   assert.ok(richest[1] >= 3);
@@ -191,9 +196,24 @@ test("signal_relay's keypad refusals", () => {
     tom,
     "enter_code",
     { code: wrong },
-    /^The gate stays shut: 0000 is not the code\. The code is posted in the vault/,
+    /^The gate stays shut: 0000 is not the code\. The vault's code book gives the code for this gate's plate/,
   );
   refused(tom, "move_to", { dest: "vault" }, /^No open path leads from station:11,4 to vault/);
+});
+
+test("signal_relay's keypad locks for good after three wrong codes, and the run fails at once", async () => {
+  const { run } = remoteRun("signal_relay", { controlled: ["runner-1"], npcPolicy: "none" });
+  const tom = new RemoteAgent(run, "runner-1");
+  tom.act("move_to", { dest: "gate" });
+  tom.waitFor((e) => e.observation.you.place === "gate");
+  refused(tom, "enter_code", { code: "0000" }, /is not the code\./);
+  refused(tom, "enter_code", { code: "0001" }, /is not the code\./);
+  const third = tom.send({ action: "enter_code", args: { code: "0002" } });
+  assert.match(run.receipt("runner-1", third.command_id)!.outcome_reason, /the keypad has locked\.$/);
+  const summary = await run.whenEnded();
+  assert.equal(summary.status, "failed");
+  assert.equal(summary.status_reason, "objective open_gate failed: the keypad locked after 3 wrong codes");
+  assert.ok(summary.sim_time_ms < 15_000, "before the deadline");
 });
 
 test("max_sight: at most 40 things are listed, 40 exactly when there are 40", () => {

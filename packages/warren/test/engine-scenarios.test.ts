@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { decisionsFromEvents, listScenarios, Run } from "../src/engine/index.js";
-import { SeededRandom } from "../src/engine/random.js";
 import { findScenario } from "../src/scenarios/index.js";
 import { headless, playRemotely } from "./helpers/engine-runs.js";
 
@@ -86,55 +85,17 @@ for (const name of SCENARIO_NAMES) {
 }
 
 for (const name of SCENARIO_NAMES) {
-  test(`${name}: beside a remote agent that wanders and chats, the runners still finish`, async () => {
+  test(`${name}: every role is needed: without any one agent the others cannot finish`, () => {
     const scenario = findScenario(name)!;
     const ids = scenario.agents.map((a) => a.id);
-    let tried = 0;
-    for (const wanderer of ids) {
-      if (!scenario.solvableWith(new Set(ids.filter((id) => id !== wanderer)))) continue;
-      tried++;
-      for (const seed of [1, 2, 3, 4, 5]) {
-        const run = new Run({
-          runId: "w",
-          scenario,
-          seed,
-          controlledAgents: [wanderer],
-          npcPolicy: "solution",
-        });
-        const rng = new SeededRandom(seed * 7919);
-        playRemotely(run, [wanderer], (envelope) => {
-          const options = envelope.affordances.filter(
-            (a) => a.action === "move_to" || a.action === "message",
-          );
-          const pick = options[rng.int(options.length + 1)];
-          if (!pick) return { kind: "sleep", sleep_ms: 1 + rng.int(5000) };
-          const args: Record<string, unknown> = {};
-          for (const [param, { choices }] of Object.entries(pick.params))
-            args[param] = choices[rng.int(choices.length)];
-          if (pick.action === "message") args.text = "Where are you going?";
-          return { kind: "action", action: pick.action, args };
-        });
-        run.start();
-        const summary = await run.whenEnded();
-        assert.equal(
-          summary.status,
-          "completed",
-          `${name} seed ${seed} beside ${wanderer}: ${summary.status_reason}`,
-        );
-      }
+    assert.equal(scenario.solvableWith(new Set(ids)), true);
+    for (const missing of ids) {
+      assert.equal(scenario.solvableWith(new Set(ids.filter((id) => id !== missing))), false, missing);
     }
-    if (scenario.agents.length > 2) assert.ok(tried > 0, "some agent is optional");
   });
 }
 
-test("bridge_repair needs the engineer and the courier; the lookout is optional", () => {
-  const s = findScenario("bridge_repair")!;
-  assert.equal(s.solvableWith(new Set(["engineer-1", "courier-1"])), true);
-  assert.equal(s.solvableWith(new Set(["engineer-1", "lookout-1"])), false);
-  assert.equal(s.solvableWith(new Set(["courier-1", "lookout-1"])), false);
-});
-
-test("signal_relay cannot be finished without a message between its agents", async () => {
+test("signal_relay cannot be finished without messages both ways: the plate out, the code back", async () => {
   const scenario = findScenario("signal_relay")!;
   for (const seed of [1, 2, 3]) {
     const run = new Run({ runId: "s", scenario, seed });
@@ -142,9 +103,16 @@ test("signal_relay cannot be finished without a message between its agents", asy
     const summary = await run.whenEnded();
     assert.equal(summary.status, "completed");
     const messages = run.events().filter((e) => e.kind === "message");
-    assert.ok(messages.length >= 1);
-    const code = messages[0]!.data.text as string;
-    assert.match(code, /\d{4}/);
+    assert.deepEqual(
+      messages.map((m) => m.data.from),
+      ["runner-1", "keeper-1"],
+    );
+    assert.match(String(messages[1]!.data.text), /\d{4}/);
+    const credits = run
+      .events()
+      .filter((e) => e.kind === "credit")
+      .map((e) => e.data.agent);
+    assert.deepEqual(credits, ["runner-1", "keeper-1"], "each message that mattered is credited");
   }
   // The runner alone, with no one to tell it the code, never opens the gate.
   const alone = new Run({ runId: "s", scenario, seed: 1, controlledAgents: ["keeper-1"] });
@@ -152,5 +120,5 @@ test("signal_relay cannot be finished without a message between its agents", asy
   alone.start();
   const summary = await alone.whenEnded();
   assert.equal(summary.status, "failed");
-  assert.match(summary.status_reason, /time limit/);
+  assert.match(summary.status_reason, /open_gate missed its deadline/);
 });

@@ -119,7 +119,7 @@ test("the command's own fields: one of action, sleep_ms or noop, typed, with sle
   assert.equal(woke.reason, "timer");
   assert.equal(woke.sim_time_ms, before.sim_time_ms + 1);
   assert.equal(sam.send({ sleep_ms: MAX_SLEEP_MS }).status, "accepted");
-  // A day's sleep outlasts the scenario's time limit: the run ends while the engineer sleeps.
+  // A day's sleep outlasts the scenario's deadlines: the run ends while the engineer sleeps.
   assert.equal(sam.run.status, "failed");
-  assert.match(sam.run.statusReason, /time limit of 1800 s/);
+  assert.match(sam.run.statusReason, /objective resupply missed its deadline at t=55s/);
 });

@@ -62,6 +62,27 @@ print(json.dumps(out))
     assert.equal(engineer.controller, "remote");
   });
 
+  it("creates a run with a baseline per agent and every affordance offered, and reads its scores", async () => {
+    const result = (await python(
+      `
+import json, sys, time
+from warren_agent import WarrenClient
+warren = WarrenClient(sys.argv[1])
+run = warren.create_run("harvest_rush", seed=2, npc_policy={"farmer-3": "random"}, affordances="all")
+while warren.run(run["run_id"])["status"] == "running":
+    time.sleep(0.05)
+view = warren.run(run["run_id"])
+print(json.dumps({"policy": run["npc_policy"], "affordances": run["affordances"], "status": view["status"],
+                  "controllers": [a["controller"] for a in view["scores"]["agents"]]}))
+`,
+      server.url,
+    )) as Record<string, unknown>;
+    assert.deepEqual(result.policy, { "farmer-3": "random" });
+    assert.equal(result.affordances, "all");
+    assert.equal(result.status, "failed", "a random farmer loses the harvest");
+    assert.deepEqual(result.controllers, ["solution", "solution", "random"]);
+  });
+
   it("resumes a lease with redelivery, dedupes by command_id, learns from rejections and sees the end", async () => {
     const result = (await python(
       `

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { listScenarios } from "../src/engine/index.js";
-import { call, serverForSuite } from "./helpers/server.js";
+import { call, serverForSuite, waitFor } from "./helpers/server.js";
 
 const live = serverForSuite();
 const small = serverForSuite({ maxLiveRuns: 1, keepEndedRuns: 1 });
@@ -62,6 +62,43 @@ describe("runs and scenarios", () => {
     assert.equal((await call(live.url, "GET", `/v1/runs/${runId}`)).json.status, "created");
     await call(live.url, "POST", `/v1/runs/${runId}/agents/courier-1/claim`);
     assert.equal((await call(live.url, "GET", `/v1/runs/${runId}`)).json.status, "running");
+  });
+
+  it("takes npc_policy per agent and an affordance mode, and shows the scores once the run ends", async () => {
+    const created = await call(live.url, "POST", "/v1/runs", {
+      query: { scenario: "signal_relay", seed: 4 },
+      body: { npc_policy: { "keeper-1": "random" }, affordances: "all" },
+    });
+    assert.equal(created.status, 201);
+    assert.deepEqual(created.json.npc_policy, { "keeper-1": "random" });
+    assert.equal(created.json.affordances, "all");
+    const controllers = Object.fromEntries(
+      created.json.agents.map((a: { agent_id: string; controller: string }) => [a.agent_id, a.controller]),
+    );
+    assert.deepEqual(controllers, { "keeper-1": "random", "runner-1": "solution" });
+    const ended = await waitFor("the run to end", async () => {
+      const shown = await call(live.url, "GET", `/v1/runs/${created.json.run_id}`);
+      return shown.json.status === "running" ? undefined : shown.json;
+    });
+    assert.equal(ended.status, "failed", "a random keeper never finds the code");
+    assert.equal(ended.scores.completed, false);
+    assert.equal(ended.scores.time_ratio, null);
+    assert.equal(ended.scores.solution_sim_time_ms, 10_000);
+    const runner = ended.scores.agents.find((a: { agent_id: string }) => a.agent_id === "runner-1");
+    assert.equal(runner.controller, "solution");
+    assert.equal(runner.messages, 1, "the runner told the plate");
+    assert.equal(runner.credits, 1);
+    const bad: [Record<string, unknown>, RegExp][] = [
+      [{ npc_policy: { "pilot-9": "random" } }, /npc_policy names "pilot-9", which is not an agent here/],
+      [{ npc_policy: { "keeper-1": "clever" } }, /npc_policy/],
+      [{ npc_policy: { "keeper-1": "noop" }, controlled_agents: ["keeper-1"] }, /controlled remotely/],
+      [{ affordances: "some" }, /affordances must be equal to one of the allowed values/],
+    ];
+    for (const [body, detail] of bad) {
+      const reply = await call(live.url, "POST", "/v1/runs", { query: { scenario: "signal_relay" }, body });
+      assert.equal(reply.status, 400, JSON.stringify(body));
+      assert.match(reply.json.detail, detail);
+    }
   });
 
   it("refuses bad run options with 400 and names the field, never coercing", async () => {

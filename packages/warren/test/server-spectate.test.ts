@@ -61,6 +61,8 @@ describe("spectator stream", () => {
     const last = watcher.frames.at(-1) as RunEvent;
     assert.equal(last.kind, "status");
     assert.equal(last.data.status, "completed");
+    assert.deepEqual(last.data.scores, run.summary().scores, "the final frame carries the scores");
+    assert.equal((last.data.scores as { time_ratio: number }).time_ratio, 1);
     // Resuming from a cursor gives exactly what came after it.
     const resumed = watch(runId, 40);
     await resumed.closed;

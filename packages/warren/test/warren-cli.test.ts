@@ -44,7 +44,7 @@ test("warren scenarios lists every scenario, as text and as JSON", async () => {
   const list = JSON.parse(json.stdout) as { name: string; agents: { agent_id: string }[] }[];
   assert.deepEqual(
     list.map((s) => s.name),
-    ["bridge_repair", "signal_relay", "harvest_rush"],
+    ["bridge_repair", "signal_relay", "harvest_rush", "parcel_dispatch", "fog_search", "dam_release"],
   );
   assert.ok(list[0]!.agents.some((a) => a.agent_id === "engineer-1"));
 });
@@ -67,6 +67,38 @@ test("warren run prints objectives, times and the hash; the same seed gives the 
   assert.equal(typeof json.wall_time_ms, "number");
   const other = JSON.parse(otherRun.stdout);
   assert.notEqual(other.log_hash, hash);
+  assert.equal(json.scores.time_ratio, 1, "the solution team is its own yardstick");
+  assert.match(text.stdout, /^time ratio 1 \(the solution team's time: \d+ s\)$/m);
+  assert.match(text.stdout, /^ {2}courier-1 \(solution\): contribution 0\.5, 4 credits, \d+ commands/m);
+});
+
+test("warren run --policy puts built-in baselines on agents; the scores show who did what", async () => {
+  const [greedy, bad, mode] = await Promise.all([
+    warren(
+      "run",
+      "signal_relay",
+      "--seed",
+      "2",
+      "--json",
+      "--policy",
+      "keeper-1=noop",
+      "--affordances",
+      "all",
+    ),
+    warren("run", "signal_relay", "--policy", "keeper-1=clever"),
+    warren("run", "signal_relay", "--affordances", "some"),
+  ]);
+  assert.equal(greedy.code, 1, "a keeper that does nothing loses the run");
+  const json = JSON.parse(greedy.stdout);
+  assert.equal(json.status, "failed");
+  const byAgent = Object.fromEntries(json.scores.agents.map((a: { agent_id: string }) => [a.agent_id, a]));
+  assert.equal(byAgent["keeper-1"].controller, "noop");
+  assert.equal(byAgent["keeper-1"].actions, 0);
+  assert.equal(byAgent["runner-1"].contribution, 1, "only the runner did anything that counted");
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--policy takes AGENT=POLICY/);
+  assert.equal(mode.code, 2);
+  assert.match(mode.stderr, /--affordances must be "ready" or "all"/);
 });
 
 test("warren run refuses bad input with a clear error", async () => {

@@ -29,7 +29,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Union
 
 PROTOCOL_VERSION = "warren-agent/0"
 
@@ -388,10 +388,13 @@ class WarrenClient:
         scenario: str,
         seed: int = 0,
         controlled_agents: Optional[List[str]] = None,
-        npc_policy: str = "solution",
+        npc_policy: Union[str, Dict[str, str]] = "solution",
         pace: Optional[float] = None,
         deadline_s: Optional[float] = None,
+        affordances: Optional[str] = None,
     ) -> Dict[str, Any]:
+        """npc_policy: "solution", "noop", "random" or "greedy", or one per agent id;
+        affordances: "ready" (the server's default) or "all"."""
         body: Dict[str, Any] = {
             "controlled_agents": list(controlled_agents or []),
             "npc_policy": npc_policy,
@@ -399,6 +402,8 @@ class WarrenClient:
         }
         if deadline_s is not None:
             body["deadline_s"] = deadline_s
+        if affordances is not None:
+            body["affordances"] = affordances
         return self._http.request("POST", "/v1/runs", {"scenario": scenario, "seed": seed}, body)[1]
 
     def runs(self) -> List[Dict[str, Any]]:

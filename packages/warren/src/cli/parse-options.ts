@@ -1,10 +1,10 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "./command.js";
 
-type OptionSpec = Record<string, { type: "string" | "boolean" }>;
+type OptionSpec = Record<string, { type: "string" | "boolean"; multiple?: boolean }>;
 
 export interface ParsedOptions {
-  values: Record<string, string | boolean | undefined>;
+  values: Record<string, string | boolean | string[] | undefined>;
   positionals: string[];
 }
 

@@ -1,4 +1,4 @@
-import type { NpcPolicy, RunEvent, RunStatus } from "../engine/index.js";
+import type { AffordanceMode, NpcPolicies, RunEvent, RunStatus } from "../engine/index.js";
 
 /** The file `warren run --log` writes and `warren replay` reads. */
 export const RUN_LOG_FORMAT = "warren-log/1";
@@ -8,7 +8,9 @@ export interface RunLogFile {
   scenario: string;
   seed: number;
   controlled_agents: string[];
-  npc_policy: NpcPolicy;
+  npc_policy: NpcPolicies;
+  /** Refusals read differently in each mode, so a replay needs it (absent in older logs: "ready"). */
+  affordances?: AffordanceMode;
   status: RunStatus;
   status_reason: string;
   sim_time_ms: number;

@@ -1,5 +1,5 @@
 import { canonicalJson, sha256 } from "./canonical-json.js";
-import type { ScenarioDefinition } from "./scenario.js";
+import { notesFor, type ScenarioDefinition, sightOf } from "./scenario.js";
 import type { ToolDefinition } from "./tool.js";
 import type { Briefing } from "./types.js";
 import type { AgentState, World } from "./world.js";
@@ -32,11 +32,11 @@ export function buildBriefing(
     tool_catalog: [...tools].map((t) => t.spec),
     conventions: {
       grid_naming: "cells are '<space>:<x>,<y>'; x grows east, y grows south",
-      sight_radius: world.sightRadius,
+      sight_radius: sightOf(scenario, agent.role),
       budgets: { ...world.budgets },
       decision: "answer each observation with exactly one command: an action, a sleep, or a noop",
     },
-    notes: scenario.notes,
+    notes: notesFor(scenario, agent.role),
   };
   const { briefing_id, revision, agent_id, role, name, scenario: scenarioName, premise, ...rest } = body;
   // The hash covers the content, not which run it was issued in.

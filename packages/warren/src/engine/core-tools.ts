@@ -61,7 +61,8 @@ export const moveTo: ToolDefinition = {
     if (!target) {
       const places = [...ctx.world.places.keys()].join(", ");
       return {
-        refused: `There is no place called "${dest}". Known places: ${places}; or name a cell like "${cellName(agent.cell)}".`,
+        refused: `There is no place called "${dest}".`,
+        hint: `Known places: ${places}; or name a cell like "${cellName(agent.cell)}".`,
       };
     }
     if (sameCell(target.cell, agent.cell)) return { refused: `You are already at ${target.label}.` };
@@ -132,19 +133,26 @@ export const take: ToolDefinition = {
     if (!sameCell(item.location.cell, agent.cell)) {
       const here = ctx.world.itemsAt(agent.cell);
       return {
-        refused: `${id} is not here: you stand at ${cellName(agent.cell)} and it lies elsewhere. Items here: ${here.length ? here.join(", ") : "none"}.`,
+        refused: `${id} is not here: you stand at ${cellName(agent.cell)} and it lies elsewhere.`,
+        hint: `Items here: ${here.length ? here.join(", ") : "none"}.`,
       };
     }
     const roles = carriableBy(item);
     if (roles && !roles.includes(agent.role)) {
+      // A scenario may say in its own words why (sealed, someone else's); weight is the default.
+      const note = item.props.carry_note;
       return {
-        refused: `${id} is too heavy for a ${agent.role}; only a ${roles.join(" or a ")} can carry it.`,
+        refused:
+          typeof note === "string"
+            ? note
+            : `${id} is too heavy for a ${agent.role}; only a ${roles.join(" or a ")} can carry it.`,
       };
     }
     const max = ctx.world.budgets.max_inventory;
     if (agent.inventory.length >= max) {
       return {
-        refused: `Your inventory is full: you carry ${agent.inventory.length} items, the most you can (max_inventory ${max}). Drop something first.`,
+        refused: `Your inventory is full: you carry ${agent.inventory.length} items, the most you can (max_inventory ${max}).`,
+        hint: "Drop something first.",
       };
     }
     ctx.world.moveItem(item, { at: "agent", agent: agent.id });
@@ -219,7 +227,7 @@ export const message: ToolDefinition = {
     const recipient = ctx.world.agents.get(to);
     if (!recipient) {
       const others = [...ctx.world.agents.keys()].filter((id) => id !== agent.id).join(", ");
-      return { refused: `There is no agent called "${to}". Agents you can message: ${others}.` };
+      return { refused: `There is no agent called "${to}".`, hint: `Agents you can message: ${others}.` };
     }
     if (recipient === agent) return { refused: "You cannot message yourself." };
     agent.messagesSent++;

@@ -1,8 +1,9 @@
 import { cellName } from "./grid.js";
-import type { ScenarioDefinition } from "./scenario.js";
+import { type ScenarioDefinition, sightOf } from "./scenario.js";
 import type { ToolContext, ToolDefinition } from "./tool.js";
 import type {
   Affordance,
+  AffordanceMode,
   Observation,
   PlaceView,
   SeenAgent,
@@ -23,6 +24,7 @@ export function buildObservation(
   agent: AgentState,
   reason: WakeReason,
   tools: readonly ToolDefinition[],
+  mode: AffordanceMode,
 ): Observation {
   const world = ctx.world;
   const budget = { left: world.budgets.max_sight };
@@ -38,15 +40,18 @@ export function buildObservation(
     description: place?.description ?? "",
     items: hereItems,
     agents: hereAgents,
-    features: place && scenario.placeFeatures ? scenario.placeFeatures(world, place) : {},
+    features: place && scenario.placeFeatures ? scenario.placeFeatures(world, place, agent) : {},
   };
-  const nearby = lookAround(world, agent, budget);
+  const nearby = lookAround(world, agent, sightOf(scenario, agent.role), budget);
   const readiness: ToolReadiness[] = [];
   for (const tool of tools) {
     const busy = agent.lanes.get(tool.spec.lane);
+    // With every affordance offered, readiness tells only of busy lanes: the world is for the agent to read.
     const whyNot = busy
       ? `your ${tool.spec.lane} lane is busy with ${busy.action} until t=${busy.until_ms / 1000}s`
-      : tool.unavailable(ctx, agent);
+      : mode === "all"
+        ? ""
+        : tool.unavailable(ctx, agent);
     readiness.push({
       action: tool.spec.name,
       lane: tool.spec.lane,
@@ -82,20 +87,48 @@ export function buildObservation(
   return observation;
 }
 
-/** Each ready tool with its valid parameter choices and ready-made argument suggestions. */
+/**
+ * In "ready" mode, each ready tool with its valid parameter choices and ready-made argument
+ * suggestions. In "all" mode, every tool whose lane is free, each parameter offering every known
+ * target (every place for `dest`, every item in sight or in hand for `item`, every other agent for
+ * `to`), and no suggestions: the agent must understand the world to choose.
+ */
 export function buildAffordances(
   ctx: ToolContext,
   agent: AgentState,
   tools: readonly ToolDefinition[],
   observation: Observation,
+  mode: AffordanceMode,
 ): Affordance[] {
   const out: Affordance[] = [];
   for (const tool of tools) {
     if (!observation.tools.find((t) => t.action === tool.spec.name)?.ready) continue;
+    if (mode === "all") {
+      out.push({
+        action: tool.spec.name,
+        params: everyTarget(ctx.world, tool, observation),
+        suggestions: [],
+      });
+      continue;
+    }
     const offer = tool.offer(ctx, agent);
     out.push({ action: tool.spec.name, params: offer.params, suggestions: offer.suggestions });
   }
   return out;
+}
+
+function everyTarget(world: World, tool: ToolDefinition, o: Observation): Affordance["params"] {
+  const properties = (tool.spec.input_schema.properties ?? {}) as Record<string, unknown>;
+  const params: Affordance["params"] = {};
+  for (const name of Object.keys(properties)) {
+    if (name === "dest") params.dest = { choices: [...world.places.keys()] };
+    if (name === "to") params.to = { choices: [...world.agents.keys()].filter((id) => id !== o.agent) };
+    if (name === "item") {
+      const seen = [...o.place.items, ...o.nearby.items, ...o.you.inventory].map((i) => i.id);
+      params.item = { choices: [...new Set(seen)] };
+    }
+  }
+  return params;
 }
 
 function itemView(world: World, id: string): SeenItem {
@@ -136,9 +169,13 @@ function seeItems(world: World, ids: ReadonlySet<string>, budget: { left: number
 }
 
 /** Cells around the agent within sight_radius (Chebyshev), nearest rings first. */
-function lookAround(world: World, agent: AgentState, budget: { left: number }): Observation["nearby"] {
+function lookAround(
+  world: World,
+  agent: AgentState,
+  radius: number,
+  budget: { left: number },
+): Observation["nearby"] {
   const nearby: Observation["nearby"] = { agents: [], items: [], places: [] };
-  const radius = world.sightRadius;
   const space = world.spaces.get(agent.cell.space)!;
   for (let ring = 1; ring <= radius; ring++) {
     for (let dy = -ring; dy <= ring; dy++) {

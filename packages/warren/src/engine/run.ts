@@ -1,3 +1,4 @@
+import { type BaselinePlayer, baselinePlayer } from "./baselines.js";
 import { BRIEFING_REVISION, buildBriefing } from "./briefing.js";
 import { type Clock, realClock } from "./clock.js";
 import { CommandLedger } from "./command-ledger.js";
@@ -5,20 +6,25 @@ import { renderText } from "./envelope-text.js";
 import { RunError } from "./errors.js";
 import { EventLog } from "./event-log.js";
 import type { ScenarioDefinition, SolutionRunner } from "./scenario.js";
+import { ScoreKeeper } from "./scores.js";
 import { decisionFields, type PendingWake, Simulation } from "./simulation.js";
+import { solutionSimTime } from "./solution-time.js";
 import { argsProblem, describeValue } from "./tool-validation.js";
-import type {
-  AgentSummary,
-  Briefing,
-  Controller,
-  Decision,
-  Envelope,
-  NpcPolicy,
-  Observation,
-  Receipt,
-  RunEvent,
-  RunStatus,
-  RunSummary,
+import {
+  type AffordanceMode,
+  type AgentSummary,
+  type Briefing,
+  type Controller,
+  type Decision,
+  type Envelope,
+  NPC_POLICIES,
+  type NpcPolicies,
+  type NpcPolicy,
+  type Observation,
+  type Receipt,
+  type RunEvent,
+  type RunStatus,
+  type RunSummary,
 } from "./types.js";
 
 export const DEFAULT_DECISION_TIMEOUT_MS = 60_000;
@@ -31,8 +37,13 @@ export interface RunOptions {
   seed: number;
   /** Agents played by remote clients; their wakes wait for commands (or their deadlines). */
   controlledAgents?: readonly string[];
-  /** "solution": the scenario's runners play everyone else; "none": everyone else no-ops. */
-  npcPolicy?: NpcPolicy;
+  /**
+   * Who plays the agents that are not remote: one policy for all of them, or one per agent id
+   * (unlisted agents get "solution"). See NpcPolicy.
+   */
+  npcPolicy?: NpcPolicies;
+  /** "ready" (default): affordances list what would succeed now; "all": every tool and known target. */
+  affordances?: AffordanceMode;
   /** null: as fast as wakes are answered; a number: that many sim ms per wall ms. */
   pace?: number | null;
   /** Wall time a remote agent has to answer a wake before a noop is recorded for it. */
@@ -54,12 +65,17 @@ export class Run {
   readonly seed: number;
   readonly pace: number | null;
   readonly decisionTimeoutMs: number;
-  readonly npcPolicy: NpcPolicy;
+  readonly npcPolicy: NpcPolicies;
+  readonly affordanceMode: AffordanceMode;
   private readonly sim: Simulation;
   private readonly clock: Clock;
   private readonly log: EventLog;
   private readonly controllers = new Map<string, Controller>();
   private readonly runners = new Map<string, SolutionRunner>();
+  private readonly baselines = new Map<string, BaselinePlayer>();
+  private readonly scores: ScoreKeeper;
+  /** The solution team's time on this seed, measured when the run ends. */
+  private solutionTimeMs: number | null = null;
   private readonly briefings = new Map<string, Briefing>();
   private readonly envelopes = new Map<string, Envelope>();
   /** Each agent's latest wake, whoever plays it: what a spectator may ask to read. */
@@ -100,14 +116,15 @@ export class Run {
         `decision timeout must be a positive number of ms (got ${describeValue(timeout)})`,
       );
     }
-    const policy = options.npcPolicy ?? "solution";
-    if (policy !== "solution" && policy !== "none") {
+    const known = options.scenario.agents.map((a) => a.id);
+    const policyOf = policyLookup(options.npcPolicy ?? "solution", known, options.controlledAgents ?? []);
+    const affordanceMode = options.affordances ?? "ready";
+    if (affordanceMode !== "ready" && affordanceMode !== "all") {
       throw new RunError(
         "invalid_run_options",
-        `npc_policy must be "solution" or "none" (got ${describeValue(policy)})`,
+        `affordances must be "ready" or "all" (got ${describeValue(affordanceMode)})`,
       );
     }
-    const known = options.scenario.agents.map((a) => a.id);
     for (const id of options.controlledAgents ?? []) {
       if (!known.includes(id)) {
         throw new RunError(
@@ -121,20 +138,36 @@ export class Run {
     this.seed = options.seed;
     this.pace = pace;
     this.decisionTimeoutMs = timeout;
-    this.npcPolicy = policy;
+    this.npcPolicy = options.npcPolicy ?? "solution";
+    this.affordanceMode = affordanceMode;
     this.clock = options.clock ?? realClock;
     this.replay = options.replay;
     this.log = new EventLog(options.retainEvents ?? true);
-    this.sim = new Simulation(options.scenario, options.seed, (t, kind, data) =>
-      this.log.append(true, t, kind, data),
+    this.sim = new Simulation(
+      options.scenario,
+      options.seed,
+      (t, kind, data) => this.log.append(true, t, kind, data),
+      affordanceMode,
     );
     const remote = new Set(options.controlledAgents ?? []);
     for (const a of options.scenario.agents) {
-      const controller: Controller = remote.has(a.id) ? "remote" : policy;
-      this.controllers.set(a.id, options.replay ? "solution" : controller);
-      if (controller === "solution" && !options.replay)
-        this.runners.set(a.id, options.scenario.solution(a.id));
+      const controller: Controller = options.replay
+        ? "solution"
+        : remote.has(a.id)
+          ? "remote"
+          : policyOf(a.id);
+      this.controllers.set(a.id, controller);
+      if (options.replay || controller === "remote") continue;
+      if (controller === "solution") this.runners.set(a.id, options.scenario.solution(a.id));
+      else {
+        const specs = new Map(
+          [...this.sim.toolsByAgent.get(a.id)!.values()].map((t) => [t.spec.name, t.spec]),
+        );
+        this.baselines.set(a.id, baselinePlayer(controller, specs, options.seed, a.id));
+      }
     }
+    this.scores = new ScoreKeeper(this.agents());
+    this.log.subscribe((event) => this.scores.observe(event));
     this.ended = new Promise((resolve) => {
       this.resolveEnded = resolve;
     });
@@ -303,6 +336,7 @@ export class Run {
       agents: this.agents(),
       event_cursor: this.log.latest,
       log_hash: this.log.digest(),
+      scores: this.scores.scores(this.sim.now, this.sim.world.objectiveViews(), this.solutionTimeMs),
     };
   }
 
@@ -403,13 +437,14 @@ export class Run {
       this.sim.answer(wake.agentId, this.checked(wake.agentId, recorded.decision), recorded.expired);
       return;
     }
-    const controller = this.controllers.get(wake.agentId)!;
-    if (controller === "none") {
-      this.sim.answer(wake.agentId, { kind: "noop" });
+    const runner = this.runners.get(wake.agentId);
+    if (runner) {
+      this.sim.answer(wake.agentId, this.checked(wake.agentId, runner.decide(wake.observation)));
       return;
     }
-    if (controller === "solution") {
-      const decision = this.runners.get(wake.agentId)!.decide(wake.observation);
+    const baseline = this.baselines.get(wake.agentId);
+    if (baseline) {
+      const decision = baseline.decide(wake.observation, () => this.sim.affordances(wake.agentId));
       this.sim.answer(wake.agentId, this.checked(wake.agentId, decision));
       return;
     }
@@ -486,10 +521,17 @@ export class Run {
     this.deadlineTimers.clear();
     this.ledger.close();
     this.envelopes.clear();
-    if (this.runStatus !== "crashed") {
-      this.log.append(false, this.sim.now, "status", { status: this.runStatus, reason: this.statusReason });
-    }
+    if (this.runStatus !== "crashed") this.solutionTimeMs = solutionSimTime(this.scenario, this.seed);
     const summary = this.summary();
+    if (this.runStatus !== "crashed") {
+      // The spectator's final frame carries the scores, so a viewer needs no second request.
+      this.log.append(false, this.sim.now, "status", {
+        status: this.runStatus,
+        reason: this.statusReason,
+        scores: summary.scores,
+      });
+      summary.event_cursor = this.log.latest;
+    }
     for (const listener of this.endListeners) listener(summary);
     this.endListeners.clear();
     this.resolveEnded(summary);
@@ -527,3 +569,41 @@ export function decisionsFromEvents(
 }
 
 export { decisionFields };
+
+/** Checks npc_policy against the scenario's agents and returns each agent's policy. */
+function policyLookup(
+  policies: NpcPolicies,
+  known: readonly string[],
+  remote: readonly string[],
+): (agentId: string) => NpcPolicy {
+  const valid = (p: unknown): p is NpcPolicy => NPC_POLICIES.includes(p as NpcPolicy);
+  const allowed = NPC_POLICIES.map((p) => `"${p}"`).join(", ");
+  if (
+    typeof policies === "string" ||
+    policies === null ||
+    typeof policies !== "object" ||
+    Array.isArray(policies)
+  ) {
+    if (!valid(policies))
+      throw new RunError(
+        "invalid_run_options",
+        `npc_policy must be one of ${allowed}, or an object of them by agent (got ${describeValue(policies)})`,
+      );
+    return () => policies;
+  }
+  for (const [agentId, policy] of Object.entries(policies)) {
+    if (!known.includes(agentId))
+      throw new RunError(
+        "unknown_agent",
+        `npc_policy names "${agentId}", which is not an agent here; its agents are ${known.join(", ")}`,
+      );
+    if (remote.includes(agentId))
+      throw new RunError("invalid_run_options", `npc_policy names ${agentId}, which is controlled remotely`);
+    if (!valid(policy))
+      throw new RunError(
+        "invalid_run_options",
+        `npc_policy.${agentId} must be one of ${allowed} (got ${describeValue(policy)})`,
+      );
+  }
+  return (agentId) => policies[agentId] ?? "solution";
+}

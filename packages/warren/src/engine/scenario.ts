@@ -1,7 +1,7 @@
 import type { SeededRandom } from "./random.js";
 import type { Happening, ToolContext, ToolDefinition } from "./tool.js";
 import type { Budgets, Decision, Observation } from "./types.js";
-import type { Place, World } from "./world.js";
+import type { AgentState, Place, World } from "./world.js";
 
 /** A scripted player for one agent: sees what the agent sees, answers each wake. */
 export interface SolutionRunner {
@@ -31,12 +31,16 @@ export interface ScenarioDefinition {
   summary: string;
   /** The briefing's notes for every agent. */
   notes: string;
+  /** Notes only one role reads (appended to `notes`): how its part of the world works. */
+  roleNotes?: Readonly<Record<string, string>>;
   agents: readonly ScenarioAgent[];
   objectives: readonly ScenarioObjective[];
   /** The run fails when sim time reaches this with objectives unmet. */
   timeLimitMs: number;
   msPerCell: number;
   sightRadius: number;
+  /** Roles that see farther or nearer than `sightRadius`. */
+  sightByRole?: Readonly<Record<string, number>>;
   budgets: Budgets;
   /** Tools beyond move_to, take, drop and message. */
   tools: readonly ToolDefinition[];
@@ -44,12 +48,24 @@ export interface ScenarioDefinition {
   build(world: World, rng: SeededRandom): void;
   /** Rules that follow from what agents did (a medkit dropped at the clinic counts). */
   react?(ctx: ToolContext, happening: Happening): void;
-  /** Facts shown about a place to whoever stands there. */
-  placeFeatures?(world: World, place: Place): Record<string, unknown>;
+  /** Facts shown about a place to an agent standing there (some are for one role's eyes only). */
+  placeFeatures?(world: World, place: Place, viewer: AgentState): Record<string, unknown>;
   solution(agentId: string): SolutionRunner;
   /**
    * Whether the scenario is finished when exactly these agents are on their solution runners and
    * every other agent does nothing. Declares which roles are needed.
    */
   solvableWith(solutionAgents: ReadonlySet<string>): boolean;
+}
+
+/** How far an agent of this role sees, in cells. */
+export function sightOf(scenario: ScenarioDefinition, role: string): number {
+  return scenario.sightByRole?.[role] ?? scenario.sightRadius;
+}
+
+/** The briefing notes an agent of this role reads. */
+export function notesFor(scenario: ScenarioDefinition, role: string): string {
+  const own = scenario.roleNotes?.[role];
+  if (!own) return scenario.notes;
+  return scenario.notes ? `${scenario.notes}\n\n${own}` : own;
 }

@@ -5,7 +5,7 @@ import { buildAffordances, buildObservation } from "./observation.js";
 import { SeededRandom } from "./random.js";
 import type { ScenarioDefinition } from "./scenario.js";
 import { type ToolContext, type ToolDefinition, toolsFor } from "./tool.js";
-import type { Affordance, Decision, Observation, OwnOutcome, WakeReason } from "./types.js";
+import type { Affordance, AffordanceMode, Decision, Observation, OwnOutcome, WakeReason } from "./types.js";
 import { type AgentState, World } from "./world.js";
 
 /**
@@ -82,14 +82,19 @@ export class Simulation {
   private readonly ctx: ToolContext;
   private events = 0;
   private waiting = 0;
+  /** The agent whose action is taking effect, to whom objective progress is credited. */
+  private actor: string | null = null;
+  /** Why objectives failed before their deadlines. */
+  private readonly failures = new Map<string, string>();
 
   constructor(
     readonly scenario: ScenarioDefinition,
     readonly seed: number,
     private readonly emitSink: SimEmit,
+    private readonly affordanceMode: AffordanceMode = "ready",
   ) {
     this.rng = new SeededRandom(seed);
-    this.world = new World(scenario.sightRadius, scenario.budgets);
+    this.world = new World(scenario.budgets);
     scenario.build(this.world, this.rng);
     const allTools = [...CORE_TOOLS, ...scenario.tools];
     for (const a of scenario.agents) {
@@ -116,8 +121,11 @@ export class Simulation {
         to.inbox.push({ from: from.id, from_name: from.name, text, sent_ms: this.now });
         this.emit("message", { from: from.id, to: to.id, text });
         this.requestWake(to.id, "message");
+        scenario.react?.(this.ctx, { kind: "messaged", agent: from, to, text });
       },
       react: (happening) => scenario.react?.(this.ctx, happening),
+      credit: (agent, what) => this.emit("credit", { agent: agent.id, what }),
+      fail: (id, reason) => this.failObjective(id, reason),
     };
   }
 
@@ -153,7 +161,13 @@ export class Simulation {
     const wake = this.batch.get(agentId);
     if (!wake) return [];
     const agent = this.world.agents.get(agentId)!;
-    return buildAffordances(this.ctx, agent, this.toolListByAgent.get(agentId)!, wake.observation);
+    return buildAffordances(
+      this.ctx,
+      agent,
+      this.toolListByAgent.get(agentId)!,
+      wake.observation,
+      this.affordanceMode,
+    );
   }
 
   /** How many wakes the current batch has, and how many of them are still unanswered. */
@@ -256,6 +270,7 @@ export class Simulation {
         agent,
         reason,
         this.toolListByAgent.get(id)!,
+        this.affordanceMode,
       );
       agent.inbox = [];
       agent.outcomes = [];
@@ -281,7 +296,9 @@ export class Simulation {
         const lane = agent.lanes.get(item.lane);
         if (!lane || lane.token !== item.token) return;
         agent.lanes.delete(item.lane);
+        this.actor = agent.id;
         const failure = item.finish?.() ?? null;
+        this.actor = null;
         const observationId = `${agent.id}#${lane.token}`;
         this.note(agent, {
           observation_id: observationId,
@@ -364,7 +381,8 @@ export class Simulation {
       return accepted();
     }
     const tool = this.toolsByAgent.get(agent.id)!.get(decision.action);
-    const refuse = (sentence: string): Resolution => {
+    const refuse = (why: string, hint?: string): Resolution => {
+      const sentence = hint && this.affordanceMode === "ready" ? `${why} ${hint}` : why;
       this.note(agent, {
         observation_id: wake.observationId,
         action: decision.action,
@@ -379,11 +397,14 @@ export class Simulation {
     const busy = agent.lanes.get(tool.spec.lane);
     if (busy) {
       return refuse(
-        `Your ${tool.spec.lane} lane is busy with ${busy.action} until t=${busy.until_ms / 1000}s; you will wake when it is done, or act on another lane meanwhile.`,
+        `Your ${tool.spec.lane} lane is busy with ${busy.action} until t=${busy.until_ms / 1000}s.`,
+        "You will wake when it is done, or act on another lane meanwhile.",
       );
     }
+    this.actor = agent.id;
     const begun = tool.begin(this.ctx, agent, decision.args);
-    if ("refused" in begun) return refuse(begun.refused);
+    this.actor = null;
+    if ("refused" in begun) return refuse(begun.refused, begun.hint);
     this.emit("action_started", {
       agent: agent.id,
       action: decision.action,
@@ -435,7 +456,23 @@ export class Simulation {
     o.current = Math.max(0, Math.min(o.target, o.current + delta));
     if (o.current >= o.target) o.status = "completed";
     this.world.objectivesChanged();
-    this.emit("objective", { id: o.id, status: o.status, current: o.current, target: o.target });
+    this.emit("objective", {
+      id: o.id,
+      status: o.status,
+      current: o.current,
+      target: o.target,
+      by: this.actor,
+    });
+  }
+
+  private failObjective(objectiveId: string, reason: string): void {
+    const o = this.world.objectives.get(objectiveId);
+    if (o?.status !== "pending") return;
+    o.status = "failed";
+    this.failures.set(o.id, reason);
+    this.world.objectivesChanged();
+    this.emit("objective", { id: o.id, status: o.status, current: o.current, target: o.target, reason });
+    this.checkEnd();
   }
 
   private checkEnd(): void {
@@ -443,9 +480,12 @@ export class Simulation {
     const objectives = [...this.world.objectives.values()];
     const failed = objectives.find((o) => o.status === "failed");
     if (failed) {
+      const why = this.failures.get(failed.id);
       this.end(
         "failed",
-        `objective ${failed.id} missed its deadline at t=${(failed.deadlineMs ?? 0) / 1000}s`,
+        why
+          ? `objective ${failed.id} failed: ${why}`
+          : `objective ${failed.id} missed its deadline at t=${(failed.deadlineMs ?? 0) / 1000}s`,
       );
       return;
     }

@@ -16,16 +16,25 @@ export interface ToolContext {
   deliver(from: AgentState, to: AgentState, text: string): void;
   /** Lets the scenario's rules react to something an action did. */
   react(happening: Happening): void;
+  /** Fails an objective for good (a mistake that cannot be undone); the run ends failed. */
+  fail(objectiveId: string, reason: string): void;
+  /** Credits an agent with a step that moved the team forward (counted in its scores). */
+  credit(agent: AgentState, what: string): void;
 }
 
 export type Happening =
   | { kind: "took"; agent: AgentState; item: Item }
   | { kind: "dropped"; agent: AgentState; item: Item }
-  | { kind: "arrived"; agent: AgentState };
+  | { kind: "arrived"; agent: AgentState }
+  | { kind: "messaged"; agent: AgentState; to: AgentState; text: string };
 
-/** A tool either refuses, in a sentence the agent can learn from, or starts. */
+/**
+ * A tool either refuses, in a sentence saying why as a person would, or starts. A `hint` (what to
+ * do instead) follows the sentence unless the run offers every affordance, where working that out
+ * is the agent's job.
+ */
 export type Begin =
-  | { refused: string }
+  | { refused: string; hint?: string }
   | {
       durationMs: number;
       /** Durative tools apply their effect here; a returned sentence means the action failed. */

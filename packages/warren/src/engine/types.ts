@@ -178,9 +178,51 @@ export interface Receipt {
 
 export type RunStatus = "created" | "running" | "completed" | "failed" | "crashed";
 
-export type NpcPolicy = "solution" | "none";
+/**
+ * Who plays an agent that is not remote: its scenario's solution runner, nobody ("none" and
+ * "noop" both answer every wake with a noop), or a built-in baseline ("random" picks a random
+ * affordance, "greedy" the nearest-looking gain). See engine/baselines.ts.
+ */
+export type NpcPolicy = "solution" | "none" | "noop" | "random" | "greedy";
 
-export type Controller = "remote" | "solution" | "none";
+export const NPC_POLICIES: readonly NpcPolicy[] = ["solution", "none", "noop", "random", "greedy"];
+
+/** One policy for every agent that is not remote, or one per agent id (unlisted agents: "solution"). */
+export type NpcPolicies = NpcPolicy | Readonly<Record<string, NpcPolicy>>;
+
+/** Which affordances an envelope offers: what would succeed now, or every tool and known target. */
+export type AffordanceMode = "ready" | "all";
+
+export type Controller = "remote" | NpcPolicy;
+
+/** How one agent did, from the events of its run (see the README's "Scores"). */
+export interface AgentScore {
+  agent_id: string;
+  controller: Controller;
+  /** Wakes it answered itself (actions, sleeps and noops; expired deadlines excluded). */
+  commands: number;
+  /** Of those, actions. */
+  actions: number;
+  /** Actions the world refused. */
+  refusals: number;
+  messages: number;
+  /** Objective progress it caused plus the scenario's credited steps (a plank brought, a code told). */
+  credits: number;
+  /** credits / every agent's credits, 0 when nobody has any. */
+  contribution: number;
+}
+
+export interface RunScores {
+  completed: boolean;
+  objectives_met: number;
+  objectives_total: number;
+  sim_time_ms: number;
+  /** The solution team's sim time on the same seed, once the run has ended; null before. */
+  solution_sim_time_ms: number | null;
+  /** sim_time_ms / solution_sim_time_ms for a completed run; null otherwise. */
+  time_ratio: number | null;
+  agents: AgentScore[];
+}
 
 export interface AgentSummary {
   agent_id: string;
@@ -203,6 +245,7 @@ export interface RunSummary {
   event_cursor: number;
   /** sha256 of the simulation's event log so far. */
   log_hash: string;
+  scores: RunScores;
 }
 
 /**

@@ -68,10 +68,7 @@ export class World {
   private nextOffset = 0;
   private objectiveCache: ObjectiveView[] | undefined;
 
-  constructor(
-    readonly sightRadius: number,
-    readonly budgets: Budgets,
-  ) {}
+  constructor(readonly budgets: Budgets) {}
 
   addSpace(id: string, width: number, height: number): Space {
     const space = new Space(id, width, height);

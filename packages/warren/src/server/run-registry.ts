@@ -1,5 +1,5 @@
 import { type Clock, Run, RunError, realClock } from "../engine/index.js";
-import type { NpcPolicy } from "../engine/types.js";
+import type { NpcPolicies } from "../engine/types.js";
 import { HttpError } from "./http-error.js";
 import { LeaseBook } from "./leases.js";
 import type { ScenarioCatalog } from "./scenario-catalog.js";
@@ -12,7 +12,7 @@ export class HostedRun {
 
   constructor(
     readonly run: Run,
-    readonly npcPolicy: NpcPolicy,
+    readonly npcPolicy: NpcPolicies,
     readonly controlled: readonly string[],
     readonly createdUnix: number,
     leaseTtlMs: number,
@@ -46,6 +46,7 @@ export class HostedRun {
     return {
       ...summary,
       npc_policy: this.npcPolicy,
+      affordances: this.run.affordanceMode,
       controlled_agents: [...this.controlled],
       deadline_s: this.run.decisionTimeoutMs / 1000,
       created_unix: this.createdUnix,
@@ -126,6 +127,7 @@ export class RunRegistry {
         seed,
         controlledAgents: controlled,
         npcPolicy,
+        affordances: request.affordances,
         pace: request.pace ?? null,
         decisionTimeoutMs: request.deadline_s === undefined ? undefined : request.deadline_s * 1000,
         clock,

@@ -2,7 +2,7 @@
  * JSON Schemas of the routes: they validate path parameters, query strings and the run-creation
  * body, and they are the source of the OpenAPI document at /v1/openapi.json.
  */
-import { MAX_SLEEP_MS } from "../engine/index.js";
+import { MAX_SLEEP_MS, NPC_POLICIES } from "../engine/index.js";
 import { MAX_DEADLINE_S, MAX_HOLDER_CHARS, MAX_WAIT_S } from "./limits.js";
 
 const open = { type: "object", additionalProperties: true } as const;
@@ -45,7 +45,7 @@ const agentView = {
     agent_id: { type: "string" },
     name: { type: "string" },
     role: { type: "string" },
-    controller: { type: "string", enum: ["remote", "solution", "none"] },
+    controller: { type: "string", enum: ["remote", ...NPC_POLICIES] },
     leased: { type: "boolean" },
     holder: { type: ["string", "null"] },
     lease_expires_unix: { type: ["number", "null"] },
@@ -64,12 +64,14 @@ export const runViewSchema = {
     sim_time_ms: { type: "number" },
     objectives: { type: "array", items: open },
     agents: { type: "array", items: agentView },
-    npc_policy: { type: "string" },
+    npc_policy: { anyOf: [{ type: "string" }, { type: "object", additionalProperties: { type: "string" } }] },
+    affordances: { type: "string", enum: ["ready", "all"] },
     controlled_agents: { type: "array", items: { type: "string" } },
     deadline_s: { type: "number" },
     created_unix: { type: "number" },
     event_cursor: { type: "integer" },
     log_hash: { type: "string" },
+    scores: open,
   },
 } as const;
 
@@ -100,7 +102,20 @@ export const createRunSchema = {
     additionalProperties: false,
     properties: {
       controlled_agents: { type: "array", items: { type: "string" }, default: [] },
-      npc_policy: { type: "string", enum: ["solution", "none"], default: "solution" },
+      npc_policy: {
+        anyOf: [
+          { type: "string", enum: NPC_POLICIES },
+          { type: "object", additionalProperties: { type: "string", enum: NPC_POLICIES } },
+        ],
+        default: "solution",
+        description: "who plays the agents not controlled remotely: one policy, or one per agent id",
+      },
+      affordances: {
+        type: "string",
+        enum: ["ready", "all"],
+        default: "ready",
+        description: "ready: offer what would succeed now; all: every tool and known target",
+      },
       pace: { type: ["number", "null"], exclusiveMinimum: 0, default: null },
       deadline_s: { type: "number", exclusiveMinimum: 0, maximum: MAX_DEADLINE_S, default: 60 },
     },

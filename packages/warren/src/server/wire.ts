@@ -3,7 +3,7 @@
  * envelopes, receipts, run summaries and events are declared in engine/types.ts). Declared once
  * here; the TypeScript client imports these same types.
  */
-import type { AgentSummary, NpcPolicy, RunSummary, ScenarioInfo } from "../engine/types.js";
+import type { AffordanceMode, AgentSummary, NpcPolicies, RunSummary, ScenarioInfo } from "../engine/types.js";
 
 export const PROTOCOL_HEADER = "x-warren-protocol";
 
@@ -40,7 +40,8 @@ export type ErrorCode =
 /** Body of POST /v1/runs?scenario=&seed=. */
 export interface CreateRunRequest {
   controlled_agents?: string[];
-  npc_policy?: NpcPolicy;
+  npc_policy?: NpcPolicies;
+  affordances?: AffordanceMode;
   pace?: number | null;
   /** Wall seconds a remote agent has to answer each observation (default 60). */
   deadline_s?: number;
@@ -64,7 +65,8 @@ export interface AgentView extends AgentSummary {
 }
 
 export interface RunView extends Omit<RunSummary, "agents"> {
-  npc_policy: NpcPolicy;
+  npc_policy: NpcPolicies;
+  affordances: AffordanceMode;
   controlled_agents: string[];
   deadline_s: number;
   created_unix: number;

@@ -116,6 +116,7 @@ export function yardScenario(agents: string[], items: number): ScenarioDefinitio
   return {
     ...base,
     name: "yard",
+    timeLimitMs: 30 * 60_000,
     tools: [],
     react: undefined,
     placeFeatures: undefined,

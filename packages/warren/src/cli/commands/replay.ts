@@ -30,6 +30,7 @@ export const replayCommand: CliCommand = {
       scenario,
       seed: log.seed,
       pace: null,
+      affordances: log.affordances ?? "ready",
       replay: decisionsFromEvents(log.events),
     });
     const started = performance.now();

@@ -1,5 +1,13 @@
 import { writeFileSync } from "node:fs";
-import { createRun, type ObjectiveView, type RunSummary } from "../../engine/index.js";
+import {
+  type AffordanceMode,
+  createRun,
+  NPC_POLICIES,
+  type NpcPolicy,
+  type ObjectiveView,
+  RunError,
+  type RunSummary,
+} from "../../engine/index.js";
 import { recordObservationTexts } from "../../web/observation-texts.js";
 import { replayFile } from "../../web/pages.js";
 import { buildScene } from "../../web/scene.js";
@@ -9,12 +17,15 @@ import { RUN_LOG_FORMAT, type RunLogFile } from "../run-log.js";
 
 export const runCommand: CliCommand = {
   name: "run",
-  usage: "warren run SCENARIO [--seed N] [--json] [--log FILE] [--html FILE]",
+  usage:
+    "warren run SCENARIO [--seed N] [--json] [--log FILE] [--html FILE] [--policy AGENT=POLICY]... [--affordances ready|all]",
   summary:
-    "Run a scenario headless, every agent on its solution runner; print objectives, times and the log hash.",
+    "Run a scenario headless, every agent on its solution runner unless --policy says otherwise (noop, random, greedy); print objectives, scores, times and the log hash.",
   async run(args, io) {
     const { values, positionals } = parseOptions(args, {
       seed: { type: "string" },
+      policy: { type: "string", multiple: true },
+      affordances: { type: "string" },
       json: { type: "boolean" },
       log: { type: "string" },
       html: { type: "string" },
@@ -22,13 +33,18 @@ export const runCommand: CliCommand = {
     if (positionals.length !== 1) throw new UsageError("name exactly one scenario");
     const scenario = positionals[0]!;
     const seed = parseSeed(values.seed as string | undefined, 1);
-    const run = createRun({
-      runId: `${scenario}-${seed}`,
-      scenario,
-      seed,
-      npcPolicy: "solution",
-      pace: null,
-    });
+    const npcPolicy = parsePolicies((values.policy as string[] | undefined) ?? []);
+    const affordances = (values.affordances as string | undefined) ?? "ready";
+    if (affordances !== "ready" && affordances !== "all") {
+      throw new UsageError(`--affordances must be "ready" or "all" (got "${affordances}")`);
+    }
+    let run: ReturnType<typeof createRun>;
+    try {
+      run = createRun({ runId: `${scenario}-${seed}`, scenario, seed, npcPolicy, affordances, pace: null });
+    } catch (error) {
+      if (error instanceof RunError && error.code !== "unknown_scenario") throw new UsageError(error.message);
+      throw error;
+    }
     run.onEvent((event) => {
       if (event.kind === "objective") {
         const d = event.data;
@@ -48,7 +64,8 @@ export const runCommand: CliCommand = {
         scenario,
         seed,
         controlled_agents: [],
-        npc_policy: "solution",
+        npc_policy: npcPolicy,
+        affordances: affordances as AffordanceMode,
         status: summary.status,
         status_reason: summary.status_reason,
         sim_time_ms: summary.sim_time_ms,
@@ -66,6 +83,21 @@ export const runCommand: CliCommand = {
   },
 };
 
+/** `--policy courier-1=random` flags as npc_policy: listed agents get theirs, the rest "solution". */
+function parsePolicies(flags: readonly string[]): Record<string, NpcPolicy> {
+  const policies: Record<string, NpcPolicy> = {};
+  for (const flag of flags) {
+    const [agent, policy] = flag.split("=");
+    if (!agent || !NPC_POLICIES.includes(policy as NpcPolicy)) {
+      throw new UsageError(
+        `--policy takes AGENT=POLICY, POLICY one of ${NPC_POLICIES.join(", ")} (got "${flag}")`,
+      );
+    }
+    policies[agent] = policy as NpcPolicy;
+  }
+  return policies;
+}
+
 export function printResult(io: CliIo, summary: RunSummary, wallMs: number, json: boolean): void {
   if (json) {
     io.out(
@@ -78,13 +110,22 @@ export function printResult(io: CliIo, summary: RunSummary, wallMs: number, json
         sim_time_ms: summary.sim_time_ms,
         wall_time_ms: wallMs,
         log_hash: summary.log_hash,
+        scores: summary.scores,
       }),
     );
     return;
   }
   io.out(`${summary.scenario} seed ${summary.seed}: ${summary.status} (${summary.status_reason})`);
   for (const o of summary.objectives) io.out(`  ${objectiveLine(o)}`);
+  const s = summary.scores;
   io.out(`sim time ${summary.sim_time_ms / 1000} s, wall time ${wallMs} ms`);
+  const yardstick = s.solution_sim_time_ms === null ? "none" : `${s.solution_sim_time_ms / 1000} s`;
+  io.out(`time ratio ${s.time_ratio ?? "none (not completed)"} (the solution team's time: ${yardstick})`);
+  for (const a of s.agents) {
+    io.out(
+      `  ${a.agent_id} (${a.controller}): contribution ${a.contribution}, ${a.credits} credits, ${a.commands} commands, ${a.actions} actions, ${a.refusals} refusals, ${a.messages} messages`,
+    );
+  }
   io.out(`log hash ${summary.log_hash}`);
 }
 

@@ -1,9 +1,23 @@
+import { parseCell } from "../../engine/grid.js";
 import type { SolutionRunner } from "../../engine/scenario.js";
 import type { Decision, Observation } from "../../engine/types.js";
 import { act, bodyBusy, carrying, lyingHere, NOOP, objectiveDone, sleep } from "../observing.js";
+import { STACKS } from "./map.js";
 
-const WAIT_MS = 5000;
-const PLANK_SOURCES = ["depot", "sawmill"] as const;
+const WAIT_MS = 2000;
+/** How long the courier waits for the lookout's word before searching the stacks itself. */
+const WORD_WAIT_MS = 20_000;
+const STACK_CELLS: Record<string, string> = {
+  sawmill: "valley:4,0",
+  woodpile: "valley:0,4",
+  barn: "valley:0,7",
+  boatshed: "valley:5,7",
+};
+
+/** The stacks a text names, in the order STACKS lists them. */
+export function stacksNamed(text: string): string[] {
+  return STACKS.filter((s) => new RegExp(`\\b${s}\\b`, "i").test(text));
+}
 
 /** Sam: fetch the toolbox, wait at the bridge for planks, repair until the span stands. */
 function engineer(): SolutionRunner {
@@ -23,58 +37,83 @@ function engineer(): SolutionRunner {
   };
 }
 
-/**
- * A carrier of medkits, once the bridge stands: from the depot to the clinic until the clinic is
- * resupplied. If another agent took the depot's medkits first, it waits.
- */
-function deliverMedkits(o: Observation): Decision {
-  if (objectiveDone(o, "resupply")) return NOOP;
-  const held = carrying(o, "medkit")[0];
-  if (held)
-    return o.you.place === "clinic" ? act("drop", { item: held }) : act("move_to", { dest: "clinic" });
-  if (o.you.place !== "depot") return act("move_to", { dest: "depot" });
-  const medkit = lyingHere(o, "medkit")[0];
-  return medkit ? act("take", { item: medkit }) : sleep(WAIT_MS * 2);
-}
-
-/** The courier: gather the planks (depot, then sawmill), lay them at the bridge, then carry medkits. */
-function courier(): SolutionRunner {
-  const visited = new Set<string>();
+/** Kim: from the tower, spot which stacks hold planks and tell the courier. */
+function lookout(): SolutionRunner {
+  let told = false;
   return {
     decide(o: Observation): Decision {
-      if (bodyBusy(o)) return sleep(WAIT_MS);
-      if (o.you.place) visited.add(o.you.place);
-      const planksHeld = carrying(o, "plank");
-      const repaired = objectiveDone(o, "repair");
-      if (!repaired) {
-        const plankHere = o.you.place !== "bridge" ? lyingHere(o, "plank")[0] : undefined;
-        if (plankHere) return act("take", { item: plankHere });
-        const unvisited = PLANK_SOURCES.find((p) => !visited.has(p));
-        if (planksHeld.length > 0 && (planksHeld.length >= 2 || !unvisited)) {
-          return o.you.place === "bridge"
-            ? act("drop", { item: planksHeld[0]! })
-            : act("move_to", { dest: "bridge" });
-        }
-        if (unvisited) return act("move_to", { dest: unvisited });
-        if (o.you.place === "depot" && lyingHere(o, "medkit").length > 0) {
-          return act("take", { item: lyingHere(o, "medkit")[0]! });
-        }
-        return o.you.place === "depot" ? sleep(WAIT_MS * 2) : act("move_to", { dest: "depot" });
-      }
-      return deliverMedkits(o);
+      if (told) return NOOP;
+      const places = new Map(o.nearby.places.map((p) => [p.cell, p.id]));
+      const stacks = o.nearby.items.filter((i) => i.kind === "plank").map((i) => places.get(i.cell));
+      const named = stacks.filter((s): s is string => s !== undefined);
+      if (named.length === 0) return o.you.place === "tower" ? NOOP : act("move_to", { dest: "tower" });
+      told = true;
+      return act("message", { to: "courier-1", text: `Planks lie at the ${named.join(" and the ")}.` });
     },
   };
 }
 
-/** The lookout helps with the medkits once the bridge stands; before that it waits at the depot. */
-function lookout(): SolutionRunner {
+function steps(from: string, to: string): number {
+  const a = parseCell(from)!;
+  const b = parseCell(to)!;
+  return Math.abs(a.x - b.x) + Math.abs(a.y - b.y);
+}
+
+/**
+ * Ada: take the medkits from the depot where she starts, fetch the planks from the stacks the
+ * lookout names (or, after a while without word, search the stacks herself), lay them at the
+ * bridge while the engineer stands there, then carry the medkits across to the clinic.
+ */
+function courier(): SolutionRunner {
+  const named = new Set<string>();
+  const emptied = new Set<string>();
+  let delivered = 0;
+  let warned = false;
   return {
     decide(o: Observation): Decision {
+      for (const m of o.messages) for (const s of stacksNamed(m.text)) named.add(s);
       if (bodyBusy(o)) return sleep(WAIT_MS);
+      const here = o.you.place;
+      const planks = carrying(o, "plank");
+      // The medkits wait at the depot where the day starts: take them along from the outset.
+      const medkitHere = here === "depot" ? lyingHere(o, "medkit")[0] : undefined;
+      if (medkitHere) return act("take", { item: medkitHere });
       if (!objectiveDone(o, "repair")) {
-        return o.you.place === "depot" ? sleep(WAIT_MS * 2) : act("move_to", { dest: "depot" });
+        if (here && STACKS.includes(here as (typeof STACKS)[number])) {
+          const plank = lyingHere(o, "plank")[0];
+          if (plank) return act("take", { item: plank });
+          emptied.add(here);
+        }
+        const wanted = [...named].filter((s) => !emptied.has(s));
+        const searching = named.size === 0 && o.time >= WORD_WAIT_MS;
+        const unsearched = searching ? STACKS.filter((s) => !emptied.has(s)) : wanted;
+        if (planks.length > 0 && (planks.length + delivered >= 2 || unsearched.length === 0)) {
+          if (!warned) {
+            warned = true;
+            return act("message", {
+              to: "engineer-1",
+              text: "Bringing the planks: wait for me at the bridge.",
+            });
+          }
+          if (here !== "bridge") return act("move_to", { dest: "bridge" });
+          if (!o.place.agents.some((a) => a.role === "engineer")) return sleep(1000);
+          delivered++;
+          return act("drop", { item: planks[0]! });
+        }
+        if (unsearched.length > 0) {
+          const next = unsearched.sort(
+            (a, b) => steps(o.you.cell, STACK_CELLS[a]!) - steps(o.you.cell, STACK_CELLS[b]!),
+          )[0]!;
+          return act("move_to", { dest: next });
+        }
+        if (named.size === 0) return sleep(WORD_WAIT_MS - o.time > 0 ? WORD_WAIT_MS - o.time : WAIT_MS);
+        return here === "bridge" ? sleep(WAIT_MS) : act("move_to", { dest: "bridge" });
       }
-      return deliverMedkits(o);
+      if (objectiveDone(o, "resupply")) return NOOP;
+      const medkits = carrying(o, "medkit");
+      if (medkits.length > 0)
+        return here === "clinic" ? act("drop", { item: medkits[0]! }) : act("move_to", { dest: "clinic" });
+      return here === "depot" ? sleep(WAIT_MS) : act("move_to", { dest: "depot" });
     },
   };
 }

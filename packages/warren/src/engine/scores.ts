@@ -1,0 +1,84 @@
+import type { AgentScore, Controller, ObjectiveView, RunEvent, RunScores } from "./types.js";
+
+/**
+ * A run's scores, kept up to date from its simulation events as they are logged (so asking for
+ * them costs nothing). Definitions are in the README's "Scores".
+ */
+export class ScoreKeeper {
+  private readonly byAgent = new Map<string, AgentScore>();
+  private readonly progress = new Map<string, number>();
+
+  constructor(agents: readonly { agent_id: string; controller: Controller }[]) {
+    for (const a of agents) {
+      this.byAgent.set(a.agent_id, {
+        agent_id: a.agent_id,
+        controller: a.controller,
+        commands: 0,
+        actions: 0,
+        refusals: 0,
+        messages: 0,
+        credits: 0,
+        contribution: 0,
+      });
+    }
+  }
+
+  observe(event: RunEvent): void {
+    if (!event.sim) return;
+    const d = event.data;
+    switch (event.kind) {
+      case "decision": {
+        const score = this.byAgent.get(String(d.agent));
+        if (!score || d.expired === true) return;
+        score.commands++;
+        if (typeof d.action === "string") score.actions++;
+        return;
+      }
+      case "refused":
+        this.count(d.agent, "refusals");
+        return;
+      case "message":
+        this.count(d.from, "messages");
+        return;
+      case "credit":
+        this.count(d.agent, "credits");
+        return;
+      case "objective": {
+        const id = String(d.id);
+        const gained = Number(d.current) - (this.progress.get(id) ?? 0);
+        this.progress.set(id, Number(d.current));
+        if (gained > 0) this.count(d.by, "credits", gained);
+        return;
+      }
+    }
+  }
+
+  scores(
+    simTimeMs: number,
+    objectives: readonly ObjectiveView[],
+    solutionSimTimeMs: number | null,
+  ): RunScores {
+    const met = objectives.filter((o) => o.status === "completed").length;
+    const completed = met === objectives.length;
+    const agents = [...this.byAgent.values()];
+    const total = agents.reduce((sum, a) => sum + a.credits, 0);
+    return {
+      completed,
+      objectives_met: met,
+      objectives_total: objectives.length,
+      sim_time_ms: simTimeMs,
+      solution_sim_time_ms: solutionSimTimeMs,
+      time_ratio:
+        completed && solutionSimTimeMs ? Math.round((simTimeMs / solutionSimTimeMs) * 1000) / 1000 : null,
+      agents: agents.map((a) => ({
+        ...a,
+        contribution: total === 0 ? 0 : Math.round((a.credits / total) * 1000) / 1000,
+      })),
+    };
+  }
+
+  private count(agent: unknown, field: "refusals" | "messages" | "credits", by = 1): void {
+    const score = typeof agent === "string" ? this.byAgent.get(agent) : undefined;
+    if (score) score[field] += by;
+  }
+}

@@ -1,0 +1,80 @@
+import type { ToolDefinition } from "../../engine/tool.js";
+import type { AgentState, Place, World } from "../../engine/world.js";
+import { BANK_OF_ROLE, releaseOrder } from "./map.js";
+
+/** How close together a spillway's two levers must be pulled for it to open. */
+export const PULL_WINDOW_MS = 2000;
+const PULL_MS = 500;
+
+/** The lever station an agent stands at: its bank and spillway, if any. */
+function stationAt(world: World, agent: AgentState): { bank: string; spillway: number } | undefined {
+  const m = /^(north|south)_lever_(\d)$/.exec(world.placeAt(agent.cell)?.id ?? "");
+  return m ? { bank: m[1]!, spillway: Number(m[2]) } : undefined;
+}
+
+/**
+ * An operator's lever. A spillway opens when its north and south levers are pulled within
+ * PULL_WINDOW_MS of each other; a lever pulled alone springs back. Pulling a lever of a spillway
+ * that is not next in the release order trips the alarm and ends the release for good.
+ */
+export const pullLever: ToolDefinition = {
+  spec: {
+    name: "pull_lever",
+    description: `Pull the lever you stand at. A spillway opens when its two levers (north and south) are pulled within ${PULL_WINDOW_MS / 1000} s of each other; a spillway pulled out of the release order trips the alarm.`,
+    lane: "body",
+    durative: false,
+    input_schema: { type: "object", properties: {}, additionalProperties: false },
+  },
+  roles: ["north_operator", "south_operator"],
+  unavailable(ctx, agent) {
+    return leverProblem(ctx.world, agent)?.refused ?? "";
+  },
+  offer() {
+    return { params: {}, suggestions: [{}] };
+  },
+  begin(ctx, agent) {
+    const problem = leverProblem(ctx.world, agent);
+    if (problem) return problem;
+    const world = ctx.world;
+    const { bank, spillway } = stationAt(world, agent)!;
+    const opened = Number(world.flags.get("opened"));
+    const next = releaseOrder(world)[opened];
+    ctx.emit("lever_pulled", { agent: agent.id, bank, spillway });
+    if (spillway !== next) {
+      ctx.fail("release", `spillway ${spillway} was pulled out of order and the alarm tripped`);
+      return { durationMs: PULL_MS };
+    }
+    world.flags.set(`pulled_${bank}_${spillway}`, ctx.now);
+    const other = world.flags.get(`pulled_${bank === "north" ? "south" : "north"}_${spillway}`);
+    if (typeof other === "number" && ctx.now - other <= PULL_WINDOW_MS) {
+      world.flags.set("opened", opened + 1);
+      ctx.emit("spillway_opened", { spillway });
+      ctx.progress("release", 1);
+    }
+    return { durationMs: PULL_MS };
+  },
+};
+
+function leverProblem(world: World, agent: AgentState): { refused: string; hint?: string } | undefined {
+  const station = stationAt(world, agent);
+  if (!station)
+    return { refused: "There is no lever where you stand.", hint: "Levers are at the lever stations." };
+  if (station.bank !== BANK_OF_ROLE[agent.role]) return { refused: "That lever is not on your bank." };
+  const opened = releaseOrder(world).slice(0, Number(world.flags.get("opened")));
+  if (opened.includes(station.spillway)) return { refused: `Spillway ${station.spillway} is already open.` };
+  return undefined;
+}
+
+/** The board is the supervisor's to read. */
+export function damFeatures(world: World, place: Place, viewer: AgentState): Record<string, unknown> {
+  if (place.id !== "control_room" || viewer.role !== "supervisor") return {};
+  return { release_order: releaseOrder(world).join(", ") };
+}
+
+/** Telling the release order credits its sender, once per listener. */
+export function creditOrder(world: World, agent: AgentState, to: AgentState, text: string): boolean {
+  const key = `told_order_${to.id}`;
+  if (world.flags.get(key) === true || !text.includes(releaseOrder(world).join(", "))) return false;
+  world.flags.set(key, true);
+  return agent.role === "supervisor";
+}

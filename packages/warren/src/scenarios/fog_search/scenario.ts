@@ -1,0 +1,51 @@
+import type { ScenarioDefinition } from "../../engine/scenario.js";
+import { buildMoor, SHEEP } from "./map.js";
+import { creditSightings, reactToDrop } from "./rules.js";
+import { fogSearchSolution } from "./solution.js";
+
+export const GATHER_DEADLINE_MS = 165_000;
+
+export const fogSearch: ScenarioDefinition = {
+  name: "fog_search",
+  title: "Fog search",
+  premise: "Bring the six stray sheep into the pen before night falls on the foggy moor.",
+  summary:
+    "Six sheep stray on a 16×16 moor in fog. The shepherds, who alone can carry a sheep (one at a time), see only their own cell and the next; the spotter sees five cells around but cannot carry, and must climb the cairns and call out where the sheep are. A sheep put down outside the pen bolts. Needs all three.",
+  notes: [
+    "Fog covers the moor (cells moor:0,0 to moor:15,15); the pen is at moor:8,15 and four cairns rise above the fog at moor:4,4, moor:11,4, moor:4,11 and moor:11,11. From the cairns together the spotter can see the whole moor.",
+    "Six sheep stray on open ground, three on the west half (x below 8) and three on the east; where changes every run. A sheep put down anywhere but the pen bolts into the fog and is lost for good.",
+    `All ${SHEEP} must be in the pen by t=${GATHER_DEADLINE_MS / 1000}s. Name cells as moor:X,Y; you can walk to a cell as to a place.`,
+  ].join(" "),
+  roleNotes: {
+    spotter:
+      "You are the spotter: you see five cells in every direction but cannot carry sheep. Climb the cairns and tell the shepherds where the sheep are: shepherd-1 takes the west half, shepherd-2 the east.",
+    shepherd:
+      "You are a shepherd: in the fog you see only your own cell and the next ones, and you carry one sheep at a time. shepherd-1 takes the west half, shepherd-2 the east; the spotter will tell you where your sheep are.",
+  },
+  agents: [
+    { id: "spotter-1", name: "Nell the spotter", role: "spotter", start: "pen" },
+    { id: "shepherd-1", name: "Owen the shepherd", role: "shepherd", start: "pen" },
+    { id: "shepherd-2", name: "Pia the shepherd", role: "shepherd", start: "pen" },
+  ],
+  objectives: [
+    {
+      id: "gather",
+      description: `Bring all ${SHEEP} sheep into the pen.`,
+      target: SHEEP,
+      deadlineMs: GATHER_DEADLINE_MS,
+    },
+  ],
+  timeLimitMs: GATHER_DEADLINE_MS + 1,
+  msPerCell: 1000,
+  sightRadius: 1,
+  sightByRole: { spotter: 5 },
+  budgets: { max_sight: 40, max_messages: 12, max_inventory: 1 },
+  tools: [],
+  build: buildMoor,
+  react(ctx, happening) {
+    if (happening.kind === "dropped") reactToDrop(ctx, happening.agent, happening.item);
+    if (happening.kind === "messaged") creditSightings(ctx, happening.agent, happening.text);
+  },
+  solution: fogSearchSolution,
+  solvableWith: (agents) => agents.size === 3,
+};

@@ -1,0 +1,71 @@
+import { parseCell } from "../../engine/grid.js";
+import type { SolutionRunner } from "../../engine/scenario.js";
+import type { Decision, Observation } from "../../engine/types.js";
+import { act, bodyBusy, carrying, lyingHere, NOOP, sleep } from "../observing.js";
+import { SIDE } from "./map.js";
+
+const CELL_IN_TEXT = /moor:\d+,\d+/g;
+
+/** The cells a text names. */
+export function cellsIn(text: string): string[] {
+  return text.match(CELL_IN_TEXT) ?? [];
+}
+
+/**
+ * The spotter: climb the cairns in turn (south-west, north-west, north-east, south-east) and,
+ * from each, tell each shepherd the cells of the sheep on its half (west: shepherd-1, east:
+ * shepherd-2) that were not told before.
+ */
+function spotter(): SolutionRunner {
+  const told = new Set<string>();
+  const visited = new Set<string>();
+  const route = ["sw_cairn", "nw_cairn", "ne_cairn", "se_cairn"];
+  return {
+    decide(o: Observation): Decision {
+      if (bodyBusy(o)) return sleep(2000);
+      if (o.you.place) visited.add(o.you.place);
+      const fresh = o.nearby.items.filter((i) => i.kind === "sheep" && !told.has(i.cell)).map((i) => i.cell);
+      for (const to of ["shepherd-1", "shepherd-2"]) {
+        const west = to === "shepherd-1";
+        const theirs = fresh.filter((c) => parseCell(c)!.x < SIDE / 2 === west);
+        if (theirs.length === 0) continue;
+        for (const c of theirs) told.add(c);
+        return act("message", { to, text: `Sheep at ${theirs.join(" and ")}.` });
+      }
+      const next = route.find((c) => !visited.has(c));
+      return next ? act("move_to", { dest: next }) : NOOP;
+    },
+  };
+}
+
+/** A shepherd: fetch the sheep it is told about, nearest first, one at a time, to the pen. */
+function shepherd(): SolutionRunner {
+  const todo: string[] = [];
+  return {
+    decide(o: Observation): Decision {
+      for (const m of o.messages) for (const c of cellsIn(m.text)) if (!todo.includes(c)) todo.push(c);
+      if (bodyBusy(o)) return sleep(2000);
+      const held = carrying(o, "sheep")[0];
+      if (held) return o.you.place === "pen" ? act("drop", { item: held }) : act("move_to", { dest: "pen" });
+      const here = lyingHere(o, "sheep")[0];
+      if (here) return act("take", { item: here });
+      const at = todo.indexOf(o.you.cell);
+      if (at >= 0) todo.splice(at, 1);
+      if (todo.length === 0) return o.you.place === "pen" ? sleep(2000) : act("move_to", { dest: "pen" });
+      const me = parseCell(o.you.cell)!;
+      const nearest = [...todo].sort((a, b) => steps(me, a) - steps(me, b))[0]!;
+      return act("move_to", { dest: nearest });
+    },
+  };
+}
+
+function steps(from: { x: number; y: number }, to: string): number {
+  const c = parseCell(to)!;
+  return Math.abs(c.x - from.x) + Math.abs(c.y - from.y);
+}
+
+export function fogSearchSolution(agentId: string): SolutionRunner {
+  if (agentId === "spotter-1") return spotter();
+  if (agentId === "shepherd-1" || agentId === "shepherd-2") return shepherd();
+  throw new Error(`fog_search has no agent ${agentId}`);
+}
