@@ -239,6 +239,26 @@ describe("terminal agents", () => {
     assert.deepEqual(receivedLines(dir), [String.raw`'\x1b[200~the first task\x1b[201~\n'`]);
   });
 
+  test("a task waits through a dialog shown first: the person answers it, then the task is typed at the prompt", async () => {
+    const answer = await conn.request("dispatch", {
+      profile: "asksFirst",
+      task: "build it",
+      cwd: daemon.home,
+    });
+    const id = answer.result.id as string;
+    const dir = join(daemon.stateDir, "jobs", id);
+    const asking = await rowWhen(conn, id, (r) => r.state === "blocked");
+    assert.equal(asking.question, "Trust this folder? [y/N]");
+    // Quiet at its dialog well past the time a program roost knows nothing of is given: not typed.
+    await waitFor("a quiet second", async () =>
+      Date.now() - Date.parse(asking.updatedAt) > 1500 ? true : undefined,
+    );
+    assert.deepEqual(receivedLines(dir), []);
+    assert.equal((await conn.request("reply", { id, text: "y" })).result.saved, true);
+    await rowWhen(conn, id, (r) => r.summary === "doing build it");
+    assert.deepEqual(receivedLines(dir), ["trust [y]", "task [build it]"]);
+  });
+
   test("/stop stops a terminal agent", async () => {
     const { id } = await dispatchTerminal(daemon, conn, "title");
     await rowWhen(conn, id, (r) => r.lifecycle === "running");

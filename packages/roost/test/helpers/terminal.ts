@@ -20,6 +20,7 @@ export const TERMINAL_PROFILES = {
     protocol: false,
   },
   asksLater: { command: ["/bin/sh", fixture("terminal-asks-later.sh")], task: "argv", protocol: false },
+  asksFirst: { command: ["/bin/sh", fixture("terminal-asks-first.sh")], task: "type", protocol: false },
   deploy: {
     command: [
       "/bin/sh",
