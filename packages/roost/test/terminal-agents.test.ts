@@ -228,25 +228,13 @@ describe("terminal agents", () => {
   });
 
   test("a task given as the first reply is typed once the program is ready, pasted when it asks so", async () => {
-    const answer = await conn.request("dispatch", {
-      profile: "pasteTask",
-      task: "the first task",
-      cwd: daemon.home,
-    });
-    const id = answer.result.id as string;
-    const dir = join(daemon.stateDir, "jobs", id);
+    const { id, dir } = await dispatchTerminal(daemon, conn, "pasteTask", "the first task");
     await rowWhen(conn, id, (r) => r.summary === "thanks");
     assert.deepEqual(receivedLines(dir), [String.raw`'\x1b[200~the first task\x1b[201~\n'`]);
   });
 
   test("a task waits through a dialog shown first: the person answers it, then the task is typed at the prompt", async () => {
-    const answer = await conn.request("dispatch", {
-      profile: "asksFirst",
-      task: "build it",
-      cwd: daemon.home,
-    });
-    const id = answer.result.id as string;
-    const dir = join(daemon.stateDir, "jobs", id);
+    const { id, dir } = await dispatchTerminal(daemon, conn, "asksFirst", "build it");
     const asking = await rowWhen(conn, id, (r) => r.state === "blocked");
     assert.equal(asking.question, "Trust this folder? [y/N]");
     // Quiet at its dialog well past the time a program roost knows nothing of is given: not typed.

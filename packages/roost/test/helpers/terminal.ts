@@ -60,13 +60,14 @@ export function rowWhen(
   );
 }
 
-/** Dispatches a profile and answers its job's id and folder. */
+/** Dispatches a profile (with a task, if given) and answers its job's id and folder. */
 export async function dispatchTerminal(
   daemon: TestDaemon,
   conn: RawConnection,
   profile: string,
+  task?: string,
 ): Promise<{ id: string; dir: string }> {
-  const answer = await conn.request("dispatch", { profile, cwd: daemon.home });
+  const answer = await conn.request("dispatch", { profile, cwd: daemon.home, ...(task ? { task } : {}) });
   if (!answer.ok) throw new Error(`dispatch ${profile}: ${answer.code}: ${answer.error}`);
   const id = answer.result.id as string;
   return { id, dir: join(daemon.stateDir, "jobs", id) };
