@@ -18,6 +18,8 @@ describe("terminal agents", () => {
   let conn: RawConnection;
 
   before(async () => {
+    // A program that prints nothing takes its task after this long (10 s by default).
+    process.env.ROOST_TERMINAL_SILENT_MS = "1500";
     const asker = { ...TERMINAL_PROFILES.proceed, protocol: true };
     const pasteTask = { ...TERMINAL_PROFILES.paste, task: "type" };
     daemon = await startTestDaemon({ config: { agentProfiles: { ...TERMINAL_PROFILES, asker, pasteTask } } });
@@ -245,6 +247,15 @@ describe("terminal agents", () => {
     assert.equal((await conn.request("reply", { id, text: "y" })).result.saved, true);
     await rowWhen(conn, id, (r) => r.summary === "doing build it");
     assert.deepEqual(receivedLines(dir), ["trust [y]", "task [build it]"]);
+  });
+
+  test("a program that prints nothing gets its task typed after a while all the same", async () => {
+    const { dir } = await dispatchTerminal(daemon, conn, "silent", "hello");
+    const lines = await waitFor("the task", async () => {
+      const got = receivedLines(dir);
+      return got.length > 0 ? got : undefined;
+    });
+    assert.deepEqual(lines, ["got [hello]"]);
   });
 
   test("/stop stops a terminal agent", async () => {

@@ -21,6 +21,15 @@ export const TERMINAL_PROFILES = {
   },
   asksLater: { command: ["/bin/sh", fixture("terminal-asks-later.sh")], task: "argv", protocol: false },
   asksFirst: { command: ["/bin/sh", fixture("terminal-asks-first.sh")], task: "type", protocol: false },
+  silent: {
+    command: [
+      "/bin/sh",
+      "-c",
+      'read -r line; printf "got [%s]\\n" "$line" >> "$ROOST_JOB_DIR/received.txt"; sleep 600',
+    ],
+    task: "type",
+    protocol: false,
+  },
   deploy: {
     command: [
       "/bin/sh",
