@@ -62,7 +62,7 @@ test("Claude Code's first-run screens are dialogs, each with its own question", 
   const trust = read("claude-trust");
   assert.equal(
     trust.question,
-    "Accessing workspace: · /tmp/ex/proj2 · Quick safety check: Is this a project you created or one you trust?",
+    "Accessing workspace: · /src/me/proj2 · Quick safety check: Is this a project you created or one you trust?",
   );
   assert.deepEqual(trust.choices, ["Yes, I trust this folder", "No, exit"]);
   const key = read("claude-api-key");
