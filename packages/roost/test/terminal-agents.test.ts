@@ -18,6 +18,8 @@ describe("terminal agents", () => {
   let conn: RawConnection;
 
   before(async () => {
+    // A program that prints nothing takes its task after this long (10 s by default).
+    process.env.ROOST_TERMINAL_SILENT_MS = "1500";
     const asker = { ...TERMINAL_PROFILES.proceed, protocol: true };
     const pasteTask = { ...TERMINAL_PROFILES.paste, task: "type" };
     daemon = await startTestDaemon({ config: { agentProfiles: { ...TERMINAL_PROFILES, asker, pasteTask } } });
@@ -228,15 +230,32 @@ describe("terminal agents", () => {
   });
 
   test("a task given as the first reply is typed once the program is ready, pasted when it asks so", async () => {
-    const answer = await conn.request("dispatch", {
-      profile: "pasteTask",
-      task: "the first task",
-      cwd: daemon.home,
-    });
-    const id = answer.result.id as string;
-    const dir = join(daemon.stateDir, "jobs", id);
+    const { id, dir } = await dispatchTerminal(daemon, conn, "pasteTask", "the first task");
     await rowWhen(conn, id, (r) => r.summary === "thanks");
     assert.deepEqual(receivedLines(dir), [String.raw`'\x1b[200~the first task\x1b[201~\n'`]);
+  });
+
+  test("a task waits through a dialog shown first: the person answers it, then the task is typed at the prompt", async () => {
+    const { id, dir } = await dispatchTerminal(daemon, conn, "asksFirst", "build it");
+    const asking = await rowWhen(conn, id, (r) => r.state === "blocked");
+    assert.equal(asking.question, "Trust this folder? [y/N]");
+    // Quiet at its dialog well past the time a program roost knows nothing of is given: not typed.
+    await waitFor("a quiet second", async () =>
+      Date.now() - Date.parse(asking.updatedAt) > 1500 ? true : undefined,
+    );
+    assert.deepEqual(receivedLines(dir), []);
+    assert.equal((await conn.request("reply", { id, text: "y" })).result.saved, true);
+    await rowWhen(conn, id, (r) => r.summary === "doing build it");
+    assert.deepEqual(receivedLines(dir), ["trust [y]", "task [build it]"]);
+  });
+
+  test("a program that prints nothing gets its task typed after a while all the same", async () => {
+    const { dir } = await dispatchTerminal(daemon, conn, "silent", "hello");
+    const lines = await waitFor("the task", async () => {
+      const got = receivedLines(dir);
+      return got.length > 0 ? got : undefined;
+    });
+    assert.deepEqual(lines, ["got [hello]"]);
   });
 
   test("/stop stops a terminal agent", async () => {

@@ -62,7 +62,7 @@ test("Claude Code's first-run screens are dialogs, each with its own question", 
   const trust = read("claude-trust");
   assert.equal(
     trust.question,
-    "Accessing workspace: · /tmp/ex/proj2 · Quick safety check: Is this a project you created or one you trust?",
+    "Accessing workspace: · /src/me/proj2 · Quick safety check: Is this a project you created or one you trust?",
   );
   assert.deepEqual(trust.choices, ["Yes, I trust this folder", "No, exit"]);
   const key = read("claude-api-key");
@@ -129,4 +129,29 @@ test("the generic reader keeps its shapes on these screens: a highlighted menu i
   assert.deepEqual(bash.choices, ["Yes", "Yes, and always allow access to proj/ from this project", "No"]);
   assert.equal(bash.dialog?.highlighted, 0);
   assert.equal(bash.input, null);
+});
+
+test("a menu item wrapped onto the next line (a narrow terminal) is read whole", () => {
+  const lines = [
+    "› RUN echo hi > x.txt",
+    "",
+    "  Would you like to run the following command?",
+    "",
+    "  $ echo hi > x.txt",
+    "",
+    "› 1. Yes, proceed (y)",
+    "  2. Yes, and don't ask again for commands that start with `echo hi >",
+    "     x.txt` (p)",
+    "  3. No, and tell Codex what to do differently (esc)",
+    "",
+    "  Press enter to confirm or esc to cancel",
+  ];
+  const screen = { ...recordedScreen("codex-approval"), lines, cursor: { x: 79, y: 11 } };
+  const approval = readScreen(screen, [], codex);
+  assert.equal(approval.question, "Would you like to run the following command? · $ echo hi > x.txt");
+  assert.deepEqual(approval.choices, [
+    "Yes, proceed",
+    "Yes, and don't ask again for commands that start with `echo hi > x.txt`",
+    "No, and tell Codex what to do differently",
+  ]);
 });

@@ -20,6 +20,16 @@ export const TERMINAL_PROFILES = {
     protocol: false,
   },
   asksLater: { command: ["/bin/sh", fixture("terminal-asks-later.sh")], task: "argv", protocol: false },
+  asksFirst: { command: ["/bin/sh", fixture("terminal-asks-first.sh")], task: "type", protocol: false },
+  silent: {
+    command: [
+      "/bin/sh",
+      "-c",
+      'read -r line; printf "got [%s]\\n" "$line" >> "$ROOST_JOB_DIR/received.txt"; sleep 600',
+    ],
+    task: "type",
+    protocol: false,
+  },
   deploy: {
     command: [
       "/bin/sh",
@@ -59,13 +69,14 @@ export function rowWhen(
   );
 }
 
-/** Dispatches a profile and answers its job's id and folder. */
+/** Dispatches a profile (with a task, if given) and answers its job's id and folder. */
 export async function dispatchTerminal(
   daemon: TestDaemon,
   conn: RawConnection,
   profile: string,
+  task?: string,
 ): Promise<{ id: string; dir: string }> {
-  const answer = await conn.request("dispatch", { profile, cwd: daemon.home });
+  const answer = await conn.request("dispatch", { profile, cwd: daemon.home, ...(task ? { task } : {}) });
   if (!answer.ok) throw new Error(`dispatch ${profile}: ${answer.code}: ${answer.error}`);
   const id = answer.result.id as string;
   return { id, dir: join(daemon.stateDir, "jobs", id) };

@@ -19,7 +19,7 @@ const SUMMARY_INTERVAL_MS = 200;
 /** A program roost knows nothing of takes text after its first output and this much quiet. */
 const READY_QUIET_MS = 300;
 /** ... or after this long when it prints nothing at all. */
-const READY_SILENT_MS = 10_000;
+const READY_SILENT_MS = Number(process.env.ROOST_TERMINAL_SILENT_MS) || 10_000;
 
 /** What a (re)started job shows once it settled: its input, a dialog, or nothing (it ended). */
 export type Settled = "input" | "dialog" | "ended";
@@ -151,6 +151,9 @@ export class TerminalRows {
       const reading = await this.readingWhen(job, settledBy, known ? 60_000 : READY_QUIET_MS);
       if (reading) return reading.dialog ? "dialog" : "input";
       if (this.watched.get(job.id)?.job !== job) return "ended";
+      // A program that prints nothing has no screen to read: it reads its input all the same.
+      if (!known && this.watched.get(job.id)?.reading == null && Date.now() - startedAt >= READY_SILENT_MS)
+        return "input";
     }
   }
 
