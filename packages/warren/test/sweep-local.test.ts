@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
@@ -207,5 +208,26 @@ test("warren sweep refuses bad input with a usage error", async () => {
   for (const [i, [args, pattern]] of cases.entries()) {
     assert.equal(results[i]!.code, 2, args.join(" "));
     assert.match(results[i]!.stderr, pattern, args.join(" "));
+  }
+});
+
+test("an unreachable Redis is an error saying so, for the sweep and the worker alike", async () => {
+  const closed = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+  const url = `redis://127.0.0.1:${closed}`;
+  const [sweep, worker] = await Promise.all([
+    runWarren(["sweep", "signal_relay", "--seeds", "1", "--queue", url, "--out", join(root, "no-redis")]),
+    runWarren(["worker", "--queue", url]),
+  ]);
+  for (const result of [sweep, worker]) {
+    assert.equal(result.code, 1);
+    assert.match(
+      result.stderr,
+      new RegExp(`cannot reach Redis at 127\\.0\\.0\\.1:${closed}: .*ECONNREFUSED`),
+    );
   }
 });

@@ -1,7 +1,7 @@
 import { type Job, Queue, QueueEvents } from "bullmq";
 import { parseQueueUrl } from "./queue-url.js";
 import { startQueueWorker } from "./queue-worker.js";
-import { jobIdOf, KEEP_FINISHED_S, RUN_ATTEMPTS, RUN_QUEUE, reachRedis } from "./run-queue.js";
+import { checkRedis, jobIdOf, KEEP_FINISHED_S, RUN_ATTEMPTS, RUN_QUEUE } from "./run-queue.js";
 import type { RunRecord } from "./run-record.js";
 import type { RunSink } from "./sweep.js";
 import type { RunSpec } from "./sweep-plan.js";
@@ -20,6 +20,7 @@ export async function playOnQueue(
   sink: RunSink,
 ): Promise<void> {
   const connection = parseQueueUrl(url);
+  await checkRedis(connection);
   const queue = new Queue(RUN_QUEUE, { connection });
   const events = new QueueEvents(RUN_QUEUE, { connection });
   const pending = new Map(specs.map((spec) => [jobIdOf(sweepId, spec.key), spec]));
@@ -52,7 +53,7 @@ export async function playOnQueue(
   });
   const worker = localWorkers > 0 ? await startQueueWorker(url, { concurrency: localWorkers }) : undefined;
   try {
-    await reachRedis(Promise.all([queue.waitUntilReady(), events.waitUntilReady()]), connection);
+    await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
     for (const [jobId] of pending) {
       const earlier = await queue.getJob(jobId);
       if (earlier && (await earlier.getState()) === "failed") await earlier.retry();
