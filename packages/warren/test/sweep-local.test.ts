@@ -1,24 +1,21 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { createRun } from "../src/engine/index.js";
-import type { RunRecord } from "../src/sweep/run-record.js";
+import { type CliCommand, UsageError } from "../src/cli/command.js";
+import { sweepCommand } from "../src/cli/commands/sweep.js";
+import { workerCommand } from "../src/cli/commands/worker.js";
 import type { SweepSummary } from "../src/sweep/sweep-summary.js";
 import { wilsonInterval } from "../src/sweep/wilson.js";
-import { readRecords, runWarren, startWarren } from "./helpers/warren-process.js";
+import { headless } from "./helpers/engine-runs.js";
+import { readRecords, runWarren } from "./helpers/warren-process.js";
 
 const SCENARIOS = ["bridge_repair", "signal_relay", "harvest_rush"];
+
 const root = mkdtempSync(join(tmpdir(), "warren-sweep-"));
 after(() => rmSync(root, { recursive: true, force: true }));
-
-/** The hash `warren run SCENARIO --seed N` computes: every agent on its runner, pace null. */
-async function soloHash(scenario: string, seed: number): Promise<string> {
-  const run = createRun({ runId: `${scenario}-${seed}`, scenario, seed, npcPolicy: "solution", pace: null });
-  run.start();
-  return (await run.whenEnded()).log_hash;
-}
 
 const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 
@@ -41,7 +38,7 @@ test("a sweep of 3 scenarios x 20 seeds records the hashes warren run gives; its
   assert.equal(records.length, 60);
   assert.equal(new Set(records.map((r) => r.key)).size, 60);
   for (const r of records) {
-    assert.equal(r.log_hash, await soloHash(r.scenario, r.seed), r.key);
+    assert.equal(r.log_hash, (await headless(r.scenario, r.seed)).log_hash, r.key);
     assert.equal(r.key, `${r.scenario}/solution/${r.seed}`);
   }
   // And through the real command, one seed of each scenario.
@@ -95,117 +92,71 @@ test("a sweep of 3 scenarios x 20 seeds records the hashes warren run gives; its
   assert.ok(records.some((r) => r.scenario === "harvest_rush" && r.refusals > 0));
 });
 
-test("a sweep killed part-way resumes and plays only the runs still missing", async () => {
-  const out = join(root, "resumed");
-  // Paced so that the sweep is still going when it is killed (pace never changes a run).
-  const mixes = join(root, "paced.json");
-  writeFileSync(mixes, JSON.stringify({ mixes: [{ name: "solution", pace: 500 }] }));
-  const args = ["sweep", ...SCENARIOS, "--seeds", "1-20", "--workers", "1", "--agents", mixes, "--out", out];
-  const first = startWarren(args);
-  const recordsFile = join(out, "runs.jsonl");
-  while (!existsSync(recordsFile) || readRecords(out).length < 5) {
-    const ended = await Promise.race([first.exited, new Promise((r) => setTimeout(r, 20, undefined))]);
-    assert.equal(ended, undefined, `the sweep ended before it was killed: ${first.stderr()}`);
-  }
-  first.child.kill("SIGKILL");
-  assert.equal((await first.exited).signal, "SIGKILL");
-  const before = readFileSync(recordsFile, "utf8");
-  const kept = readRecords(out);
-  assert.ok(kept.length >= 5 && kept.length < 60, `${kept.length} runs recorded before the kill`);
-
-  const second = await runWarren([...args, "--json"]);
-  assert.equal(second.code, 0, second.stderr);
-  assert.match(second.stderr, new RegExp(`resuming: ${kept.length} of 60 runs already recorded`));
-  assert.equal(JSON.parse(second.stdout).resumed, kept.length);
-  const records = readRecords(out);
-  assert.equal(records.length, 60, "each run is recorded once");
-  assert.equal(new Set(records.map((r) => r.key)).size, 60);
-  assert.ok(
-    readFileSync(recordsFile, "utf8").startsWith(before),
-    "the earlier records are kept as they were",
-  );
-  for (const r of records.slice(kept.length, kept.length + 5)) {
-    assert.equal(r.log_hash, await soloHash(r.scenario, r.seed), r.key);
-  }
-});
-
-test("agent mixes: a remote client plays its agents per run, idle agents do nothing, a dying client crashes its run", async () => {
-  const out = join(root, "mixes");
-  const mixes = join(root, "mixes.json");
-  writeFileSync(
-    mixes,
-    JSON.stringify({
-      mixes: [
-        { name: "solution" },
-        {
-          name: "remote-engineer",
-          remote: ["engineer-1"],
-          command: [process.execPath, "--import", "tsx", "examples/solution-client.ts"],
-        },
-        { name: "no-lookout", none: ["lookout-1"] },
-        { name: "quitter", remote: ["courier-1"], command: [process.execPath, "-e", "process.exit(3)"] },
-      ],
-    }),
-  );
-  const sweep = await runWarren([
-    "sweep",
-    "bridge_repair",
-    "--seeds",
-    "1-3",
-    "--agents",
-    mixes,
-    "--out",
-    out,
-    "--workers",
-    "2",
-  ]);
-  assert.equal(sweep.code, 0, sweep.stderr);
-  const byKey = new Map<string, RunRecord>(readRecords(out).map((r) => [r.key, r]));
-  assert.equal(byKey.size, 12);
-  for (const seed of [1, 2, 3]) {
-    const solo = byKey.get(`bridge_repair/solution/${seed}`)!;
-    const remote = byKey.get(`bridge_repair/remote-engineer/${seed}`)!;
-    // Remote play over HTTP decides as the runner would, so the run is the same run.
-    assert.equal(remote.log_hash, solo.log_hash);
-    assert.equal(remote.commands, solo.commands);
-    assert.deepEqual(remote.client, { exit_code: 0, signal: null });
-    const idle = byKey.get(`bridge_repair/no-lookout/${seed}`)!;
-    assert.notEqual(idle.log_hash, solo.log_hash);
-    assert.ok(idle.success, "the engineer and courier manage without the lookout");
-    const quitter = byKey.get(`bridge_repair/quitter/${seed}`)!;
-    assert.equal(quitter.status, "crashed");
-    assert.match(quitter.status_reason, /the remote client exited \(code 3\)/);
-    assert.equal(quitter.client?.exit_code, 3);
-  }
-  assert.match(sweep.stdout, /^bridge_repair\s+quitter\s+3\s+0\.0%/m);
-});
-
-test("warren sweep refuses bad input with a usage error", async () => {
+test("warren sweep and warren worker refuse bad input with a usage error", async () => {
   const badMix = join(root, "bad-mix.json");
   writeFileSync(badMix, JSON.stringify({ mixes: [{ name: "x", remote: ["engineer-1"] }] }));
   const wrongAgent = join(root, "wrong-agent.json");
   writeFileSync(wrongAgent, JSON.stringify({ mixes: [{ name: "x", none: ["engineer-1"] }] }));
-  const cases: [string[], RegExp][] = [
-    [["sweep"], /name at least one scenario/],
-    [["sweep", "moon_base"], /there is no scenario "moon_base"/],
-    [["sweep", "bridge_repair", "--seeds", "9-3"], /a seed range runs upwards/],
-    [["sweep", "bridge_repair", "--seeds", "1-2000000"], /at most 1000000 seeds/],
-    [["sweep", "bridge_repair", "--workers", "0"], /--workers must be an integer from 1 to 256/],
-    [["sweep", "bridge_repair", "--queue", "http://x"], /redis:\/\/ or rediss:\/\//],
-    [["sweep", "bridge_repair", "--agents", badMix], /needs a "command" that plays them/],
+  const cases: [CliCommand, string[], RegExp][] = [
+    [sweepCommand, [], /name at least one scenario/],
+    [sweepCommand, ["bridge_repair", "--seeds", "9-3"], /a seed range runs upwards/],
+    [sweepCommand, ["bridge_repair", "--seeds", "1-2000000"], /at most 1000000 seeds/],
+    [sweepCommand, ["bridge_repair", "--workers", "0"], /--workers must be an integer from 1 to 256/],
+    [sweepCommand, ["bridge_repair", "--queue", "http://x"], /redis:\/\/ or rediss:\/\//],
+    [sweepCommand, ["bridge_repair", "--agents", badMix], /needs a "command" that plays them/],
     [
-      ["sweep", "signal_relay", "--agents", wrongAgent],
+      sweepCommand,
+      ["bridge_repair", "--agents", join(root, "absent.json")],
+      /--agents .*absent\.json: ENOENT/,
+    ],
+    [
+      sweepCommand,
+      ["signal_relay", "--agents", wrongAgent],
       /names agent "engineer-1", which signal_relay does not have/,
     ],
-    [["worker"], /--queue redis:\/\/HOST:PORT is required/],
+    [workerCommand, [], /--queue redis:\/\/HOST:PORT is required/],
     [
-      ["worker", "--queue", "redis://h:1", "--lock-ms", "10"],
+      workerCommand,
+      ["--queue", "redis://h:1", "--concurrency", "0"],
+      /--concurrency must be an integer from 1/,
+    ],
+    [
+      workerCommand,
+      ["--queue", "redis://h:1", "--lock-ms", "999"],
       /--lock-ms must be an integer of at least 1000/,
     ],
   ];
-  const results = await Promise.all(cases.map(([args]) => runWarren(args)));
-  for (const [i, [args, pattern]] of cases.entries()) {
-    assert.equal(results[i]!.code, 2, args.join(" "));
-    assert.match(results[i]!.stderr, pattern, args.join(" "));
+  const io = { out: () => {}, err: () => {} };
+  for (const [command, args, message] of cases) {
+    await assert.rejects(
+      command.run(args, io),
+      (error: Error) => error instanceof UsageError && message.test(error.message),
+      args.join(" "),
+    );
+  }
+  // Through the real command line: a usage error exits 2 with the usage.
+  const cli = await runWarren(["sweep", "moon_base"]);
+  assert.equal(cli.code, 2);
+  assert.match(cli.stderr, /there is no scenario "moon_base"[\s\S]*Usage: warren sweep SCENARIO\.\.\./);
+});
+
+test("an unreachable Redis is an error saying so, for the sweep and the worker alike", async () => {
+  const closed = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+  const url = `redis://127.0.0.1:${closed}`;
+  const [sweep, worker] = await Promise.all([
+    runWarren(["sweep", "signal_relay", "--seeds", "1", "--queue", url, "--out", join(root, "no-redis")]),
+    runWarren(["worker", "--queue", url]),
+  ]);
+  for (const result of [sweep, worker]) {
+    assert.equal(result.code, 1);
+    assert.match(
+      result.stderr,
+      new RegExp(`cannot reach Redis at 127\\.0\\.0\\.1:${closed}: .*ECONNREFUSED`),
+    );
   }
 });

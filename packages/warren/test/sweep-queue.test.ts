@@ -29,9 +29,9 @@ test("a sweep on the Redis queue, three workers, one SIGKILLed mid-run: every ru
 
   // Paced so that a run lasts long enough to die in (pace never changes a run, so neither the hashes).
   const mixes = join(root, "paced.json");
-  writeFileSync(mixes, JSON.stringify({ mixes: [{ name: "solution", pace: 100 }] }));
+  writeFileSync(mixes, JSON.stringify({ mixes: [{ name: "solution", pace: 50 }] }));
   for (let i = 0; i < 3; i++) {
-    workers.push(startWarren(["worker", "--queue", redis.url, "--lock-ms", "2000"]));
+    workers.push(startWarren(["worker", "--queue", redis.url, "--concurrency", "1", "--lock-ms", "2000"]));
   }
   // The same runs played locally, while the workers start.
   const local = await runWarren([
@@ -63,7 +63,7 @@ test("a sweep on the Redis queue, three workers, one SIGKILLed mid-run: every ru
   ]);
 
   const victim = workers[0]!;
-  // A bridge_repair run lasts about half a second at this pace: the kill lands while it plays.
+  // A bridge_repair run lasts about a second at this pace: the kill lands while it plays.
   const [, killedKey] = await victim.waitForStderr(/took (bridge_repair\/solution\/\d+)/);
   victim.child.kill("SIGKILL");
   assert.equal((await victim.exited).signal, "SIGKILL");
@@ -89,47 +89,4 @@ test("a sweep on the Redis queue, three workers, one SIGKILLed mid-run: every ru
   // The workers that lived stop cleanly when asked.
   for (const w of workers.slice(1)) w.child.kill("SIGTERM");
   for (const w of workers.slice(1)) assert.equal((await w.exited).code, 0, w.stderr());
-});
-
-test("a queued sweep killed and started again collects the runs finished meanwhile without queueing them again", async (t) => {
-  const missing = redisMissing();
-  assert.equal(missing, "", missing);
-  const redis = await startRedis();
-  const worker = startWarren(["worker", "--queue", redis.url, "--concurrency", "2"]);
-  t.after(async () => {
-    worker.child.kill("SIGKILL");
-    await worker.exited;
-    await redis.stop();
-  });
-  await worker.waitForStderr(/worker: taking runs/);
-  const mixes = join(root, "paced-resume.json");
-  writeFileSync(mixes, JSON.stringify({ mixes: [{ name: "solution", pace: 200 }] }));
-  const out = join(root, "queued-resume");
-  const args = [
-    "sweep",
-    "bridge_repair",
-    "signal_relay",
-    "--seeds",
-    "1-6",
-    "--agents",
-    mixes,
-    "--queue",
-    redis.url,
-    "--out",
-    out,
-  ];
-  const first = startWarren(args);
-  await worker.waitForStderr(/finished /, 2);
-  first.child.kill("SIGKILL");
-  await first.exited;
-  // The worker plays the rest while no sweep listens.
-  await worker.waitForStderr(/finished /, 12);
-
-  const second = await runWarren([...args, "--json"]);
-  assert.equal(second.code, 0, second.stderr);
-  const records = readRecords(out);
-  assert.equal(records.length, 12);
-  assert.equal(new Set(records.map((r) => r.key)).size, 12);
-  assert.equal(worker.stderr().match(/took /g)?.length, 12, "no run was queued or played twice");
-  assert.equal(JSON.parse(second.stdout).runs, 12);
 });

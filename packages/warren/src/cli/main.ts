@@ -7,8 +7,13 @@ const io: CliIo = {
 };
 
 function help(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.usage.length));
-  const lines = COMMANDS.map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`);
+  // Usages longer than this put their summary on the next line instead of widening every row.
+  const width = Math.min(64, Math.max(...COMMANDS.map((c) => c.usage.length)));
+  const lines = COMMANDS.map((c) =>
+    c.usage.length > width
+      ? `  ${c.usage}\n  ${" ".repeat(width)}  ${c.summary}`
+      : `  ${c.usage.padEnd(width)}  ${c.summary}`,
+  );
   return `warren: a deterministic multi-agent simulation (protocol warren-agent/0)\n\nUsage:\n${lines.join("\n")}\n\nRun "warren COMMAND --help" for one command's usage.`;
 }
 

@@ -1,4 +1,5 @@
-import { createRun, listScenarios, type Run, type RunSummary } from "../engine/index.js";
+import { createRun, type Run, type RunSummary } from "../engine/index.js";
+import { findScenario } from "../scenarios/index.js";
 import type { ListeningServer } from "../server/index.js";
 import { castMix, type MixCast } from "./agent-mix.js";
 import { RemoteClient } from "./remote-client.js";
@@ -13,11 +14,13 @@ const DEFAULT_DEADLINE_S = 60;
  * free port the first time one is needed) while the mix's client plays them.
  */
 export async function executeRun(spec: RunSpec): Promise<RunRecord> {
-  const agents = listScenarios()
-    .find((s) => s.name === spec.scenario)
-    ?.agents.map((a) => a.agent_id);
-  if (!agents) throw new Error(`there is no scenario "${spec.scenario}"`);
-  const cast = castMix(spec.mix, spec.scenario, agents);
+  const scenario = findScenario(spec.scenario);
+  if (!scenario) throw new Error(`there is no scenario "${spec.scenario}"`);
+  const cast = castMix(
+    spec.mix,
+    spec.scenario,
+    scenario.agents.map((a) => a.id),
+  );
   const started = performance.now();
   if (cast.remote.length === 0) {
     const run = createRun({

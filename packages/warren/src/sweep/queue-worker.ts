@@ -1,7 +1,7 @@
 import { Worker } from "bullmq";
 import { parseQueueUrl } from "./queue-url.js";
 import { RunPool } from "./run-pool.js";
-import { RUN_QUEUE, reachRedis } from "./run-queue.js";
+import { checkRedis, RUN_QUEUE } from "./run-queue.js";
 import type { RunRecord } from "./run-record.js";
 import type { RunSpec } from "./sweep-plan.js";
 
@@ -30,6 +30,7 @@ export interface QueueWorker {
  */
 export async function startQueueWorker(url: string, options: QueueWorkerOptions): Promise<QueueWorker> {
   const connection = parseQueueUrl(url);
+  await checkRedis(connection);
   const lockMs = options.lockMs ?? DEFAULT_LOCK_MS;
   const pool = new RunPool(options.concurrency);
   const log = options.log ?? (() => {});
@@ -52,12 +53,7 @@ export async function startQueueWorker(url: string, options: QueueWorkerOptions)
   );
   worker.on("error", (error) => log(`queue error: ${error.message}`));
   worker.on("failed", (job, error) => log(`failed ${job?.data.key ?? "?"}: ${error.message}`));
-  try {
-    await reachRedis(worker.waitUntilReady(), connection);
-  } catch (error) {
-    await Promise.all([worker.close(true), pool.close()]);
-    throw error;
-  }
+  await worker.waitUntilReady();
   return {
     async close() {
       await worker.close();

@@ -56,7 +56,9 @@ export class RunPool {
     const exits = this.members.map(
       (m) =>
         new Promise<void>((resolve) =>
-          m.process.exitCode !== null ? resolve() : m.process.once("exit", () => resolve()),
+          m.process.exitCode !== null || m.process.signalCode !== null
+            ? resolve()
+            : m.process.once("exit", () => resolve()),
         ),
     );
     for (const m of this.members) if (m.process.connected) m.process.disconnect();

@@ -1,4 +1,4 @@
-import type { RedisOptions } from "ioredis";
+import { Redis, type RedisOptions } from "ioredis";
 
 /** The BullMQ queue every sweep puts its runs on and every `warren worker` takes them from. */
 export const RUN_QUEUE = "warren-runs";
@@ -14,21 +14,33 @@ export const KEEP_FINISHED_S = 7 * 24 * 3600;
 /** A run's job may be tried this often when the process playing it dies (not when the run fails). */
 export const RUN_ATTEMPTS = 2;
 
-/** How long a worker may wait for Redis before it says it cannot reach it. */
+/** How long to wait for Redis to answer before saying it cannot be reached. */
 const CONNECT_TIMEOUT_MS = 10_000;
 
-/** Resolves once `ready` does, or rejects saying Redis is not there. */
-export async function reachRedis(ready: Promise<unknown>, connection: RedisOptions): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`cannot reach Redis at ${connection.host}:${connection.port}`)),
-      CONNECT_TIMEOUT_MS,
-    );
+/**
+ * Throws "cannot reach Redis at HOST:PORT: why" unless Redis answers a PING. Checked before any
+ * BullMQ object exists: those retry a lost connection forever, which is right once running and
+ * wrong for a mistyped address.
+ */
+export async function checkRedis(connection: RedisOptions): Promise<void> {
+  const probe = new Redis({
+    ...connection,
+    lazyConnect: true,
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  let cause = "";
+  probe.on("error", (error: Error) => {
+    cause = error.message;
   });
   try {
-    await Promise.race([ready, timeout]);
+    await probe.connect();
+    await probe.ping();
+  } catch (error) {
+    const why = cause || (error as Error).message;
+    throw new Error(`cannot reach Redis at ${connection.host}:${connection.port}: ${why}`);
   } finally {
-    clearTimeout(timer);
+    probe.disconnect();
   }
 }

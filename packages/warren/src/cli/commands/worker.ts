@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { parseQueueUrl } from "../../sweep/queue-url.js";
 import { type CliCommand, UsageError } from "../command.js";
 import { parseCount } from "../parse-count.js";
@@ -6,7 +7,8 @@ import { parseOptions } from "../parse-options.js";
 export const workerCommand: CliCommand = {
   name: "worker",
   usage: "warren worker --queue redis://H:P [--concurrency N] [--lock-ms MS]",
-  summary: "Take sweep runs from the Redis queue and play them, N at a time (default 1), until stopped.",
+  summary:
+    "Take sweep runs from the Redis queue and play them, N at a time (default: the cores), until stopped.",
   async run(args, io) {
     const { values, positionals } = parseOptions(args, {
       queue: { type: "string" },
@@ -21,7 +23,12 @@ export const workerCommand: CliCommand = {
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
-    const concurrency = parseCount("--concurrency", values.concurrency as string | undefined, 1, 1);
+    const concurrency = parseCount(
+      "--concurrency",
+      values.concurrency as string | undefined,
+      availableParallelism(),
+      1,
+    );
     const lockText = values["lock-ms"] as string | undefined;
     if (lockText !== undefined && !(/^\d+$/.test(lockText) && Number(lockText) >= 1000)) {
       throw new UsageError(`--lock-ms must be an integer of at least 1000 (got "${lockText}")`);
