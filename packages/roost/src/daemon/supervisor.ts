@@ -28,6 +28,11 @@ export class Supervisor {
   private closing = false;
   /** The host connected to, set before its jobs are adopted (the ops see it only after). */
   private host: ProcessHost | null = null;
+  /**
+   * Exits recorded, per job: a program that fails at once may end (and its exit be recorded) before
+   * the host answers the spawn, and that start must not then mark it running.
+   */
+  private readonly exits = new WeakMap<Job, number>();
 
   constructor(
     private readonly state: DaemonState,
@@ -135,6 +140,7 @@ export class Supervisor {
     job.stopping = false;
     job.respawning = false;
     this.state.save(job);
+    const exitsBefore = this.exits.get(job) ?? 0;
     try {
       const info = await (await this.state.waitForHost()).spawn({
         id: job.id,
@@ -145,6 +151,8 @@ export class Supervisor {
         ...TERMINAL_SIZE,
       });
       if (!this.state.jobs.has(job.id)) return;
+      // It ended already: its exit was recorded (done, failed or a restart on its way) and stands.
+      if ((this.exits.get(job) ?? 0) !== exitsBefore) return;
       job.pid = info.pid;
       if ((job.lifecycle as Lifecycle) === "stopped") {
         // Stopped while it was being started: end what just started.
@@ -171,6 +179,7 @@ export class Supervisor {
   /** A job's process ended: done, failed, stopped, started again, or restarted after a crash. */
   recordExit(job: Job, exitCode: number | null, signal: number | null): void {
     if (!isLive(job) && !job.stopping) return;
+    this.exits.set(job, (this.exits.get(job) ?? 0) + 1);
     this.clearTimers(job);
     const ranMs = job.startedAt === null ? 0 : Date.now() - job.startedAt;
     job.exitCode = exitCode;
