@@ -27,7 +27,7 @@ function startIfEnded(supervisor: Supervisor, job: Job): void {
   }
 }
 
-/** The user's reply in the events feed: `reply` (or `steer`), to whom, and its start. */
+/** The user's reply in the events feed: `reply`, `steer` or `typed` (into a terminal), to whom, and its start. */
 function feedReply(ctx: OpContext, job: Job, text: string, mode: ReplyMode | null): void {
   ctx.feed.add({
     kind: "reply",
