@@ -9,7 +9,9 @@ import { rowWhen } from "./helpers/terminal.js";
 const PROFILES = {
   asker: { command: ["/bin/sh", "-c", "printf 'Proceed? [y/N] '; read answer; sleep 60"] },
   sleeper: { command: ["sleep", "60"], protocol: false },
-  crasher: { command: ["/bin/sh", "-c", "echo 'execvp(3) failed: No such file or directory'; exit 1"] },
+  crasher: {
+    command: ["/bin/sh", "-c", "echo 'execvp(3) failed: No such file or directory'; sleep 0.1; exit 1"],
+  },
 };
 
 describe("the CLI at first look", () => {

@@ -25,6 +25,7 @@ test("help: the overview, each command's usage; an unknown command fails", async
     "shutdown",
     "dispatch",
     "ls",
+    "describe",
     "reply",
     "stop",
     "rm",

@@ -33,6 +33,11 @@ export class Supervisor {
   private host: ProcessHost | null = null;
   /** Starts under way: a second start of the same job (two respawns at once) joins the first. */
   private readonly starting = new Map<Job, Promise<void>>();
+  /**
+   * Exits recorded, per job: a program that fails at once may end (and its exit be recorded) before
+   * the host answers the spawn, and that start must not then mark it running.
+   */
+  private readonly exits = new WeakMap<Job, number>();
 
   constructor(
     private readonly state: DaemonState,
@@ -155,6 +160,7 @@ export class Supervisor {
     job.stopping = false;
     job.respawning = false;
     this.state.save(job);
+    const exitsBefore = this.exits.get(job) ?? 0;
     try {
       const host = await this.state.waitForHost();
       // Removed while it waited for the host: nothing to start.
@@ -172,6 +178,8 @@ export class Supervisor {
         void this.state.host?.remove(job.id).catch(() => {});
         return;
       }
+      // It ended already: its exit was recorded (done, failed or a restart on its way) and stands.
+      if ((this.exits.get(job) ?? 0) !== exitsBefore) return;
       job.pid = info.pid;
       if ((job.lifecycle as Lifecycle) === "stopped") {
         // Stopped while it was being started: end what just started.
@@ -212,6 +220,7 @@ export class Supervisor {
   /** A job's process ended: done, failed, stopped, started again, or restarted after a crash. */
   recordExit(job: Job, exitCode: number | null, signal: number | null): void {
     if (!isLive(job) && !job.stopping) return;
+    this.exits.set(job, (this.exits.get(job) ?? 0) + 1);
     this.clearTimers(job);
     const ranMs = job.startedAt === null ? 0 : Date.now() - job.startedAt;
     job.exitCode = exitCode;

@@ -1,35 +1,13 @@
-import { availablePanes, DISPATCH_FIELDS, type HubState, shownEntries } from "./hub-state.js";
+import { editorKey, NO_STEER } from "./editor-keys.js";
+import type { HubActions } from "./hub-actions.js";
+import { availablePanes, type HubState, holdPlace, shownEntries } from "./hub-state.js";
 import { effectiveSelection } from "./hub-view.js";
 import { keyOf, type ListCommand, listCommand } from "./key-map.js";
-import { editLine, emptyEditor } from "./line-editor.js";
+import { emptyEditor } from "./line-editor.js";
 import { rowEntries } from "./row-list.js";
-import { isWaiting, rowLook } from "./row-look.js";
+import { isWaiting } from "./row-look.js";
 
-/** What the keys ask of the daemon and of the hub around the view. */
-export interface HubActions {
-  reply(id: string, text: string, steer: boolean): void;
-  stop(id: string): void;
-  respawn(id: string): void;
-  remove(id: string): void;
-  setPinned(id: string, pinned: boolean): void;
-  rename(id: string, name: string): void;
-  /** Swaps the row with its neighbour in the user's order (`-1` up, `1` down). */
-  move(id: string, direction: -1 | 1): void;
-  /** Reads the profiles (into the state) before the profile picker shows. */
-  loadProfiles(): void;
-  /** A new job; `name` empty lets the daemon name it. */
-  dispatch(profile: string, task: string, name: string, cwd: string): void;
-  /** A new task on the board. */
-  addTask(title: string): void;
-  /** Runs a schedule now. */
-  runSchedule(id: string): void;
-  pauseSchedule(id: string, paused: boolean): void;
-  attach(id: string): void;
-  /** Asks the daemon for the job's details (into `state.detail`). */
-  describe(id: string): void;
-  redraw(): void;
-  quit(): void;
-}
+export type { HubActions } from "./hub-actions.js";
 
 function shownRowIds(state: HubState): string[] {
   return rowEntries(shownEntries(state)).map((e) => e.row.id);
@@ -37,13 +15,6 @@ function shownRowIds(state: HubState): string[] {
 
 function selection(state: HubState): string | null {
   return effectiveSelection(state, shownEntries(state));
-}
-
-/** Grouped by state, the row acted on keeps its place until the selection moves (see `heldGroups`). */
-function holdPlace(state: HubState, id: string): void {
-  const row = state.rows.get(id);
-  if (state.grouping === "state" && row && !state.heldGroups.has(id))
-    state.heldGroups.set(id, rowLook(row).group);
 }
 
 function moveSelection(state: HubState, by: number | "top" | "bottom"): void {
@@ -104,8 +75,6 @@ function runListCommand(state: HubState, key: string, actions: HubActions, pageS
 }
 
 type CommandRun = (state: HubState, actions: HubActions, pageSize: number) => void;
-
-const NO_STEER = "A terminal agent takes a reply as its next input: there is no steer (Enter replies).";
 
 /** A terminal agent's held reply starts the editor, to send as the answer to what it asks now. */
 function startEditor(kind: "reply" | "steer"): CommandRun {
@@ -329,64 +298,4 @@ function applyKey(
       editorKey(state, key, data, actions);
       return;
   }
-}
-
-/** Tab in a new job's line: keeps what was typed and moves to the next field (task, name, folder). */
-function nextDispatchField(mode: Extract<HubState["mode"], { kind: "dispatch-task" }>, by: 1 | -1): void {
-  mode.values[mode.field] = mode.editor.text;
-  const at = DISPATCH_FIELDS.indexOf(mode.field);
-  mode.field = DISPATCH_FIELDS[(at + by + DISPATCH_FIELDS.length) % DISPATCH_FIELDS.length]!;
-  mode.editor = emptyEditor(mode.values[mode.field]);
-}
-
-function editorKey(state: HubState, key: string | undefined, data: string, actions: HubActions): void {
-  const mode = state.mode;
-  if (
-    mode.kind !== "reply" &&
-    mode.kind !== "rename" &&
-    mode.kind !== "filter" &&
-    mode.kind !== "dispatch-task" &&
-    mode.kind !== "add-task"
-  )
-    return;
-  if (key === "escape" || key === "ctrl+c") {
-    if (mode.kind === "filter") state.filter = "";
-    state.mode = { kind: "list" };
-    return;
-  }
-  if (key === "ctrl+t" && mode.kind === "reply") {
-    if (state.rows.get(mode.id)?.kind === "terminal") state.notice = { text: NO_STEER, tone: "info" };
-    else mode.steer = !mode.steer;
-    return;
-  }
-  if ((key === "tab" || key === "shift+tab") && mode.kind === "dispatch-task") {
-    nextDispatchField(mode, key === "tab" ? 1 : -1);
-    return;
-  }
-  if (key === "enter") {
-    const text = mode.editor.text.trim();
-    state.mode = { kind: "list" };
-    if (mode.kind === "reply" && text !== "") {
-      holdPlace(state, mode.id);
-      actions.reply(mode.id, text, mode.steer);
-    }
-    if (mode.kind === "rename" && text !== "") actions.rename(mode.id, text);
-    if (mode.kind === "dispatch-task") {
-      const values = { ...mode.values, [mode.field]: mode.editor.text };
-      actions.dispatch(
-        mode.profile,
-        values.task.trim(),
-        values.name.trim(),
-        values.folder.trim() || state.cwd,
-      );
-    }
-    if (mode.kind === "add-task" && text !== "") actions.addTask(text);
-    if (mode.kind === "filter") state.filter = text;
-    return;
-  }
-  const edited = editLine(mode.editor, key, data);
-  if (edited === undefined) return;
-  mode.editor = edited;
-  // The filter applies as it is typed.
-  if (mode.kind === "filter") state.filter = edited.text;
 }

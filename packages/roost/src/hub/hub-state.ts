@@ -2,6 +2,7 @@ import type { JobRow } from "../protocol/rows.js";
 import type { JobDetail } from "./detail-view.js";
 import type { LineEditor } from "./line-editor.js";
 import { type Entry, listEntries, rowEntries } from "./row-list.js";
+import { rowLook } from "./row-look.js";
 
 export type Grouping = "dir" | "state";
 export type ConnectionStatus = "connecting" | "connected" | "gone";
@@ -145,6 +146,13 @@ export function availablePanes(state: HubState): PaneKind[] {
 /** The list as the state shows it. */
 export function shownEntries(state: HubState): Entry[] {
   return listEntries(state.rows, state.grouping, state.filter, state.heldGroups);
+}
+
+/** Grouped by state, the row acted on keeps its place until the selection moves (see `heldGroups`). */
+export function holdPlace(state: HubState, id: string): void {
+  const row = state.rows.get(id);
+  if (state.grouping === "state" && row && !state.heldGroups.has(id))
+    state.heldGroups.set(id, rowLook(row).group);
 }
 
 /** Drops a row; when it was the selected one, the selection moves to the row that took its place. */

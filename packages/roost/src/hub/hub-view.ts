@@ -1,29 +1,14 @@
 import { visibleWidth } from "@mariozechner/pi-tui";
+import { hintLine, statusLine } from "./bottom-lines.js";
 import { boxLines, boxRoom, maxScroll, wrapText } from "./box-view.js";
 import { detailBody, detailLines } from "./detail-view.js";
 import { helpBody, helpLines } from "./help-view.js";
-import {
-  availablePanes,
-  type ConfirmedAction,
-  DISPATCH_FIELDS,
-  type HubState,
-  type Mode,
-  type NoticeTone,
-  shownEntries,
-} from "./hub-state.js";
+import { availablePanes, type HubState, type Mode, shownEntries } from "./hub-state.js";
 import { boardSummary, paneLines } from "./pane-view.js";
-import { type Entry, type RowEntry, shortPath } from "./row-list.js";
+import type { Entry, RowEntry } from "./row-list.js";
 import { asksUser, isWaiting } from "./row-look.js";
-import {
-  editorLine,
-  fit,
-  groupLine,
-  heldLine,
-  inPlaceEditorLine,
-  questionLine,
-  rowLine,
-} from "./row-view.js";
-import { bold, cyan, dim, errorBackground, green, grey, inverse, red, yellow } from "./style.js";
+import { fit, groupLine, heldLine, inPlaceEditorLine, questionLine, rowLine } from "./row-view.js";
+import { bold, cyan, dim, errorBackground, green, red, yellow } from "./style.js";
 
 /** The size of the lower pane for a screen `height` lines high. */
 export function paneHeight(height: number): number {
@@ -156,111 +141,6 @@ function bannerLine(state: HubState, width: number): string {
       ? " Connecting to the daemon…"
       : ` The daemon is gone: start it with roost daemon (or any roost command); the hub reconnects by itself. Rows are as last seen.${state.connectionDetail ? ` (${state.connectionDetail})` : ""}`;
   return errorBackground(fit(text, width));
-}
-
-const TONES: Record<NoticeTone, (text: string) => string> = {
-  ok: green,
-  info: cyan,
-  warn: yellow,
-  error: red,
-};
-
-/** The choices around the chosen one that fit in `room` columns, the chosen one always among them. */
-export function choiceWindow(choices: string[], choice: number, room: number): string {
-  const cell = (i: number) => ` ${choices[i]} `;
-  let from = choice;
-  let to = choice + 1;
-  let used = cell(choice).length + 2;
-  // Grow to the right first, then to the left, while the next one fits (2 columns for the ‹ › marks).
-  for (let grew = true; grew; ) {
-    grew = false;
-    if (to < choices.length && used + cell(to).length <= room) {
-      used += cell(to++).length;
-      grew = true;
-    }
-    if (from > 0 && used + cell(from - 1).length <= room) {
-      used += cell(--from).length;
-      grew = true;
-    }
-  }
-  let out = from > 0 ? dim("‹") : " ";
-  for (let i = from; i < to; i++) out += i === choice ? inverse(cell(i)) : cell(i);
-  return out + (to < choices.length ? dim("›") : " ");
-}
-
-/** A confirmation: the question and its keys first (they must show at any width), then what follows. */
-const CONFIRM_TEXT: Record<ConfirmedAction, (name: string) => string> = {
-  remove: (name) => `Remove ${name}?  y: remove  n: keep · its process ends and its folder is deleted`,
-  stop: (name) => `Stop ${name}?  y: stop  n: keep running · a reply will not start it again`,
-  respawn: (name) => `Respawn ${name}?  y: respawn  n: keep running · its process ends and starts again`,
-};
-
-function statusLine(state: HubState, width: number): string {
-  const mode = state.mode;
-  if (mode.kind === "confirm") {
-    const name = state.rows.get(mode.id)?.name ?? mode.id;
-    return errorBackground(fit(` ${CONFIRM_TEXT[mode.action](name)}`, width));
-  }
-  if (mode.kind === "dispatch-profile") {
-    if (state.profilesError !== null)
-      return fit(red(" roost.json cannot be read: the error is above. Esc: back"), width);
-    if (state.profiles.length === 0)
-      return fit(yellow(" No profiles in roost.json (agentProfiles). Esc: back"), width);
-    const prefix = " New job from ";
-    const names = choiceWindow(state.profiles, mode.choice, width - prefix.length - 2);
-    return fit(
-      `${prefix}${names}  ${dim(`${mode.choice + 1}/${state.profiles.length} · ←/→ · Enter: task`)}`,
-      width,
-    );
-  }
-  if (mode.kind === "schedule-pick") {
-    const schedules = state.schedules ?? [];
-    if (schedules.length === 0)
-      return fit(yellow(' No schedules: roost schedule add "every 30m" PROFILE [TASK]. Esc: back'), width);
-    const chosen = schedules[Math.min(mode.choice, schedules.length - 1)]!;
-    const prefix = " Schedule ";
-    const keys = `  ${dim(`r: run now · p: ${chosen.paused ? "resume" : "pause"}`)}`;
-    const names = schedules.map((s) => `${s.name}${s.paused ? " (paused)" : ""}`);
-    return fit(`${prefix}${choiceWindow(names, mode.choice, width - prefix.length - 28)}${keys}`, width);
-  }
-  if (mode.kind === "dispatch-task") {
-    const others = DISPATCH_FIELDS.filter((f) => f !== mode.field && mode.values[f] !== "")
-      .map((f) => `${f} ${f === "folder" ? shortPath(mode.values[f]) : mode.values[f]}`)
-      .join(" · ");
-    const prompt = bold(cyan(` New ${mode.profile}${others ? dim(` (${others})`) : ""} · ${mode.field} › `));
-    return editorLine(prompt, mode.editor, width);
-  }
-  if (mode.kind === "add-task") return editorLine(bold(cyan(" New task › ")), mode.editor, width);
-  if (mode.kind === "filter") return editorLine(bold(cyan(" / ")), mode.editor, width);
-  if (state.notice) return fit(` ${TONES[state.notice.tone](state.notice.text)}`, width);
-  return "";
-}
-
-const HINTS: Partial<Record<Mode["kind"], string>> = {
-  list: "Enter reply · s steer · 1-9 pick · Tab waiting · i details · a attach · x stop · o respawn · n new · / filter",
-  reply: "Enter send · Esc cancel · C-t steer/after",
-  rename: "Enter save · Esc cancel",
-  filter: "type to filter · Enter keep · Esc clear",
-  confirm: "y yes · n or Esc no",
-  "dispatch-profile": "←/→ profile · Enter task · Esc cancel",
-  "dispatch-task": "Enter dispatch · Tab task / name / folder · Esc cancel",
-  "add-task": "Enter add to the board · Esc cancel",
-  "schedule-pick": "←/→ schedule · r run now · p pause / resume · Esc back",
-  help: "↑↓ PgUp PgDn scroll · any other key closes the help",
-  detail: "↑↓ PgUp PgDn scroll · Esc back · a key of the list acts on this row",
-};
-
-/** Kept at the end of the list's hints whatever the width: how to get help and out. */
-const HINTS_KEPT = " · ? help · q quit";
-
-function hintLine(mode: Mode["kind"], width: number): string {
-  const hints = HINTS[mode] ?? "";
-  if (mode !== "list") return fit(grey(` ${hints}`), width);
-  const room = width - HINTS_KEPT.length;
-  const cut = room > 10 ? ` ${hints}`.slice(0, room) : "";
-  // Cut at the last whole hint that fits.
-  const whole = cut.length < hints.length + 1 ? cut.slice(0, cut.lastIndexOf(" · ")) : cut;
-  return fit(grey(`${whole}${whole ? HINTS_KEPT : ` ${HINTS_KEPT.slice(3)}`}`), width);
 }
 
 /** The help and the details take the list's room and the pane's. */

@@ -2,7 +2,7 @@ import type { ReplyMode } from "../../protocol/index.js";
 import type { Job } from "../job.js";
 import type { OpContext } from "./context.js";
 
-/** The user's reply in the events feed: `reply`, `steer` or `typed`, to whom, and its start. */
+/** The user's reply in the events feed: `reply`, `steer` or `typed` (into a terminal), to whom, and its start. */
 export function feedReply(ctx: OpContext, job: Job, text: string, mode: ReplyMode | null): void {
   ctx.feed.add({
     kind: "reply",

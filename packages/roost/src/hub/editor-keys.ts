@@ -1,0 +1,68 @@
+/** Keys in the hub's one-line editors: a reply, a rename, the filter, a new job's fields, a task. */
+import type { HubActions } from "./hub-actions.js";
+import { DISPATCH_FIELDS, type HubState, holdPlace } from "./hub-state.js";
+import { editLine, emptyEditor } from "./line-editor.js";
+
+/** Tab in a new job's line: keeps what was typed and moves to the next field (task, name, folder). */
+/** Said when steer is asked of a terminal agent. */
+export const NO_STEER =
+  "A terminal agent takes a reply as its next input: there is no steer (Enter replies).";
+
+function nextDispatchField(mode: Extract<HubState["mode"], { kind: "dispatch-task" }>, by: 1 | -1): void {
+  mode.values[mode.field] = mode.editor.text;
+  const at = DISPATCH_FIELDS.indexOf(mode.field);
+  mode.field = DISPATCH_FIELDS[(at + by + DISPATCH_FIELDS.length) % DISPATCH_FIELDS.length]!;
+  mode.editor = emptyEditor(mode.values[mode.field]);
+}
+
+export function editorKey(state: HubState, key: string | undefined, data: string, actions: HubActions): void {
+  const mode = state.mode;
+  if (
+    mode.kind !== "reply" &&
+    mode.kind !== "rename" &&
+    mode.kind !== "filter" &&
+    mode.kind !== "dispatch-task" &&
+    mode.kind !== "add-task"
+  )
+    return;
+  if (key === "escape" || key === "ctrl+c") {
+    if (mode.kind === "filter") state.filter = "";
+    state.mode = { kind: "list" };
+    return;
+  }
+  if (key === "ctrl+t" && mode.kind === "reply") {
+    if (state.rows.get(mode.id)?.kind === "terminal") state.notice = { text: NO_STEER, tone: "info" };
+    else mode.steer = !mode.steer;
+    return;
+  }
+  if ((key === "tab" || key === "shift+tab") && mode.kind === "dispatch-task") {
+    nextDispatchField(mode, key === "tab" ? 1 : -1);
+    return;
+  }
+  if (key === "enter") {
+    const text = mode.editor.text.trim();
+    state.mode = { kind: "list" };
+    if (mode.kind === "reply" && text !== "") {
+      holdPlace(state, mode.id);
+      actions.reply(mode.id, text, mode.steer);
+    }
+    if (mode.kind === "rename" && text !== "") actions.rename(mode.id, text);
+    if (mode.kind === "dispatch-task") {
+      const values = { ...mode.values, [mode.field]: mode.editor.text };
+      actions.dispatch(
+        mode.profile,
+        values.task.trim(),
+        values.name.trim(),
+        values.folder.trim() || state.cwd,
+      );
+    }
+    if (mode.kind === "add-task" && text !== "") actions.addTask(text);
+    if (mode.kind === "filter") state.filter = text;
+    return;
+  }
+  const edited = editLine(mode.editor, key, data);
+  if (edited === undefined) return;
+  mode.editor = edited;
+  // The filter applies as it is typed.
+  if (mode.kind === "filter") state.filter = edited.text;
+}

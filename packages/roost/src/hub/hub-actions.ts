@@ -1,0 +1,25 @@
+/** What the keys ask of the daemon and of the hub around the view. */
+export interface HubActions {
+  reply(id: string, text: string, steer: boolean): void;
+  stop(id: string): void;
+  respawn(id: string): void;
+  remove(id: string): void;
+  setPinned(id: string, pinned: boolean): void;
+  rename(id: string, name: string): void;
+  /** Swaps the row with its neighbour in the user's order (`-1` up, `1` down). */
+  move(id: string, direction: -1 | 1): void;
+  /** Reads the profiles (into the state) before the profile picker shows. */
+  loadProfiles(): void;
+  /** A new job; `name` empty lets the daemon name it. */
+  dispatch(profile: string, task: string, name: string, cwd: string): void;
+  /** A new task on the board. */
+  addTask(title: string): void;
+  /** Runs a schedule now. */
+  runSchedule(id: string): void;
+  pauseSchedule(id: string, paused: boolean): void;
+  attach(id: string): void;
+  /** Asks the daemon for the job's details (into `state.detail`). */
+  describe(id: string): void;
+  redraw(): void;
+  quit(): void;
+}
