@@ -59,7 +59,8 @@ describe("the example agents", () => {
           );
         const first = await rowWhen(
           "the count",
-          (r) => r.reported && r.state === "blocked" && r.pending === 0,
+          // Its question, not the "ready" it reported before it took the task (acked meanwhile).
+          (r) => r.reported && r.waitingFor === "question" && r.pending === 0,
         );
         assert.equal(first.summary, "5 words in 2 files of . (most: a.txt, 3)");
         assert.equal(first.waitingFor, "question");

@@ -3,13 +3,18 @@ import { join } from "node:path";
 import { TEST_PROFILES, type TestDaemon, waitFor } from "./daemon.js";
 
 /**
- * The fault suite's profiles: the daemon tests' ones, and `typist`, a terminal agent that writes
- * every line typed into it to `typed.txt` in its job folder (what was typed, and how often).
+ * The fault suite's profiles: the daemon tests' ones, and `typist`, a terminal agent that asks for a
+ * line again and again (a reply is typed only where an agent asks) and writes every line typed into
+ * it to `typed.txt` in its job folder (what was typed, and how often).
  */
 export const FAULT_PROFILES = {
   ...TEST_PROFILES,
   typist: {
-    command: ["/bin/sh", "-c", 'stty -echo; exec cat > "$ROOST_JOB_DIR/typed.txt"'],
+    command: [
+      "/bin/sh",
+      "-c",
+      'stty -echo; n=0; while :; do n=$((n+1)); printf "Line %s? " "$n"; IFS= read -r line || exit 0; printf "%s\\n" "$line" >> "$ROOST_JOB_DIR/typed.txt"; done',
+    ],
     task: "argv",
     protocol: false,
   },
