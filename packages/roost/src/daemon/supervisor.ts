@@ -32,6 +32,8 @@ export class Supervisor {
   private host: ProcessHost | null = null;
   /** Starts under way: a second start of the same job (two respawns at once) joins the first. */
   private readonly starting = new Map<Job, Promise<void>>();
+  /** Jobs whose exit came before their start's answer was taken up (both in one read). */
+  private readonly exitedWhileStarting = new Set<Job>();
 
   constructor(
     private readonly state: DaemonState,
@@ -134,7 +136,10 @@ export class Supervisor {
   start(job: Job): Promise<void> {
     const under = this.starting.get(job);
     if (under) return under;
-    const started = this.startOnce(job).finally(() => this.starting.delete(job));
+    const started = this.startOnce(job).finally(() => {
+      this.starting.delete(job);
+      this.exitedWhileStarting.delete(job);
+    });
     this.starting.set(job, started);
     return started;
   }
@@ -161,6 +166,8 @@ export class Supervisor {
         if (info.running) void this.state.host?.kill(job.id, "SIGKILL").catch(() => {});
         return;
       }
+      // Its exit is recorded already (a restart is due, or it ended): the start's answer is stale.
+      if (this.exitedWhileStarting.has(job)) return;
       job.pid = info.pid;
       if ((job.lifecycle as Lifecycle) === "stopped") {
         // Stopped while it was being started: end what just started.
@@ -201,6 +208,7 @@ export class Supervisor {
   /** A job's process ended: done, failed, stopped, started again, or restarted after a crash. */
   recordExit(job: Job, exitCode: number | null, signal: number | null): void {
     if (!isLive(job) && !job.stopping) return;
+    if (this.starting.has(job)) this.exitedWhileStarting.add(job);
     this.clearTimers(job);
     const ranMs = job.startedAt === null ? 0 : Date.now() - job.startedAt;
     job.exitCode = exitCode;
