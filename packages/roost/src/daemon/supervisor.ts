@@ -153,14 +153,7 @@ export class Supervisor {
     job.respawning = false;
     this.state.save(job);
     try {
-      const info = await (await this.state.waitForHost()).spawn({
-        id: job.id,
-        command: job.command,
-        cwd: job.cwd,
-        env: job.env,
-        dir: job.dir,
-        ...TERMINAL_SIZE,
-      });
+      const info = await this.spawnOrFind(await this.state.waitForHost(), job);
       if (this.state.jobs.get(job.id) !== job) {
         // Removed while it was being started: what just started has no job any more.
         if (info.running) void this.state.host?.kill(job.id, "SIGKILL").catch(() => {});
@@ -203,6 +196,28 @@ export class Supervisor {
       job.pid = null;
     }
     this.state.save(job);
+  }
+
+  /**
+   * Spawns the job's process. A spawn answered too late for its deadline may have been done all the
+   * same: tried again, the host says the job runs, and that process is the job's.
+   */
+  private async spawnOrFind(host: ProcessHost, job: Job): Promise<HostJobInfo> {
+    try {
+      return await host.spawn({
+        id: job.id,
+        command: job.command,
+        cwd: job.cwd,
+        env: job.env,
+        dir: job.dir,
+        ...TERMINAL_SIZE,
+      });
+    } catch (err) {
+      if (!(err instanceof RoostError && err.code === "conflict")) throw err;
+      const running = (await host.list()).find((info) => info.id === job.id && info.running);
+      if (!running) throw err;
+      return running;
+    }
   }
 
   /** A job's process ended: done, failed, stopped, started again, or restarted after a crash. */
