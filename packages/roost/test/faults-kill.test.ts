@@ -180,7 +180,7 @@ test("SIGKILL of the process host: its jobs are reaped, their replies kept, and 
       return row?.connected ? row : undefined;
     });
     assert.equal((await c.request("reply", { id, text: "kept" })).ok, true);
-    const host = hostPidOf(daemon);
+    const host = await hostPidOf(daemon);
     process.kill(host, "SIGKILL");
     await waitForExit(host);
     const reaped = await waitFor("the job to be reaped", async () => {
@@ -191,11 +191,15 @@ test("SIGKILL of the process host: its jobs are reaped, their replies kept, and 
     assert.ok(!isAlive(before.pid), "the agent went with its host");
     // The daemon serves on, with a new host.
     assert.equal((await c.request("respawn", { id })).ok, true);
-    await waitFor("the respawned agent to get both again", async () => {
-      const texts = receivedBy(join(daemon.stateDir, "jobs", id)).map((r) => r.text);
-      return texts.filter((t) => t === "kept").length >= 2 ? true : undefined;
-    });
-    assert.ok(hostPidOf(daemon) > 0 && hostPidOf(daemon) !== host);
+    await waitFor(
+      "the respawned agent to get both again",
+      async () => {
+        const texts = receivedBy(join(daemon.stateDir, "jobs", id)).map((r) => r.text);
+        return texts.filter((t) => t === "kept").length >= 2 ? true : undefined;
+      },
+      60_000,
+    );
+    assert.notEqual(await hostPidOf(daemon), host, "a new host");
     assert.ok(readFileSync(join(daemon.stateDir, "daemon.log"), "utf8").length > 0);
     c.close();
   } finally {

@@ -19,7 +19,7 @@ test("1,100 connections, the refused ones sending a line, then shutdown --all: e
       const row = (await hub.request("list")).result.rows.find((r: { id: string }) => r.id === id);
       return row?.pid ? row : undefined;
     });
-    const hostPid = hostPidOf(daemon);
+    const hostPid = await hostPidOf(daemon);
     while (held.length < 1100) held.push(await daemon.connect());
     // The refused ones (past 1,024, the hub included) send a line, as a client that did not listen would.
     const refused = held.slice(LIMITS.maxConnections - 1);

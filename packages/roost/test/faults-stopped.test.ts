@@ -4,19 +4,30 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { type Message, startTestDaemon, type TestDaemon, waitFor } from "./helpers/daemon.js";
-import { FAULT_PROFILES, hostPidOf, typedLines } from "./helpers/faults.js";
+import { FAULT_PROFILES, hostPidOf, typedLines, waitForExit } from "./helpers/faults.js";
 
 /** The daemon's deadline on a host request, and a margin for a loaded machine. */
 const PROMPT_MS = 5000 + 3000;
 
 let daemon: TestDaemon;
+/** The host a test stopped: let go again whatever happens. */
+const stoppedHosts = new Set<number>();
+
+function stopHost(pid: number): void {
+  stoppedHosts.add(pid);
+  process.kill(pid, "SIGSTOP");
+}
+
+function continueHost(pid: number): void {
+  process.kill(pid, "SIGCONT");
+  stoppedHosts.delete(pid);
+}
 
 before(async () => {
   daemon = await startTestDaemon({ config: { agentProfiles: FAULT_PROFILES } });
 });
 after(async () => {
-  const host = hostPidOf(daemon);
-  if (host) process.kill(host, "SIGCONT");
+  for (const pid of stoppedHosts) continueHost(pid);
   await daemon.stop();
 });
 
@@ -34,9 +45,8 @@ test("a stopped host: dispatch, a typed reply and stop answer busy promptly, the
       ? true
       : undefined,
   );
-  const host = hostPidOf(daemon);
-  assert.ok(host > 0, "the host's pid");
-  process.kill(host, "SIGSTOP");
+  const host = await hostPidOf(daemon);
+  stopHost(host);
   try {
     // Pipelined on one connection. The reply waits for the host until its deadline; by then the
     // daemon knows the host is silent and the dispatch and the stop behind it are refused at once.
@@ -62,7 +72,7 @@ test("a stopped host: dispatch, a typed reply and stop answer busy promptly, the
     assert.equal((await other.request("stats")).ok, true);
     other.close();
   } finally {
-    process.kill(host, "SIGCONT");
+    continueHost(host);
   }
   // Back: the same requests go through, and what was refused was not done late behind the caller's back.
   const again = await waitFor("the host to answer again", async () => {
@@ -101,4 +111,25 @@ test("a stopped agent does not hold up the daemon: its replies are queued, other
     process.kill(row.pid, "SIGCONT");
   }
   c.close();
+});
+
+test("shutdown --all while the host is stopped says it could not end the jobs, and the daemon still exits", async () => {
+  const c = await daemon.connect();
+  const host = await hostPidOf(daemon);
+  stopHost(host);
+  try {
+    // Once the daemon knows the host is silent, a dispatch is refused at once.
+    await waitFor("the host known silent", async () => {
+      const answer = await timed(c.request("dispatch", { profile: "sleeper" }));
+      return answer.answer.code === "busy" && answer.ms < 1000 ? true : undefined;
+    });
+    const pid = daemon.pid;
+    const shutdown = await daemon.cli(["shutdown", "--all"]);
+    assert.notEqual(shutdown.code, 0);
+    assert.match(shutdown.stderr, /does not answer/);
+    await waitForExit(pid);
+  } finally {
+    continueHost(host);
+    c.close();
+  }
 });

@@ -67,7 +67,7 @@ test("wrong types for every op's arguments: each is refused with a code, none cr
     1e308,
     -1,
     "x".repeat(1000),
-    { id: 1e400, text: ["a"], profile: { deep: JSON.parse(deepObject(1000)) } },
+    { id: Number.MAX_VALUE, text: ["a"], profile: { deep: JSON.parse(deepObject(1000)) } },
     { id: "nope", text: 5, requestId: "bad id!", mode: 7, action: 3, when: [], to: {}, message: null },
     { id: "", token: 1, seq: "1", report: [], protocol: "1", all: "yes" },
   ];

@@ -1,4 +1,5 @@
 import { mkdirSync, rmSync } from "node:fs";
+import { RoostError } from "../protocol/index.js";
 import { startCoordination } from "./coordination.js";
 import type { ProcessHost } from "./host/api.js";
 import { connectHost } from "./host/index.js";
@@ -60,22 +61,34 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
   });
   let jobsLetGo: Promise<void> | null = null;
   let stopping: Promise<void> | null = null;
-  /** Stops taking connections, lets go of the jobs (or ends them, `all`) and saves what is pending. */
+  /**
+   * Stops taking connections, lets go of the jobs (or ends them, `all`) and saves what is pending.
+   * Fails when the jobs could not be ended (a host that does not answer): a shutdown says so.
+   */
   const letGo = (all: boolean): Promise<void> => {
     jobsLetGo ??= (async () => {
       // Attached terminals hear of it before their connection closes: a shutdown wins over them.
       attachmentsOf(state).shuttingDown(all);
       server.stopAccepting();
       coordination.schedules.stop();
-      await supervisor.close(all).catch((err) => console.error(`roost: ${(err as Error).message}`));
-      state.flushSaves();
+      try {
+        await supervisor.close(all);
+      } catch (err) {
+        // Not `busy`: the daemon goes all the same, so there is nothing to try again.
+        throw new RoostError(
+          "internal",
+          `the jobs and the process host were not ended: ${(err as Error).message}`,
+        );
+      } finally {
+        state.flushSaves();
+      }
     })();
     return jobsLetGo;
   };
   const stop = (all: boolean): Promise<void> => {
     stopping ??= (async () => {
       try {
-        await letGo(all);
+        await letGo(all).catch((err) => console.error(`roost: ${(err as Error).message}`));
         await server.close();
         await store.close().catch((err) => console.error(`roost: ${(err as Error).message}`));
         rmSync(paths.socket, { force: true });
@@ -89,7 +102,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
   // `shutdown` is answered once what it ends has ended; the connections close after the answer.
   state.requestShutdown = (all) => {
     const ended = letGo(all);
-    void ended.then(() => setImmediate(() => void stop(all)));
+    void ended.catch(() => {}).then(() => setImmediate(() => void stop(all)));
     return ended;
   };
 

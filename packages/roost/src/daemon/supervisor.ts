@@ -33,11 +33,8 @@ export class Supervisor {
   private host: ProcessHost | null = null;
   /** Starts under way: a second start of the same job (two respawns at once) joins the first. */
   private readonly starting = new Map<Job, Promise<void>>();
-  /**
-   * Exits recorded, per job: a program that fails at once may end (and its exit be recorded) before
-   * the host answers the spawn, and that start must not then mark it running.
-   */
-  private readonly exits = new WeakMap<Job, number>();
+  /** Jobs whose exit came before their start's answer was taken up (both in one read). */
+  private readonly exitedWhileStarting = new Set<Job>();
 
   constructor(
     private readonly state: DaemonState,
@@ -147,7 +144,10 @@ export class Supervisor {
   start(job: Job): Promise<void> {
     const under = this.starting.get(job);
     if (under) return under;
-    const started = this.startOnce(job).finally(() => this.starting.delete(job));
+    const started = this.startOnce(job).finally(() => {
+      this.starting.delete(job);
+      this.exitedWhileStarting.delete(job);
+    });
     this.starting.set(job, started);
     return started;
   }
@@ -160,26 +160,18 @@ export class Supervisor {
     job.stopping = false;
     job.respawning = false;
     this.state.save(job);
-    const exitsBefore = this.exits.get(job) ?? 0;
     try {
       const host = await this.state.waitForHost();
       // Removed while it waited for the host: nothing to start.
       if (!this.state.jobs.has(job.id)) return;
-      const info = await host.spawn({
-        id: job.id,
-        command: job.command,
-        cwd: job.cwd,
-        env: job.env,
-        dir: job.dir,
-        ...TERMINAL_SIZE,
-      });
+      const info = await this.spawnOrFind(host, job);
       if (this.state.jobs.get(job.id) !== job) {
         // Removed while it was being started: what just started has no job any more.
         void this.state.host?.remove(job.id).catch(() => {});
         return;
       }
-      // It ended already: its exit was recorded (done, failed or a restart on its way) and stands.
-      if ((this.exits.get(job) ?? 0) !== exitsBefore) return;
+      // Its exit is recorded already (a restart is due, or it ended): the start's answer is stale.
+      if (this.exitedWhileStarting.has(job)) return;
       job.pid = info.pid;
       if ((job.lifecycle as Lifecycle) === "stopped") {
         // Stopped while it was being started: end what just started.
@@ -217,10 +209,32 @@ export class Supervisor {
     this.state.save(job);
   }
 
+  /**
+   * Spawns the job's process. A spawn answered too late for its deadline may have been done all the
+   * same: tried again, the host says the job runs, and that process is the job's.
+   */
+  private async spawnOrFind(host: ProcessHost, job: Job): Promise<HostJobInfo> {
+    try {
+      return await host.spawn({
+        id: job.id,
+        command: job.command,
+        cwd: job.cwd,
+        env: job.env,
+        dir: job.dir,
+        ...TERMINAL_SIZE,
+      });
+    } catch (err) {
+      if (!(err instanceof RoostError && err.code === "conflict")) throw err;
+      const running = (await host.list()).find((info) => info.id === job.id && info.running);
+      if (!running) throw err;
+      return running;
+    }
+  }
+
   /** A job's process ended: done, failed, stopped, started again, or restarted after a crash. */
   recordExit(job: Job, exitCode: number | null, signal: number | null): void {
     if (!isLive(job) && !job.stopping) return;
-    this.exits.set(job, (this.exits.get(job) ?? 0) + 1);
+    if (this.starting.has(job)) this.exitedWhileStarting.add(job);
     this.clearTimers(job);
     const ranMs = job.startedAt === null ? 0 : Date.now() - job.startedAt;
     job.exitCode = exitCode;

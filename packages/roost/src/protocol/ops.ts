@@ -105,6 +105,8 @@ export interface StatsResult {
   rss: number;
   /** The most requests this connection had in flight at once. */
   inFlightPeak: number;
+  /** The process host's pid, while the daemon is connected to it. */
+  hostPid: number | null;
 }
 
 /** Every op, its arguments and its result: the one declaration both sides use. */

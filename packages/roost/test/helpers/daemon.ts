@@ -210,9 +210,19 @@ export async function startTestDaemon(options: { config?: object; home?: string 
         .catch(() => false);
       if (!running) await start();
       const c = await connectRaw(paths.socket);
+      // The daemon may be one a client started (not this helper's child): its own pid is waited for.
+      const { pid } = (await c.request("stats")).result;
       await c.request("shutdown", { all: true });
       await exited;
-      c.close();
+      await c.closed;
+      await waitFor("the daemon to exit", async () => {
+        try {
+          process.kill(pid, 0);
+          return undefined;
+        } catch {
+          return true;
+        }
+      });
       rmSync(home, { recursive: true, force: true, maxRetries: 5 });
     },
   };

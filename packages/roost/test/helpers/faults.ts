@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { TEST_PROFILES, type TestDaemon, waitFor } from "./daemon.js";
 
@@ -34,19 +34,16 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** The pid of the process host serving the daemon's state folder (read from /proc), or 0. */
-export function hostPidOf(daemon: TestDaemon): number {
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
+/** The pid of the process host the daemon is connected to (waiting until it is). */
+export async function hostPidOf(daemon: TestDaemon): Promise<number> {
+  return waitFor("the daemon connected to its host", async () => {
+    const c = await daemon.connect();
     try {
-      const argv = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
-      if (argv.some((a) => /host[/\\]main\.[jt]s$/.test(a)) && argv.includes(daemon.stateDir))
-        return Number(entry);
-    } catch {
-      // Gone meanwhile.
+      return ((await c.request("stats")).result.hostPid as number | null) ?? undefined;
+    } finally {
+      c.close();
     }
-  }
-  return 0;
+  });
 }
 
 /** Resolves once the process is gone. */

@@ -27,6 +27,8 @@ const HELLO_TIMEOUT_MS = 10_000;
 export const HOST_REQUEST_DEADLINE_MS = 5000;
 /** A shutdown ends every job first (SIGTERM, a grace, SIGKILL). */
 const HOST_SHUTDOWN_DEADLINE_MS = 15_000;
+/** After a shutdown, how long the host has to exit once it closed the connection. */
+const HOST_EXIT_PATIENCE_MS = 5000;
 /** How often the host is asked whether it is there, while the connection is quiet. */
 const HEARTBEAT_MS = 1000;
 /** Silent this long with a question unanswered, the host is unresponsive. */
@@ -182,12 +184,15 @@ export class HostClient implements ProcessHost {
   async shutdown(): Promise<void> {
     this.closing = true;
     try {
+      if (this.silent) throw silentError(this.hostPid);
       await this.send("shutdown", {}, HOST_SHUTDOWN_DEADLINE_MS);
     } catch (err) {
       this.closing = false;
       throw err;
     }
     await this.closed;
+    // Ended means gone: the host still closes its files after it closed the connection.
+    await processGone(this.hostPid, HOST_EXIT_PATIENCE_MS);
   }
 
   request<K extends HostOpName>(op: K, args: HostOps[K]["args"]): Promise<HostOps[K]["result"]> {
@@ -270,6 +275,19 @@ export class HostClient implements ProcessHost {
     }
     this.pending.clear();
     if (!this.closing) this.events.emit("lost");
+  }
+}
+
+/** Resolves once the process is gone, or after `patienceMs`. */
+async function processGone(pid: number, patienceMs: number): Promise<void> {
+  const deadline = Date.now() + patienceMs;
+  while (Date.now() < deadline) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 

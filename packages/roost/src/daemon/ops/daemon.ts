@@ -19,4 +19,5 @@ export const stats: OpHandler = ({ state }, caller): StatsResult => ({
   jobs: state.jobs.size,
   rss: process.memoryUsage.rss(),
   inFlightPeak: caller.inFlightPeak,
+  hostPid: state.host?.hostPid ?? null,
 });
