@@ -55,7 +55,7 @@ test("a pi job's row shows its running tool, its model and how full its context 
   assert.equal(agentMeta(row), "fake-model 40% ");
   assert.equal(agentMeta(piRow({})), "");
   const entry: RowEntry = { kind: "row", row, depth: 0, parentName: null, sharedName: false };
-  const line = rowLine(entry, 100, NOW, false, "dir");
+  const line = rowLine(entry, 100, 60_000, false, "dir");
   assert.equal(visibleWidth(line), 100);
   assert.match(plain(line), /\[bash\] reading .*fake-model 40% +1m$/);
 });

@@ -220,7 +220,7 @@ describe("schedules", () => {
       assert.equal(err.code, "not_found");
       assert.match(
         err.message,
-        /no profile "no-such-profile" in .*roost\.json \(profiles: quitter, sleeper\)/,
+        /no profile "no-such-profile" in .*roost\.json \(profiles: quitter, sleeper, claude, codex, pi\)/,
       );
       return true;
     });

@@ -52,6 +52,7 @@ LIMITS = {
     "model": 200,
     "thinking": 100,
     "remoteAt": 500,
+    "session": 4096,
 }
 MAX_CHOICES = 20
 MAX_CHOICE = 200
@@ -137,6 +138,7 @@ def normalize_report(fields):
         "usage": None,
         "prLinks": None,
         "remoteAt": None,
+        "session": None,
         "agentItems": False,
     }
     for field, value in fields.items():
@@ -393,13 +395,15 @@ class RoostAgent:
 
     def report(self, state="working", summary=None, status=None, waiting_for=None, question=None,
                choices=None, tool=None, error=None, name=None, model=None, thinking=None,
-               context=None, usage=None, pr_links=None, remote_at=None, agent_items=None):
+               context=None, usage=None, pr_links=None, remote_at=None, agent_items=None,
+               session=None):
         """Sets the row: a full snapshot, what is left out None. The first report connects."""
         snapshot = normalize_report({
             "state": state, "summary": summary, "status": status, "waitingFor": waiting_for,
             "question": question, "choices": choices, "tool": tool, "error": error, "name": name,
             "model": model, "thinking": thinking, "context": context, "usage": usage,
             "prLinks": pr_links, "remoteAt": remote_at, "agentItems": agent_items,
+            "session": session,
         })
         with self._lock:
             if self._closing or self._refused:

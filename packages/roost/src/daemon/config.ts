@@ -93,9 +93,11 @@ export function loadProfiles(file: string): Map<string, AgentProfile> {
   if (!isObject(parsed)) throw new RoostError("bad_request", `${file}: must hold a JSON object`);
   const profiles = parsed.agentProfiles ?? {};
   if (!isObject(profiles)) throw new RoostError("bad_request", `${file}: agentProfiles must be an object`);
-  // Built-in profiles first: one of the same name in roost.json takes its place.
-  const out = builtInProfiles();
+  // The person's own profiles first (the hub's picker lists them so); a built-in one of the same
+  // name is replaced by theirs.
+  const out = new Map<string, AgentProfile>();
   for (const [name, raw] of Object.entries(profiles)) out.set(name, checkProfile(file, name, raw));
+  for (const [name, profile] of builtInProfiles()) if (!out.has(name)) out.set(name, profile);
   return out;
 }
 
