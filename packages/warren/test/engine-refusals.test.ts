@@ -31,8 +31,9 @@ test("bridge_repair's refusals teach what went wrong", () => {
   });
   const sam = new RemoteAgent(run, "engineer-1");
   const ada = new RemoteAgent(run, "courier-1");
-  // Ada wakes again at t=1.5s, while Sam is walking to the bridge.
-  ada.send({ sleep_ms: 1500 });
+  // Each refusal costs Sam sim time, doubling from 0.1 s: the ten below take 102.3 s, then a take
+  // (1 s) and a refusal (0.1 s, the streak broken). Ada wakes 1.5 s into Sam's walk to the bridge.
+  ada.send({ sleep_ms: 104_900 });
   refused(sam, "take", { item: "anvil" }, /^There is no item called "anvil"\.$/);
   refused(
     sam,
@@ -62,7 +63,7 @@ test("bridge_repair's refusals teach what went wrong", () => {
   refused(sam, "take", { item: "toolbox-1" }, /^You already carry toolbox-1\.$/);
   sam.act("move_to", { dest: "bridge" });
   // While Sam walks, Ada's message wakes Sam with the body lane busy.
-  assert.equal(ada.envelope().sim_time_ms, 1500);
+  assert.equal(ada.envelope().sim_time_ms, 104_900);
   ada.send({ action: "message", args: { to: "engineer-1", text: "Planks are on the way." } });
   const walking = sam.envelope();
   assert.equal(walking.reason, "message");
@@ -72,7 +73,7 @@ test("bridge_repair's refusals teach what went wrong", () => {
     sam,
     "drop",
     { item: "toolbox-1" },
-    /^Your body lane is busy with move_to until t=\d+s; you will wake when it is done/,
+    /^Your body lane is busy with move_to until t=[\d.]+s; you will wake when it is done/,
   );
   // The voice lane is free meanwhile.
   assert.equal(sam.act("message", { to: "courier-1", text: "Thanks" }).outcome, "accepted");

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { listScenarios } from "../src/engine/index.js";
+import { listScenarios } from "../src/scenarios/index.js";
 import { call, serverForSuite } from "./helpers/server.js";
 
 const live = serverForSuite();

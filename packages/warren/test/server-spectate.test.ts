@@ -3,10 +3,11 @@ import type { Socket } from "node:net";
 import { describe, it } from "node:test";
 import { WebSocket } from "ws";
 import type { RunEvent } from "../src/engine/index.js";
+import { catalogWithLoudYard, shout } from "./helpers/loud-yard.js";
 import { call, runWithClaims, serverForSuite, waitFor } from "./helpers/server.js";
 
 const LAG_BYTES = 64 * 1024;
-const live = serverForSuite({ spectatorMaxBufferedBytes: LAG_BYTES });
+const live = serverForSuite({ spectatorMaxBufferedBytes: LAG_BYTES, scenarios: catalogWithLoudYard });
 
 interface Watcher {
   socket: WebSocket;
@@ -68,32 +69,20 @@ describe("spectator stream", () => {
   });
 
   it("lags a slow reader (lagged frame, close 1013); it resumes with since and loses nothing", async () => {
-    const { runId, leases } = await runWithClaims(live.url, "bridge_repair", ["engineer-1"]);
-    const agent = `/v1/runs/${runId}/agents/engineer-1`;
-    const lease = leases["engineer-1"]!;
+    const { runId, leases } = await runWithClaims(live.url, "loud_yard", ["shouter-1"]);
+    const lease = leases["shouter-1"]!;
     const run = live.server.registry.get(runId).run;
     const first = watch(runId, 0);
     await waitFor("the first frames", async () => (first.frames.length > 0 ? true : undefined));
-    // The reader stops reading; the run goes on producing large events (verdicts on bogus commands).
+    // The reader stops reading; the run goes on producing large events (loud shouts).
     (first.socket as unknown as { _socket: Socket })._socket.pause();
-    // Loopback buffers hold megabytes, so the events are large: the id is echoed in each verdict.
-    const bogus = "x".repeat(100 * 1024);
+    // Loopback buffers hold megabytes, so the events are large.
     const serverSide = [...live.server.app.websocketServer.clients];
     const lagging = () => serverSide.some((client) => client.readyState !== WebSocket.OPEN);
-    for (let i = 0; i < 200 && !lagging(); i++) {
-      await call(live.url, "POST", `${agent}/commands`, {
-        query: { lease },
-        body: { command_id: `c-${i}`, observation_id: `${bogus}-${i}`, noop: true },
-      });
-    }
+    for (let i = 0; i < 200 && !lagging(); i++) await shout(live.url, runId, lease, 100 * 1024);
     assert.ok(lagging(), "the server gave up on the paused reader");
     // Events keep coming while it is away.
-    for (let i = 0; i < 5; i++) {
-      await call(live.url, "POST", `${agent}/commands`, {
-        query: { lease },
-        body: { command_id: `away-${i}`, observation_id: `away-${i}`, noop: true },
-      });
-    }
+    for (let i = 0; i < 5; i++) await shout(live.url, runId, lease, 10);
     const produced = run.eventCursor;
     (first.socket as unknown as { _socket: Socket })._socket.resume();
     const closed = await first.closed;

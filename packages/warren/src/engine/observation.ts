@@ -82,7 +82,10 @@ export function buildObservation(
   return observation;
 }
 
-/** Each ready tool with its valid parameter choices and ready-made argument suggestions. */
+/**
+ * Each ready tool with its valid parameter choices and ready-made argument suggestions. A tool
+ * with a parameter that has no valid choice (a walk with nowhere to go) is not offered.
+ */
 export function buildAffordances(
   ctx: ToolContext,
   agent: AgentState,
@@ -93,6 +96,7 @@ export function buildAffordances(
   for (const tool of tools) {
     if (!observation.tools.find((t) => t.action === tool.spec.name)?.ready) continue;
     const offer = tool.offer(ctx, agent);
+    if (Object.values(offer.params).some((param) => param.choices.length === 0)) continue;
     out.push({ action: tool.spec.name, params: offer.params, suggestions: offer.suggestions });
   }
   return out;

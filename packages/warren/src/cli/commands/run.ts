@@ -1,5 +1,6 @@
 import { writeFileSync } from "node:fs";
-import { createRun, type ObjectiveView, type RunSummary } from "../../engine/index.js";
+import type { ObjectiveView, RunSummary } from "../../engine/index.js";
+import { createRun } from "../../scenarios/index.js";
 import { type CliCommand, type CliIo, UsageError } from "../command.js";
 import { parseOptions, parseSeed } from "../parse-options.js";
 import { RUN_LOG_FORMAT, type RunLogFile } from "../run-log.js";
@@ -24,6 +25,8 @@ export const runCommand: CliCommand = {
       seed,
       npcPolicy: "solution",
       pace: null,
+      // A log file holds every event, however long the run.
+      retainEvents: typeof values.log === "string" ? Number.POSITIVE_INFINITY : undefined,
     });
     run.onEvent((event) => {
       if (event.kind === "objective") {
