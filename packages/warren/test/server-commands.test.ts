@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { call, runWithClaims, serverForSuite } from "./helpers/server.js";
+import { call, runWithClaims, serverForSuite, waitFor } from "./helpers/server.js";
 
 const live = serverForSuite();
 
@@ -160,10 +160,13 @@ describe("commands", () => {
   it("expires an observation past its deadline: a noop is recorded and the next envelope comes on the next wake", async () => {
     const { envelope, submit, poll, runId } = await engineerRun({ deadline_s: 0.3 });
     assert.ok(envelope.deadline_unix - Date.now() / 1000 <= 0.3);
-    // Waiting past the deadline: the engine records a noop and the agent wakes again later.
-    const next = await poll(envelope.seq, 10);
-    assert.equal(next.status, 200);
-    assert.ok(next.json.seq > envelope.seq);
+    // Waiting past the deadline: the engine records a noop and the agent wakes again later. Until
+    // then each poll gives the outstanding observation back.
+    await waitFor("the next wake", async () => {
+      const next = await poll(envelope.seq, 1);
+      assert.equal(next.status, 200);
+      return next.json.seq > envelope.seq ? true : undefined;
+    });
     const late = await submit({ command_id: "late", observation_id: envelope.observation_id, noop: true });
     assert.equal(late.json.status, "expired");
     assert.match(late.json.detail, /decision deadline .* passed; a noop was recorded/);

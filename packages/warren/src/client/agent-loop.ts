@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Briefing, Envelope, Receipt } from "../engine/types.js";
-import type { CommandPayload } from "../server/wire.js";
+import type { Briefing, CommandPayload, Envelope, Receipt } from "../protocol/index.js";
 import { type AgentSession, RunEndedError } from "./agent-session.js";
 
 export interface DecisionContext {

@@ -358,6 +358,11 @@ export class Run {
     return this.log.latest;
   }
 
+  /** The cursor of the oldest event still kept in memory (older ones were dropped). */
+  get oldestRetainedEvent(): number {
+    return this.log.oldestRetained;
+  }
+
   /** sha256 of the simulation's event log so far. */
   logHash(): string {
     return this.log.digest();

@@ -1,10 +1,9 @@
 /**
- * The shapes the engine hands out: briefings, observation envelopes, receipts, run summaries and
- * events. They are the content of warren-agent/0's JSON bodies, declared once here; the server
- * serialises them as they are.
+ * The engine's domain types: what it hands out (briefings, observation envelopes, receipts, run
+ * summaries, events). The engine knows no wire: the server returns these as warren-agent/0 bodies,
+ * whose declarations in src/protocol/ they must satisfy (the compiler checks it at each route,
+ * and tests check every answer against the schemas).
  */
-
-export const PROTOCOL_VERSION = "warren-agent/0";
 
 export type JsonSchema = Record<string, unknown>;
 

@@ -10,4 +10,3 @@ export { HttpError } from "./http-error.js";
 export * from "./limits.js";
 export type { HostedRun, RunRegistry } from "./run-registry.js";
 export { bundledScenarios, catalogOf, type ScenarioCatalog } from "./scenario-catalog.js";
-export * from "./wire.js";
