@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { engineerDecides, playBridgeEngineer } from "../examples/bridge-engineer.js";
-import { RunEndedError, type RunEvent, WarrenClient, WarrenHttpError } from "../src/client/index.js";
+import {
+  playAgent,
+  RunEndedError,
+  type RunEvent,
+  WarrenClient,
+  WarrenHttpError,
+} from "../src/client/index.js";
 import type { ListeningServer } from "../src/server/index.js";
 import { catalogWithLoudYard } from "./helpers/loud-yard.js";
 import { startTestServer, waitFor } from "./helpers/server.js";
@@ -92,6 +98,32 @@ describe("TypeScript client", () => {
     assert.equal(envelopeAgain?.observation_id, envelope.observation_id);
     const receipt = await again.submit(envelopeAgain!, { noop: true });
     assert.equal(receipt.status, "accepted");
+  });
+
+  it("never sends what the affordances exclude: such a decision is decided again", async () => {
+    const runId = await engineerRun();
+    const run = server.registry.get(runId).run;
+    const rejections: (string | undefined)[] = [];
+    const status = await playAgent(
+      warren.agent(runId, "engineer-1"),
+      ({ rejection }) => {
+        rejections.push(rejection);
+        if (rejections.length === 1) return { action: "fly", args: {} };
+        if (rejections.length === 2) return { action: "move_to", args: { dest: "moon" } };
+        return { noop: true };
+      },
+      { onReceipt: () => run.dispose("the test is done") },
+    );
+    assert.equal(status, "crashed");
+    assert.equal(rejections[0], undefined);
+    assert.match(rejections[1]!, /^"fly" is not offered now; offered: .*move_to/);
+    assert.match(rejections[2]!, /^move_to's dest must be one of .*workshop|bridge/);
+    const verdicts = run.events().filter((e) => e.kind === "verdict");
+    assert.deepEqual(
+      verdicts.map((v) => v.data.status),
+      ["accepted"],
+      "only the noop reached the server",
+    );
   });
 
   it("reports the end of the run as RunEndedError with its status", async () => {

@@ -128,6 +128,48 @@ except RunEnded as ended:
     assert.match((ended as string[])[1]!, /has ended: crashed/);
   });
 
+  it("play_agent never sends what the affordances exclude", async () => {
+    const { run_id: runId } = (
+      await call(server.url, "POST", "/v1/runs", {
+        query: { scenario: "bridge_repair", seed: 3 },
+        body: { controlled_agents: ["engineer-1"] },
+      })
+    ).json;
+    const run = server.registry.get(runId).run;
+    const playing = python(
+      `
+import json, sys
+from warren_agent import WarrenClient, play_agent
+rejections = []
+def decide(context):
+    rejections.append(context["rejection"])
+    if len(rejections) == 1:
+        return {"action": "fly", "args": {}}
+    if len(rejections) == 2:
+        return {"action": "move_to", "args": {"dest": "moon"}}
+    return {"sleep_ms": 600000}
+status = play_agent(WarrenClient(sys.argv[1]).agent(sys.argv[2], "engineer-1"), decide, wait_s=1)
+print(json.dumps({"status": status, "rejections": rejections}))
+`,
+      server.url,
+      runId,
+    );
+    await waitFor("the first command", async () =>
+      run.events().some((e) => e.kind === "verdict") ? true : undefined,
+    );
+    run.dispose("the test is done");
+    const result = (await playing) as { status: string; rejections: (string | null)[] };
+    assert.equal(result.status, "crashed");
+    assert.equal(result.rejections[0], null);
+    assert.match(result.rejections[1]!, /^"fly" is not offered now/);
+    assert.match(result.rejections[2]!, /^move_to's dest must be one of/);
+    const verdicts = run.events().filter((e) => e.kind === "verdict");
+    assert.deepEqual(
+      verdicts.map((v) => [v.data.status, v.data.detail]),
+      [["accepted", ""]],
+    );
+  });
+
   it("spectates a run to its end, resuming after a lagged close with every event once", async () => {
     const { runId, leases } = await runWithClaims(server.url, "loud_yard", ["shouter-1"]);
     const lease = leases["shouter-1"]!;

@@ -217,4 +217,64 @@ describe("commands", () => {
     assert.equal(other.json.status, "rejected");
     assert.match(other.json.detail, /already used by another agent/);
   });
+
+  it("refuses an empty command_id with 422 saying why, like a non-string one", async () => {
+    const { envelope, submit } = await engineerRun();
+    const empty = await submit({ command_id: "", observation_id: envelope.observation_id, noop: true });
+    assert.equal(empty.status, 422);
+    assert.equal(empty.json.error, "unprocessable_command");
+    assert.match(empty.json.detail, /command_id must not be empty/);
+  });
+});
+
+describe("runs that cannot freeze", () => {
+  it("ends a run whose client only sends refused actions: each costs sim time, the sim-time limit fails it", async () => {
+    const { runId, envelope, submit, poll } = await engineerRun({ max_sim_s: 120 });
+    let current = envelope;
+    let commands = 0;
+    for (;;) {
+      assert.ok(++commands < 100, "a bounded number of refusals ends the run");
+      const receipt = await submit({
+        command_id: `anvil-${commands}`,
+        observation_id: current.observation_id,
+        action: "take",
+        args: { item: "anvil" },
+      });
+      assert.equal(receipt.json.status, "accepted");
+      const next = await poll(current.seq);
+      if (next.status === 410) break;
+      assert.equal(next.json.reason, "refused");
+      assert.ok(next.json.sim_time_ms > current.sim_time_ms, "a refusal moves sim time");
+      current = next.json;
+    }
+    const view = (await call(live.url, "GET", `/v1/runs/${runId}`)).json;
+    assert.equal(view.status, "failed");
+    assert.match(view.status_reason, /sim-time limit of 120 s passed/);
+    assert.equal(view.max_sim_s, 120);
+    assert.equal(view.sim_time_ms, 120_000);
+  });
+
+  it("fails a run past its wall-time limit with the reason", async () => {
+    const { runId } = await engineerRun({ max_wall_s: 0.2 });
+    const view = await waitFor("the wall-time limit", async () => {
+      const shown = (await call(live.url, "GET", `/v1/runs/${runId}`)).json;
+      return shown.status === "running" ? undefined : shown;
+    });
+    assert.equal(view.status, "failed");
+    assert.equal(view.status_reason, "the run's wall-time limit of 0.2 s passed");
+    assert.equal(view.max_wall_s, 0.2);
+  });
+
+  it("shows the default limits and refuses limits out of range", async () => {
+    const created = await call(live.url, "POST", "/v1/runs", { query: { scenario: "bridge_repair" } });
+    assert.equal(created.json.max_wall_s, 3600);
+    const scenarios = (await call(live.url, "GET", "/v1/scenarios")).json.scenarios;
+    const bridge = scenarios.find((s: { name: string }) => s.name === "bridge_repair");
+    assert.equal(created.json.max_sim_s, bridge.time_limit_ms / 1000, "by default the scenario's own limit");
+    for (const body of [{ max_wall_s: 0 }, { max_wall_s: 604_801 }, { max_sim_s: -1 }, { max_sim_s: "60" }]) {
+      const reply = await call(live.url, "POST", "/v1/runs", { query: { scenario: "bridge_repair" }, body });
+      assert.equal(reply.status, 400, JSON.stringify(body));
+      assert.match(reply.json.detail, /body\/max_(wall|sim)_s must be/);
+    }
+  });
 });
