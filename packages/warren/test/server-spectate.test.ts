@@ -3,11 +3,13 @@ import type { Socket } from "node:net";
 import { describe, it } from "node:test";
 import { WebSocket } from "ws";
 import type { RunEvent } from "../src/engine/index.js";
+import { SpectatorFrame, schemaProblems } from "../src/protocol/index.js";
 import { catalogWithLoudYard, shout } from "./helpers/loud-yard.js";
 import { call, runWithClaims, serverForSuite, waitFor } from "./helpers/server.js";
 
 const LAG_BYTES = 64 * 1024;
 const live = serverForSuite({ spectatorMaxBufferedBytes: LAG_BYTES, scenarios: catalogWithLoudYard });
+const forgetful = serverForSuite({ retainedEvents: 40 });
 
 interface Watcher {
   socket: WebSocket;
@@ -16,10 +18,14 @@ interface Watcher {
   closed: Promise<{ code: number; reason: string }>;
 }
 
-function watch(runId: string, since: number): Watcher {
-  const socket = new WebSocket(`${live.url.replace("http", "ws")}/v1/runs/${runId}/spectate?since=${since}`);
+function watch(runId: string, since: number, base = live.url): Watcher {
+  const socket = new WebSocket(`${base.replace("http", "ws")}/v1/runs/${runId}/spectate?since=${since}`);
   const frames: Watcher["frames"] = [];
-  socket.on("message", (data) => frames.push(JSON.parse(String(data))));
+  socket.on("message", (data) => {
+    const frame = JSON.parse(String(data));
+    assert.equal(schemaProblems(SpectatorFrame, frame), undefined, "every frame matches its declaration");
+    frames.push(frame);
+  });
   const headers = new Promise<Record<string, string | string[] | undefined>>((resolve) =>
     socket.once("upgrade", (response) => resolve(response.headers)),
   );
@@ -101,6 +107,27 @@ describe("spectator stream", () => {
     run.dispose("the test is done");
     assert.equal((await second.closed).code, 1000);
     assert.deepEqual([...events, ...second.frames], run.events(0));
+  });
+
+  it("answers a resume from before the kept events with a lagged frame; resuming from it continues after the gap", async () => {
+    const created = await call(forgetful.url, "POST", "/v1/runs", {
+      query: { scenario: "bridge_repair", seed: 3 },
+    });
+    const run = forgetful.server.registry.get(created.json.run_id).run;
+    await run.whenEnded();
+    const kept = run.oldestRetainedEvent;
+    assert.ok(kept > 1 && run.eventCursor - kept < 40, "only the latest events are kept");
+    const tooOld = watch(created.json.run_id, 0, forgetful.url);
+    assert.equal((await tooOld.closed).code, 1013);
+    assert.equal(tooOld.frames.length, 1);
+    const lagged = tooOld.frames[0] as { kind: string; cursor: number; detail: string };
+    assert.equal(lagged.kind, "lagged");
+    assert.equal(lagged.cursor, kept - 1);
+    assert.match(lagged.detail, /no longer kept/);
+    const resumed = watch(created.json.run_id, lagged.cursor, forgetful.url);
+    assert.equal((await resumed.closed).code, 1000);
+    assert.deepEqual(resumed.frames, run.events(lagged.cursor));
+    assert.equal((resumed.frames[0] as RunEvent).cursor, kept);
   });
 
   it("answers an unknown run with 404, a bad since with 400, another protocol with 409 and a plain GET with 426", async () => {

@@ -41,6 +41,8 @@ export interface ServerOptions {
   /** Check every answer against its protocol declaration, recording mismatches (tests turn it on). */
   checkResponses?: boolean;
   clock?: Clock;
+  /** Latest events each run keeps in memory for spectators (default 100,000); older ones are dropped. */
+  retainedEvents?: number;
   logger?: boolean;
 }
 
@@ -60,6 +62,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<WarrenSe
     maxLiveRuns: options.maxLiveRuns ?? DEFAULT_MAX_LIVE_RUNS,
     keepEndedRuns: options.keepEndedRuns ?? DEFAULT_KEEP_ENDED_RUNS,
     clock: options.clock,
+    retainedEvents: options.retainedEvents,
   });
   const app = Fastify({
     logger: options.logger ?? false,
@@ -68,6 +71,12 @@ export async function buildServer(options: ServerOptions = {}): Promise<WarrenSe
     clientErrorHandler: answerClientError,
   });
   app.server.on("connect", answerConnect);
+  // A refused WebSocket upgrade (404, 409, 400...) is answered on a socket no HTTP parser reads
+  // any more: close it once answered, or it stays open and holds the server's close.
+  app.addHook("onResponse", (request, reply, done) => {
+    if (request.headers.upgrade !== undefined && reply.statusCode !== 101) request.raw.socket?.destroySoon();
+    done();
+  });
   app.setValidatorCompiler(validatorCompiler);
   // Responses are the engine's objects as they are: schemas document them, never strip them.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));

@@ -98,6 +98,7 @@ export interface RegistryOptions {
   /** Ended runs kept for GET and spectators; past this the oldest are forgotten. */
   keepEndedRuns: number;
   clock?: Clock;
+  retainedEvents?: number;
 }
 
 /** Every run this server hosts, by id. */
@@ -143,6 +144,7 @@ export class RunRegistry {
         maxSimMs: request.max_sim_s === undefined ? undefined : request.max_sim_s * 1000,
         maxWallMs: request.max_wall_s === undefined ? undefined : request.max_wall_s * 1000,
         clock,
+        retainEvents: this.options.retainedEvents,
       });
     } catch (error) {
       if (error instanceof RunError) throw new HttpError(400, "bad_request", error.message);
