@@ -85,8 +85,10 @@ export const createRun: Operation = {
       schema: RunView,
       headers: { Location: { description: "/v1/runs/{run}", schema: Type.String() } },
     },
-    400: error("bad_request (a body field named: body/pace must be ...) or malformed_json"),
-    404: error("unknown_scenario, or unknown_agent in controlled_agents"),
+    400: error(
+      "bad_request (the field named: body/pace must be ..., or an unknown agent in controlled_agents) or malformed_json",
+    ),
+    404: error("unknown_scenario"),
     413: E413,
     415: E415,
     503: error("too_many_runs: the server hosts as many live runs as it may"),
