@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { listScenarios, Run } from "../src/engine/index.js";
-import { findScenario } from "../src/scenarios/index.js";
+import { Run } from "../src/engine/index.js";
+import { findScenario, listScenarios } from "../src/scenarios/index.js";
 import { playOne } from "./helpers/discrimination.js";
 import { RemoteAgent, remoteRun } from "./helpers/engine-runs.js";
 

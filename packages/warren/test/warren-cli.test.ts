@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { RunResult, schemaProblems } from "../src/protocol/index.js";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "warren-cli-"));
@@ -62,6 +63,7 @@ test("warren run prints objectives, times and the hash; the same seed gives the 
   assert.match(text.stderr, /\[t=\d+(\.\d+)?s\] repair 1\/2 pending/, "progress on stderr");
   const hash = /^log hash (sha256:[0-9a-f]{64})$/m.exec(text.stdout)![1];
   const json = JSON.parse(jsonRun.stdout);
+  assert.equal(schemaProblems(RunResult, json), undefined, "--json prints the declared RunResult");
   assert.equal(json.log_hash, hash);
   assert.equal(json.status, "completed");
   assert.equal(typeof json.wall_time_ms, "number");
