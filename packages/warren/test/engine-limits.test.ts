@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { CommandLedger } from "../src/engine/command-ledger.js";
+import { CORE_TOOLS } from "../src/engine/core-tools.js";
 import { EventLog } from "../src/engine/event-log.js";
 import { ManualClock, Run } from "../src/engine/index.js";
 import { refusalDelayMs } from "../src/engine/simulation.js";
@@ -96,4 +98,35 @@ test("a move_to with nowhere to go is not offered", () => {
   assert.ok(!envelope.affordances.some((a) => a.action === "move_to"));
   assert.doesNotMatch(envelope.text, /one of \./);
   assert.doesNotMatch(envelope.text, /dest one of/);
+});
+
+test("the command ledger forgets the oldest closed observations past its limit; a late command for one is stale", () => {
+  const ledger = new CommandLedger(2);
+  const tools = new Map(CORE_TOOLS.map((t) => [t.spec.name, t]));
+  const answer = (commandId: string, observationId: string, outstanding?: string) =>
+    ledger.judge(
+      "a",
+      commandId,
+      observationId,
+      { command_id: commandId, observation_id: observationId, noop: true },
+      {
+        tools,
+        outstanding,
+        runStatus: "running",
+      },
+    ).receipt;
+  for (let seq = 0; seq < 5; seq++) {
+    ledger.issue(`a#${seq}`);
+    assert.equal(answer(`c${seq}`, `a#${seq}`, `a#${seq}`).status, "accepted");
+    ledger.settle([{ agentId: "a", observationId: `a#${seq}`, outcome: "accepted", reason: "" }]);
+  }
+  ledger.issue("a#5");
+  assert.equal(ledger.receipt("a", "c0"), undefined, "forgotten with its observation");
+  assert.equal(ledger.receipt("a", "c4")?.outcome, "accepted");
+  const late = answer("c0", "a#0", "a#5");
+  assert.equal(late.status, "stale");
+  assert.equal(late.detail, "a#0 was closed long ago; answer a#5 instead");
+  assert.match(answer("c9", "a#3", "a#5").detail, /already answered by command c3/);
+  assert.equal(answer("c9", "a#99", "a#5").status, "rejected");
+  assert.equal(answer("c4", "a#4", "a#5").status, "duplicate");
 });

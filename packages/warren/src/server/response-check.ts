@@ -1,5 +1,13 @@
 import type { FastifyInstance } from "fastify";
-import { COMMON_ERRORS, ErrorBody, OPERATIONS, type Operation, schemaProblems } from "../protocol/index.js";
+import {
+  COMMON_ERRORS,
+  ErrorBody,
+  OPERATIONS,
+  type Operation,
+  PROTOCOL_HEADER,
+  PROTOCOL_VERSION,
+  schemaProblems,
+} from "../protocol/index.js";
 import { routeUrl } from "./route-schema.js";
 
 const byRoute = new Map<string, Operation>(OPERATIONS.map((op) => [`${op.method} ${routeUrl(op)}`, op]));
@@ -34,14 +42,18 @@ function answerProblem(
 }
 
 /**
- * Checks every answer under /v1 against its declaration (route, status, body schema); each
+ * Checks every answer under /v1 against its declaration (route, status, body schema, protocol
+ * header); each
  * mismatch is recorded in `problems` and logged. For tests and development: it costs a validation
  * per answer.
  */
 export function installResponseCheck(app: FastifyInstance, problems: string[]): void {
   app.addHook("onSend", (request, reply, payload, done) => {
     if (request.url.startsWith("/v1")) {
-      const problem = answerProblem(request.method, request.routeOptions.url, reply.statusCode, payload);
+      const problem =
+        reply.getHeader(PROTOCOL_HEADER) === PROTOCOL_VERSION
+          ? answerProblem(request.method, request.routeOptions.url, reply.statusCode, payload)
+          : `${request.method} ${request.url} ${reply.statusCode}: no ${PROTOCOL_HEADER} header`;
       if (problem) {
         problems.push(problem);
         request.log.error(problem);
