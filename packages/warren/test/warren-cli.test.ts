@@ -154,3 +154,25 @@ test("the command list's serve entry says what serve.ts says", async () => {
   assert.equal(listed.usage, serveCommand.usage);
   assert.equal(listed.summary, serveCommand.summary);
 });
+
+test("a run with a baseline and every affordance offered replays to the same hash", async () => {
+  const log = join(dir, "baseline.json");
+  const ran = await warren(
+    "run",
+    "fog_search",
+    "--seed",
+    "2",
+    "--policy",
+    "shepherd-1=random",
+    "--affordances",
+    "all",
+    "--log",
+    log,
+  );
+  assert.equal(ran.code, 1, "a random shepherd loses the flock");
+  const file = JSON.parse(readFileSync(log, "utf8"));
+  assert.deepEqual(file.npc_policy, { "shepherd-1": "random" });
+  assert.equal(file.affordances, "all");
+  const replay = await warren("replay", log);
+  assert.match(replay.stderr, new RegExp(`replay matches the log: ${file.log_hash}`));
+});
