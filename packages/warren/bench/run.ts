@@ -24,7 +24,7 @@ async function measure(agents: number): Promise<Measurement> {
     seed: 1,
     npcPolicy: "solution",
     pace: null,
-    retainEvents: false,
+    retainEvents: 0,
   });
   let wakes = 0;
   let events = 0;

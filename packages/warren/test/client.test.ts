@@ -1,8 +1,15 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { engineerDecides, playBridgeEngineer } from "../examples/bridge-engineer.js";
-import { RunEndedError, type RunEvent, WarrenClient, WarrenHttpError } from "../src/client/index.js";
+import {
+  playAgent,
+  RunEndedError,
+  type RunEvent,
+  WarrenClient,
+  WarrenHttpError,
+} from "../src/client/index.js";
 import type { ListeningServer } from "../src/server/index.js";
+import { catalogWithLoudYard } from "./helpers/loud-yard.js";
 import { startTestServer, waitFor } from "./helpers/server.js";
 import { TcpProxy } from "./helpers/server-proxy.js";
 
@@ -10,7 +17,11 @@ let server: ListeningServer;
 let proxy: TcpProxy;
 let warren: WarrenClient;
 before(async () => {
-  server = await startTestServer({ spectatorMaxBufferedBytes: 64 * 1024, leaseTtlS: 300 });
+  server = await startTestServer({
+    spectatorMaxBufferedBytes: 64 * 1024,
+    leaseTtlS: 300,
+    scenarios: catalogWithLoudYard,
+  });
   proxy = await TcpProxy.start(server.url);
   warren = new WarrenClient(proxy.url);
 });
@@ -89,6 +100,32 @@ describe("TypeScript client", () => {
     assert.equal(receipt.status, "accepted");
   });
 
+  it("never sends what the affordances exclude: such a decision is decided again", async () => {
+    const runId = await engineerRun();
+    const run = server.registry.get(runId).run;
+    const rejections: (string | undefined)[] = [];
+    const status = await playAgent(
+      warren.agent(runId, "engineer-1"),
+      ({ rejection }) => {
+        rejections.push(rejection);
+        if (rejections.length === 1) return { action: "fly", args: {} };
+        if (rejections.length === 2) return { action: "move_to", args: { dest: "moon" } };
+        return { noop: true };
+      },
+      { onReceipt: () => run.dispose("the test is done") },
+    );
+    assert.equal(status, "crashed");
+    assert.equal(rejections[0], undefined);
+    assert.match(rejections[1]!, /^"fly" is not offered now; offered: .*move_to/);
+    assert.match(rejections[2]!, /^move_to's dest must be one of .*workshop|bridge/);
+    const verdicts = run.events().filter((e) => e.kind === "verdict");
+    assert.deepEqual(
+      verdicts.map((v) => v.data.status),
+      ["accepted"],
+      "only the noop reached the server",
+    );
+  });
+
   it("reports the end of the run as RunEndedError with its status", async () => {
     const runId = await engineerRun();
     const session = warren.agent(runId, "engineer-1");
@@ -101,24 +138,24 @@ describe("TypeScript client", () => {
   });
 
   it("spectates to the end, resuming after a lagged close without losing or repeating an event", async () => {
-    const runId = await engineerRun();
-    const session = warren.agent(runId, "engineer-1");
-    const envelope = (await session.observe(5))!;
+    const { run_id: runId } = await warren.createRun("loud_yard", { controlled_agents: ["shouter-1"] });
+    const session = warren.agent(runId, "shouter-1");
+    await session.claim();
     const run = server.registry.get(runId).run;
+    const shout = async (bytes: number) => {
+      const envelope = (await session.observe(5))!;
+      await session.submit(envelope, { action: "shout", args: { text: "x".repeat(bytes) } });
+    };
     const seen: RunEvent[] = [];
     const lags: number[] = [];
     const following = warren.spectate(runId, { onEvent: (e) => seen.push(e), onLagged: (c) => lags.push(c) });
     await waitFor("the stream to start", async () => (seen.length > 0 ? true : undefined));
     proxy.pauseDownstream(/\/spectate/);
-    const bogus = "x".repeat(100 * 1024);
-    const http = warren.agent(runId, "engineer-1", { lease: session.lease });
     const serverSide = [...server.app.websocketServer.clients];
-    for (let i = 0; i < 200 && serverSide.every((c) => c.readyState === c.OPEN); i++) {
-      await http.submit({ ...envelope, observation_id: `${bogus}-${i}` }, { noop: true });
-    }
+    for (let i = 0; i < 200 && serverSide.every((c) => c.readyState === c.OPEN); i++) await shout(100 * 1024);
     proxy.resumeDownstream();
     await waitFor("the lagged frame", async () => (lags.length > 0 ? true : undefined));
-    await session.submit(envelope, { noop: true });
+    await shout(10);
     run.dispose("the test is done");
     const last = await following;
     assert.equal(lags.length, 1);

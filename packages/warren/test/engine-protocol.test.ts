@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { createRun, RunError } from "../src/engine/index.js";
+import { RunError } from "../src/engine/index.js";
+import { createRun } from "../src/scenarios/index.js";
 import { RemoteAgent, remoteRun, yardScenario } from "./helpers/engine-runs.js";
 
 test("bridge_repair's briefing for engineer-1 is the spec's example", () => {
@@ -149,9 +150,19 @@ test("acceptance is exactly-once; non-accepted verdicts do not occupy the comman
   assert.match(unknown.detail, /never issued/);
   const foreign = run.submit("engineer-1", { command_id: "c-y", observation_id: "courier-1#0", noop: true });
   assert.equal(foreign.status, "rejected");
-  // Verdicts are on the spectator stream, outside the hashed history.
+  // Verdicts are on the spectator stream, outside the hashed history; each status once per
+  // observation, so the unchanged retry and the second rejection on engineer-1#1 add nothing.
   const verdicts = run.events().filter((e) => e.kind === "verdict");
-  assert.equal(verdicts.length, 7);
+  assert.deepEqual(
+    verdicts.map((v) => `${v.data.observation_id} ${v.data.status}`),
+    [
+      "engineer-1#0 rejected",
+      "engineer-1#0 accepted",
+      "engineer-1#0 duplicate",
+      "engineer-1#0 stale",
+      "engineer-1#99 rejected",
+    ],
+  );
   assert.ok(verdicts.every((v) => !v.sim));
 });
 

@@ -19,6 +19,8 @@ function refused(
   assert.equal(told?.result, "refused");
   assert.equal(told?.reason, receipt.outcome_reason);
   assert.match(next.text, new RegExp(`Your ${action} \\(${receipt.observation_id}\\) refused`));
+  // A 1 ms sleep ends the streak, so the next refusal costs 0.1 s again (they double in a row).
+  agent.send({ sleep_ms: 1 });
   return next;
 }
 
@@ -30,8 +32,9 @@ test("bridge_repair's refusals teach what went wrong", () => {
   });
   const sam = new RemoteAgent(run, "engineer-1");
   const ada = new RemoteAgent(run, "courier-1");
-  // Ada wakes again at t=1.5s, while Sam is walking to the bridge.
-  ada.send({ sleep_ms: 1500 });
+  // Each refusal below costs Sam 0.101 s (0.1 s, then the 1 ms sleep that ends the streak): the
+  // ten take 1.01 s, then a take (1 s) and one more. Ada wakes 0.5 s into Sam's walk to the bridge.
+  ada.send({ sleep_ms: 2_611 });
   refused(sam, "take", { item: "anvil" }, /^There is no item called "anvil"\.$/);
   refused(
     sam,
@@ -61,7 +64,7 @@ test("bridge_repair's refusals teach what went wrong", () => {
   refused(sam, "take", { item: "toolbox-1" }, /^You already carry toolbox-1\.$/);
   sam.act("move_to", { dest: "bridge" });
   // While Sam walks, Ada's message wakes Sam with the body lane busy.
-  assert.equal(ada.envelope().sim_time_ms, 1500);
+  assert.equal(ada.envelope().sim_time_ms, 2_611);
   ada.send({ action: "message", args: { to: "engineer-1", text: "Planks are on the way." } });
   const walking = sam.envelope();
   assert.equal(walking.reason, "message");
@@ -71,7 +74,7 @@ test("bridge_repair's refusals teach what went wrong", () => {
     sam,
     "drop",
     { item: "toolbox-1" },
-    /^Your body lane is busy with move_to until t=\d+s\. You will wake when it is done/,
+    /^Your body lane is busy with move_to until t=[\d.]+s\. You will wake when it is done/,
   );
   // The voice lane is free meanwhile.
   assert.equal(sam.act("message", { to: "courier-1", text: "Thanks" }).outcome, "accepted");

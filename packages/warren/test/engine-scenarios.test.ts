@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { decisionsFromEvents, listScenarios, Run } from "../src/engine/index.js";
-import { findScenario } from "../src/scenarios/index.js";
+import { decisionsFromEvents, Run } from "../src/engine/index.js";
+import { findScenario, listScenarios } from "../src/scenarios/index.js";
 import { headless, playRemotely } from "./helpers/engine-runs.js";
 
 const SCENARIO_NAMES = listScenarios().map((s) => s.name);

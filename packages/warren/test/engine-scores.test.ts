@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { listScenarios, Run } from "../src/engine/index.js";
-import { findScenario } from "../src/scenarios/index.js";
+import { Run } from "../src/engine/index.js";
+import { findScenario, listScenarios } from "../src/scenarios/index.js";
 import { playOne } from "./helpers/discrimination.js";
-import { RemoteAgent, remoteRun } from "./helpers/engine-runs.js";
+import { RemoteAgent, remoteRun, yardScenario } from "./helpers/engine-runs.js";
 
 test("the solution team scores time ratio 1, and every role contributes", async () => {
   for (const { name } of listScenarios()) {
@@ -99,4 +99,14 @@ test("offering every affordance: every tool, every place, no suggestions, and re
     all.receipt("engineer-1", take.command_id)!.outcome_reason,
     "medkit-1 is not here: you stand at valley:1,1 and it lies elsewhere.",
   );
+});
+
+test("a world whose runners cannot play it ends with no yardstick, not a crash", async () => {
+  const yard = { ...yardScenario(["a-1"], 1), timeLimitMs: 5000 };
+  const run = new Run({ runId: "y", scenario: yard, seed: 1, npcPolicy: "noop" });
+  run.start();
+  const summary = await run.whenEnded();
+  assert.equal(summary.status, "failed");
+  assert.equal(summary.scores.solution_sim_time_ms, null);
+  assert.equal(summary.scores.time_ratio, null);
 });

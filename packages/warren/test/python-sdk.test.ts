@@ -7,6 +7,7 @@ import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { ListeningServer } from "../src/server/index.js";
+import { catalogWithLoudYard, shout } from "./helpers/loud-yard.js";
 import { call, runWithClaims, startTestServer, waitFor } from "./helpers/server.js";
 
 const run = promisify(execFile);
@@ -16,7 +17,7 @@ const example = `${packageDir}examples/bridge_engineer.py`;
 
 let server: ListeningServer;
 before(async () => {
-  server = await startTestServer({ spectatorMaxBufferedBytes: 64 * 1024 });
+  server = await startTestServer({ spectatorMaxBufferedBytes: 64 * 1024, scenarios: catalogWithLoudYard });
 });
 after(() => server.close());
 
@@ -148,11 +149,54 @@ except RunEnded as ended:
     assert.match((ended as string[])[1]!, /has ended: crashed/);
   });
 
+  it("play_agent never sends what the affordances exclude", async () => {
+    const { run_id: runId } = (
+      await call(server.url, "POST", "/v1/runs", {
+        query: { scenario: "bridge_repair", seed: 3 },
+        body: { controlled_agents: ["engineer-1"] },
+      })
+    ).json;
+    const run = server.registry.get(runId).run;
+    const playing = python(
+      `
+import json, sys
+from warren_agent import WarrenClient, play_agent
+rejections = []
+def decide(context):
+    rejections.append(context["rejection"])
+    if len(rejections) == 1:
+        return {"action": "fly", "args": {}}
+    if len(rejections) == 2:
+        return {"action": "move_to", "args": {"dest": "moon"}}
+    return {"sleep_ms": 600000}
+status = play_agent(WarrenClient(sys.argv[1]).agent(sys.argv[2], "engineer-1"), decide, wait_s=1)
+print(json.dumps({"status": status, "rejections": rejections}))
+`,
+      server.url,
+      runId,
+    );
+    await waitFor("the first command", async () =>
+      run.events().some((e) => e.kind === "verdict") ? true : undefined,
+    );
+    run.dispose("the test is done");
+    const result = (await playing) as { status: string; rejections: (string | null)[] };
+    assert.equal(result.status, "crashed");
+    assert.equal(result.rejections[0], null);
+    assert.match(result.rejections[1]!, /^"fly" is not offered now/);
+    assert.match(result.rejections[2]!, /^move_to's dest must be one of/);
+    // The first observation got one command, the sleep (a message may wake the engineer later).
+    const verdicts = run
+      .events()
+      .filter((e) => e.kind === "verdict" && e.data.observation_id === "engineer-1#0");
+    assert.deepEqual(
+      verdicts.map((v) => [v.data.status, v.data.detail]),
+      [["accepted", ""]],
+    );
+  });
+
   it("spectates a run to its end, resuming after a lagged close with every event once", async () => {
-    const { runId, leases } = await runWithClaims(server.url, "bridge_repair", ["engineer-1"]);
-    const lease = leases["engineer-1"]!;
-    const agent = `/v1/runs/${runId}/agents/engineer-1`;
-    await call(server.url, "GET", `${agent}/observations`, { query: { lease, wait: 5 } });
+    const { runId, leases } = await runWithClaims(server.url, "loud_yard", ["shouter-1"]);
+    const lease = leases["shouter-1"]!;
     const dir = mkdtempSync(join(tmpdir(), "warren-py-"));
     const go = join(dir, "go");
     try {
@@ -178,13 +222,7 @@ print(json.dumps({"cursors": cursors, "lags": lags, "last": last}))
       const clients = server.app.websocketServer.clients;
       await waitFor("the spectator to connect", async () => (clients.size > 0 ? true : undefined));
       const lagging = () => [...clients].some((c) => c.readyState !== c.OPEN);
-      const bogus = "x".repeat(100 * 1024);
-      for (let i = 0; i < 200 && !lagging(); i++) {
-        await call(server.url, "POST", `${agent}/commands`, {
-          query: { lease },
-          body: { command_id: `c-${i}`, observation_id: `${bogus}-${i}`, noop: true },
-        });
-      }
+      for (let i = 0; i < 200 && !lagging(); i++) await shout(server.url, runId, lease, 100 * 1024);
       assert.ok(lagging(), "the paused reader was lagged");
       writeFileSync(go, "");
       const run = server.registry.get(runId).run;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { listScenarios } from "../src/engine/index.js";
+import { listScenarios } from "../src/scenarios/index.js";
 import { completedSeeds, SEEDS_1_TO_20 } from "./helpers/discrimination.js";
 import { SENSIBLE_PLAYERS } from "./helpers/sensible-players.js";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { call, runWithClaims, serverForSuite } from "./helpers/server.js";
+import { call, runWithClaims, serverForSuite, waitFor } from "./helpers/server.js";
 
 const live = serverForSuite();
 
@@ -160,10 +160,13 @@ describe("commands", () => {
   it("expires an observation past its deadline: a noop is recorded and the next envelope comes on the next wake", async () => {
     const { envelope, submit, poll, runId } = await engineerRun({ deadline_s: 0.3 });
     assert.ok(envelope.deadline_unix - Date.now() / 1000 <= 0.3);
-    // Waiting past the deadline: the engine records a noop and the agent wakes again later.
-    const next = await poll(envelope.seq, 10);
-    assert.equal(next.status, 200);
-    assert.ok(next.json.seq > envelope.seq);
+    // Waiting past the deadline: the engine records a noop and the agent wakes again later. Until
+    // then each poll gives the outstanding observation back.
+    await waitFor("the next wake", async () => {
+      const next = await poll(envelope.seq, 1);
+      assert.equal(next.status, 200);
+      return next.json.seq > envelope.seq ? true : undefined;
+    });
     const late = await submit({ command_id: "late", observation_id: envelope.observation_id, noop: true });
     assert.equal(late.json.status, "expired");
     assert.match(late.json.detail, /decision deadline .* passed; a noop was recorded/);
@@ -213,5 +216,66 @@ describe("commands", () => {
     const other = await answer("courier-1");
     assert.equal(other.json.status, "rejected");
     assert.match(other.json.detail, /already used by another agent/);
+  });
+
+  it("refuses an empty command_id with 422 saying why, like a non-string one", async () => {
+    const { envelope, submit } = await engineerRun();
+    const empty = await submit({ command_id: "", observation_id: envelope.observation_id, noop: true });
+    assert.equal(empty.status, 422);
+    assert.equal(empty.json.error, "unprocessable_command");
+    assert.match(empty.json.detail, /command_id must not be empty/);
+  });
+});
+
+describe("runs that cannot freeze", () => {
+  it("ends a run whose client only sends refused actions: each costs sim time, the sim-time limit fails it", async () => {
+    // Nobody else acts (no message wakes the engineer), and the limit comes before the resupply deadline.
+    const { runId, envelope, submit, poll } = await engineerRun({ max_sim_s: 30, npc_policy: "noop" });
+    let current = envelope;
+    let commands = 0;
+    for (;;) {
+      assert.ok(++commands < 100, "a bounded number of refusals ends the run");
+      const receipt = await submit({
+        command_id: `anvil-${commands}`,
+        observation_id: current.observation_id,
+        action: "take",
+        args: { item: "anvil" },
+      });
+      assert.equal(receipt.json.status, "accepted");
+      const next = await poll(current.seq);
+      if (next.status === 410) break;
+      assert.equal(next.json.reason, "refused");
+      assert.ok(next.json.sim_time_ms > current.sim_time_ms, "a refusal moves sim time");
+      current = next.json;
+    }
+    const view = (await call(live.url, "GET", `/v1/runs/${runId}`)).json;
+    assert.equal(view.status, "failed");
+    assert.match(view.status_reason, /sim-time limit of 30 s passed/);
+    assert.equal(view.max_sim_s, 30);
+    assert.equal(view.sim_time_ms, 30_000);
+  });
+
+  it("fails a run past its wall-time limit with the reason", async () => {
+    const { runId } = await engineerRun({ max_wall_s: 0.2 });
+    const view = await waitFor("the wall-time limit", async () => {
+      const shown = (await call(live.url, "GET", `/v1/runs/${runId}`)).json;
+      return shown.status === "running" ? undefined : shown;
+    });
+    assert.equal(view.status, "failed");
+    assert.equal(view.status_reason, "the run's wall-time limit of 0.2 s passed");
+    assert.equal(view.max_wall_s, 0.2);
+  });
+
+  it("shows the default limits and refuses limits out of range", async () => {
+    const created = await call(live.url, "POST", "/v1/runs", { query: { scenario: "bridge_repair" } });
+    assert.equal(created.json.max_wall_s, 3600);
+    const scenarios = (await call(live.url, "GET", "/v1/scenarios")).json.scenarios;
+    const bridge = scenarios.find((s: { name: string }) => s.name === "bridge_repair");
+    assert.equal(created.json.max_sim_s, bridge.time_limit_ms / 1000, "by default the scenario's own limit");
+    for (const body of [{ max_wall_s: 0 }, { max_wall_s: 604_801 }, { max_sim_s: -1 }, { max_sim_s: "60" }]) {
+      const reply = await call(live.url, "POST", "/v1/runs", { query: { scenario: "bridge_repair" }, body });
+      assert.equal(reply.status, 400, JSON.stringify(body));
+      assert.match(reply.json.detail, /body\/max_(wall|sim)_s must be/);
+    }
   });
 });

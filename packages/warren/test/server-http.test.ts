@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { listScenarios } from "../src/engine/index.js";
+import { listScenarios } from "../src/scenarios/index.js";
 import { call, serverForSuite, waitFor } from "./helpers/server.js";
 
 const live = serverForSuite();
@@ -51,17 +51,28 @@ describe("runs and scenarios", () => {
     assert.ok(held.lease_expires_unix > Date.now() / 1000);
   });
 
-  it("starts a run only when every controlled agent has been claimed", async () => {
-    const created = await call(live.url, "POST", "/v1/runs", {
+  it("starts a run only when every controlled agent has been claimed, and says who is missing", async () => {
+    const twice = await call(live.url, "POST", "/v1/runs", {
       query: { scenario: "bridge_repair" },
       body: { controlled_agents: ["engineer-1", "courier-1", "engineer-1"] },
     });
+    assert.equal(twice.status, 400, "a duplicate is refused, not merged");
+    assert.match(twice.json.detail, /body\/controlled_agents must NOT have duplicate items/);
+    const created = await call(live.url, "POST", "/v1/runs", {
+      query: { scenario: "bridge_repair" },
+      body: { controlled_agents: ["engineer-1", "courier-1"] },
+    });
     const runId = created.json.run_id;
-    assert.deepEqual(created.json.controlled_agents, ["engineer-1", "courier-1"]);
+    assert.deepEqual(created.json.unclaimed_agents, ["engineer-1", "courier-1"]);
     await call(live.url, "POST", `/v1/runs/${runId}/agents/engineer-1/claim`);
-    assert.equal((await call(live.url, "GET", `/v1/runs/${runId}`)).json.status, "created");
+    const waiting = (await call(live.url, "GET", `/v1/runs/${runId}`)).json;
+    assert.equal(waiting.status, "created");
+    assert.deepEqual(waiting.unclaimed_agents, ["courier-1"]);
+    assert.equal(waiting.status_reason, "waiting for courier-1 to be claimed");
     await call(live.url, "POST", `/v1/runs/${runId}/agents/courier-1/claim`);
-    assert.equal((await call(live.url, "GET", `/v1/runs/${runId}`)).json.status, "running");
+    const running = (await call(live.url, "GET", `/v1/runs/${runId}`)).json;
+    assert.equal(running.status, "running");
+    assert.deepEqual(running.unclaimed_agents, []);
   });
 
   it("takes npc_policy per agent and an affordance mode, and shows the scores once the run ends", async () => {
@@ -204,13 +215,36 @@ describe("bad bodies", () => {
     assert.equal(reply.status, 400);
     assert.equal(reply.json.error, "malformed_json");
     assert.match(reply.json.detail, /not valid JSON: .*JSON/);
+  });
+
+  it("takes Content-Type: application/json with an empty body as no body", async () => {
+    const json = { "content-type": "application/json" };
     const empty = await call(live.url, "POST", "/v1/runs", {
       query: { scenario: "bridge_repair" },
       rawBody: "",
-      headers: { "content-type": "application/json" },
+      headers: json,
     });
-    assert.equal(empty.status, 400);
-    assert.equal(empty.json.error, "malformed_json");
+    assert.equal(empty.status, 201, "no body: every default");
+    const created = await call(live.url, "POST", "/v1/runs", {
+      query: { scenario: "bridge_repair" },
+      body: { controlled_agents: ["engineer-1"] },
+    });
+    const agent = `/v1/runs/${created.json.run_id}/agents/engineer-1`;
+    const claim = await call(live.url, "POST", `${agent}/claim`, { rawBody: "", headers: json });
+    assert.equal(claim.status, 200);
+    const release = await call(live.url, "POST", `${agent}/release`, {
+      query: { lease: claim.json.lease },
+      rawBody: "",
+      headers: json,
+    });
+    assert.equal(release.status, 200);
+    const command = await call(live.url, "POST", `${agent}/commands`, {
+      query: { lease: (await call(live.url, "POST", `${agent}/claim`)).json.lease },
+      rawBody: "",
+      headers: json,
+    });
+    assert.equal(command.status, 422, "a command with no body cannot be judged");
+    assert.equal(command.json.error, "unprocessable_command");
   });
 
   it("answers a body that is not JSON with 415 and one too large with 413", async () => {
@@ -271,34 +305,5 @@ describe("protocol version", () => {
     const right = await call(live.url, "POST", claimPath, { query: { protocol: PROTOCOL } });
     assert.equal(right.status, 200);
     assert.match(right.json.lease, /^l-[0-9a-f]{32}$/);
-  });
-});
-
-describe("OpenAPI", () => {
-  it("serves a document generated from the route schemas listing every route", async () => {
-    const reply = await call(live.url, "GET", "/v1/openapi.json");
-    assert.equal(reply.status, 200);
-    assert.match(reply.json.openapi, /^3\./);
-    const paths = reply.json.paths;
-    const expected: [string, string][] = [
-      ["/v1/runs", "post"],
-      ["/v1/runs", "get"],
-      ["/v1/runs/{run}", "get"],
-      ["/v1/scenarios", "get"],
-      ["/v1/runs/{run}/agents/{agent}/claim", "post"],
-      ["/v1/runs/{run}/agents/{agent}/briefing", "get"],
-      ["/v1/runs/{run}/agents/{agent}/observations", "get"],
-      ["/v1/runs/{run}/agents/{agent}/commands", "post"],
-      ["/v1/runs/{run}/agents/{agent}/commands/{command_id}", "get"],
-      ["/v1/runs/{run}/agents/{agent}/release", "post"],
-      ["/v1/runs/{run}/spectate", "get"],
-    ];
-    for (const [path, method] of expected) assert.ok(paths[path]?.[method], `${method} ${path}`);
-    const observations = paths["/v1/runs/{run}/agents/{agent}/observations"].get;
-    const wait = observations.parameters.find((p: { name: string }) => p.name === "wait");
-    assert.match(wait.description, /capped at 30/);
-    const command = paths["/v1/runs/{run}/agents/{agent}/commands"].post;
-    assert.ok(command.requestBody.content["application/json"].schema.properties.sleep_ms);
-    assert.ok(command.responses["422"]);
   });
 });

@@ -3,10 +3,13 @@ import type { Socket } from "node:net";
 import { describe, it } from "node:test";
 import { WebSocket } from "ws";
 import type { RunEvent } from "../src/engine/index.js";
+import { RunEndedEvent, SpectatorFrame, schemaProblems } from "../src/protocol/index.js";
+import { catalogWithLoudYard, shout } from "./helpers/loud-yard.js";
 import { call, runWithClaims, serverForSuite, waitFor } from "./helpers/server.js";
 
 const LAG_BYTES = 64 * 1024;
-const live = serverForSuite({ spectatorMaxBufferedBytes: LAG_BYTES });
+const live = serverForSuite({ spectatorMaxBufferedBytes: LAG_BYTES, scenarios: catalogWithLoudYard });
+const forgetful = serverForSuite({ retainedEvents: 40 });
 
 interface Watcher {
   socket: WebSocket;
@@ -15,10 +18,14 @@ interface Watcher {
   closed: Promise<{ code: number; reason: string }>;
 }
 
-function watch(runId: string, since: number): Watcher {
-  const socket = new WebSocket(`${live.url.replace("http", "ws")}/v1/runs/${runId}/spectate?since=${since}`);
+function watch(runId: string, since: number, base = live.url): Watcher {
+  const socket = new WebSocket(`${base.replace("http", "ws")}/v1/runs/${runId}/spectate?since=${since}`);
   const frames: Watcher["frames"] = [];
-  socket.on("message", (data) => frames.push(JSON.parse(String(data))));
+  socket.on("message", (data) => {
+    const frame = JSON.parse(String(data));
+    assert.equal(schemaProblems(SpectatorFrame, frame), undefined, "every frame matches its declaration");
+    frames.push(frame);
+  });
   const headers = new Promise<Record<string, string | string[] | undefined>>((resolve) =>
     socket.once("upgrade", (response) => resolve(response.headers)),
   );
@@ -61,6 +68,11 @@ describe("spectator stream", () => {
     const last = watcher.frames.at(-1) as RunEvent;
     assert.equal(last.kind, "status");
     assert.equal(last.data.status, "completed");
+    assert.equal(
+      schemaProblems(RunEndedEvent, last),
+      undefined,
+      "the final frame is declared, scores and all",
+    );
     assert.deepEqual(last.data.scores, run.summary().scores, "the final frame carries the scores");
     assert.equal((last.data.scores as { time_ratio: number }).time_ratio, 1);
     // Resuming from a cursor gives exactly what came after it.
@@ -70,32 +82,20 @@ describe("spectator stream", () => {
   });
 
   it("lags a slow reader (lagged frame, close 1013); it resumes with since and loses nothing", async () => {
-    const { runId, leases } = await runWithClaims(live.url, "bridge_repair", ["engineer-1"]);
-    const agent = `/v1/runs/${runId}/agents/engineer-1`;
-    const lease = leases["engineer-1"]!;
+    const { runId, leases } = await runWithClaims(live.url, "loud_yard", ["shouter-1"]);
+    const lease = leases["shouter-1"]!;
     const run = live.server.registry.get(runId).run;
     const first = watch(runId, 0);
     await waitFor("the first frames", async () => (first.frames.length > 0 ? true : undefined));
-    // The reader stops reading; the run goes on producing large events (verdicts on bogus commands).
+    // The reader stops reading; the run goes on producing large events (loud shouts).
     (first.socket as unknown as { _socket: Socket })._socket.pause();
-    // Loopback buffers hold megabytes, so the events are large: the id is echoed in each verdict.
-    const bogus = "x".repeat(100 * 1024);
+    // Loopback buffers hold megabytes, so the events are large.
     const serverSide = [...live.server.app.websocketServer.clients];
     const lagging = () => serverSide.some((client) => client.readyState !== WebSocket.OPEN);
-    for (let i = 0; i < 200 && !lagging(); i++) {
-      await call(live.url, "POST", `${agent}/commands`, {
-        query: { lease },
-        body: { command_id: `c-${i}`, observation_id: `${bogus}-${i}`, noop: true },
-      });
-    }
+    for (let i = 0; i < 200 && !lagging(); i++) await shout(live.url, runId, lease, 100 * 1024);
     assert.ok(lagging(), "the server gave up on the paused reader");
     // Events keep coming while it is away.
-    for (let i = 0; i < 5; i++) {
-      await call(live.url, "POST", `${agent}/commands`, {
-        query: { lease },
-        body: { command_id: `away-${i}`, observation_id: `away-${i}`, noop: true },
-      });
-    }
+    for (let i = 0; i < 5; i++) await shout(live.url, runId, lease, 10);
     const produced = run.eventCursor;
     (first.socket as unknown as { _socket: Socket })._socket.resume();
     const closed = await first.closed;
@@ -114,6 +114,27 @@ describe("spectator stream", () => {
     run.dispose("the test is done");
     assert.equal((await second.closed).code, 1000);
     assert.deepEqual([...events, ...second.frames], run.events(0));
+  });
+
+  it("answers a resume from before the kept events with a lagged frame; resuming from it continues after the gap", async () => {
+    const created = await call(forgetful.url, "POST", "/v1/runs", {
+      query: { scenario: "bridge_repair", seed: 3 },
+    });
+    const run = forgetful.server.registry.get(created.json.run_id).run;
+    await run.whenEnded();
+    const kept = run.oldestRetainedEvent;
+    assert.ok(kept > 1 && run.eventCursor - kept < 40, "only the latest events are kept");
+    const tooOld = watch(created.json.run_id, 0, forgetful.url);
+    assert.equal((await tooOld.closed).code, 1013);
+    assert.equal(tooOld.frames.length, 1);
+    const lagged = tooOld.frames[0] as { kind: string; cursor: number; detail: string };
+    assert.equal(lagged.kind, "lagged");
+    assert.equal(lagged.cursor, kept - 1);
+    assert.match(lagged.detail, /no longer kept/);
+    const resumed = watch(created.json.run_id, lagged.cursor, forgetful.url);
+    assert.equal((await resumed.closed).code, 1000);
+    assert.deepEqual(resumed.frames, run.events(lagged.cursor));
+    assert.equal((resumed.frames[0] as RunEvent).cursor, kept);
   });
 
   it("answers an unknown run with 404, a bad since with 400, another protocol with 409 and a plain GET with 426", async () => {

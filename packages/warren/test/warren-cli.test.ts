@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { RunResult, schemaProblems } from "../src/protocol/index.js";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "warren-cli-"));
@@ -62,6 +63,7 @@ test("warren run prints objectives, times and the hash; the same seed gives the 
   assert.match(text.stderr, /\[t=\d+(\.\d+)?s\] repair 1\/2 pending/, "progress on stderr");
   const hash = /^log hash (sha256:[0-9a-f]{64})$/m.exec(text.stdout)![1];
   const json = JSON.parse(jsonRun.stdout);
+  assert.equal(schemaProblems(RunResult, json), undefined, "--json prints the declared RunResult");
   assert.equal(json.log_hash, hash);
   assert.equal(json.status, "completed");
   assert.equal(typeof json.wall_time_ms, "number");
@@ -151,4 +153,26 @@ test("the command list's serve entry says what serve.ts says", async () => {
   const listed = COMMANDS.find((c) => c.name === "serve")!;
   assert.equal(listed.usage, serveCommand.usage);
   assert.equal(listed.summary, serveCommand.summary);
+});
+
+test("a run with a baseline and every affordance offered replays to the same hash", async () => {
+  const log = join(dir, "baseline.json");
+  const ran = await warren(
+    "run",
+    "fog_search",
+    "--seed",
+    "2",
+    "--policy",
+    "shepherd-1=random",
+    "--affordances",
+    "all",
+    "--log",
+    log,
+  );
+  assert.equal(ran.code, 1, "a random shepherd loses the flock");
+  const file = JSON.parse(readFileSync(log, "utf8"));
+  assert.deepEqual(file.npc_policy, { "shepherd-1": "random" });
+  assert.equal(file.affordances, "all");
+  const replay = await warren("replay", log);
+  assert.match(replay.stderr, new RegExp(`replay matches the log: ${file.log_hash}`));
 });

@@ -8,14 +8,15 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Page } from "playwright-core";
 import { WebSocket } from "ws";
 import { browserForSuite, browserMissing, openPage } from "./helpers/browser.js";
-import { call, runWithClaims, serverForSuite } from "./helpers/server.js";
+import { catalogWithLoudYard, shout } from "./helpers/loud-yard.js";
+import { runWithClaims, serverForSuite } from "./helpers/server.js";
 import { TcpProxy } from "./helpers/server-proxy.js";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
 /** Screenshots for people to look at (gitignored). */
 const outputDir = join(packageDir, "test-output");
 const live = serverForSuite();
-const laggy = serverForSuite({ spectatorMaxBufferedBytes: 64 * 1024 });
+const laggy = serverForSuite({ spectatorMaxBufferedBytes: 64 * 1024, scenarios: catalogWithLoudYard });
 const suite = browserForSuite();
 const skip = browserMissing || undefined;
 
@@ -130,7 +131,10 @@ describe("the viewer in a browser", { skip }, () => {
     const list = await suite.browser.newPage();
     await list.goto(`${live.url}/`);
     await list.locator(`tr[data-run="${runId}"][data-status=completed]`).waitFor();
-    assert.match((await list.textContent(`tr[data-run="${runId}"]`)) ?? "", /bridge_repair\s*3\s*3\s*t=49s/);
+    assert.match(
+      (await list.textContent(`tr[data-run="${runId}"]`)) ?? "",
+      new RegExp(`bridge_repair\\s*3\\s*3\\s*t=${run.simTimeMs / 1000}s`),
+    );
     await list.close();
     assert.deepEqual(errors, []);
     process.stderr.write(`runs page ready in ${loadMs} ms\n`);
@@ -229,29 +233,19 @@ describe("the viewer in a browser", { skip }, () => {
   it("resumes a lagged stream with since: no gap, no duplicate", async () => {
     const proxy = await TcpProxy.start(laggy.url);
     try {
-      const { runId: lagRun, leases } = await runWithClaims(laggy.url, "bridge_repair", ["engineer-1"]);
+      const { runId: lagRun, leases } = await runWithClaims(laggy.url, "loud_yard", ["shouter-1"]);
+      const lease = leases["shouter-1"]!;
       const run = laggy.server.registry.get(lagRun).run;
       const viewer = await openPage(suite.browser, `${proxy.url}/runs/${lagRun}`);
       await until(viewer.page, "WarrenViewer.page?.feed?.connected && WarrenViewer.page.model.cursor > 0");
       // The viewer's connection stops delivering; large events pile up until the server lags it.
       proxy.pauseDownstream(/spectate/);
-      const agent = `/v1/runs/${lagRun}/agents/engineer-1`;
-      const bogus = "x".repeat(100 * 1024);
       const serverSide = [...laggy.server.app.websocketServer.clients];
       const lagging = () => serverSide.some((client) => client.readyState !== WebSocket.OPEN);
-      for (let i = 0; i < 200 && !lagging(); i++) {
-        await call(laggy.url, "POST", `${agent}/commands`, {
-          query: { lease: leases["engineer-1"] },
-          body: { command_id: `c-${i}`, observation_id: `${bogus}-${i}`, noop: true },
-        });
-      }
+      for (let i = 0; i < 200 && !lagging(); i++) await shout(laggy.url, lagRun, lease, 100 * 1024);
       assert.ok(lagging(), "the server gave up on the stalled viewer");
-      for (let i = 0; i < 5; i++) {
-        await call(laggy.url, "POST", `${agent}/commands`, {
-          query: { lease: leases["engineer-1"] },
-          body: { command_id: `away-${i}`, observation_id: `away-${i}`, noop: true },
-        });
-      }
+      // Events keep coming while it is away.
+      for (let i = 0; i < 5; i++) await shout(laggy.url, lagRun, lease, 10);
       proxy.resumeDownstream();
       await until(
         viewer.page,

@@ -39,6 +39,7 @@ __all__ = [
     "RunEnded",
     "WarrenClient",
     "AgentSession",
+    "excluded_by_affordances",
     "play_agent",
     "spectate",
 ]
@@ -435,6 +436,30 @@ class WarrenClient:
 Decide = Callable[[Dict[str, Any]], Dict[str, Any]]
 
 
+def excluded_by_affordances(affordances: List[Dict[str, Any]], payload: Dict[str, Any]) -> Optional[str]:
+    """Why the envelope's affordances exclude this payload, or None when they allow it.
+
+    An action must be offered now, and each argument with offered choices must be one of them;
+    sleeps and noops are always allowed.
+    """
+    if "action" not in payload:
+        return None
+    offered = next((a for a in affordances if a["action"] == payload["action"]), None)
+    if offered is None:
+        names = ", ".join(a["action"] for a in affordances) or "nothing (sleep or noop)"
+        return '"%s" is not offered now; offered: %s' % (payload["action"], names)
+    args = payload.get("args") or {}
+    for param, spec in offered["params"].items():
+        if args.get(param) not in spec["choices"]:
+            return "%s's %s must be one of %s now (got %s)" % (
+                payload["action"],
+                param,
+                ", ".join(str(c) for c in spec["choices"]),
+                json.dumps(args.get(param)),
+            )
+    return None
+
+
 def play_agent(
     session: AgentSession,
     decide: Decide,
@@ -446,7 +471,8 @@ def play_agent(
 
     `decide` gets {"envelope", "briefing", "rejection"} (rejection: why the previous try for this
     envelope was rejected, or None) and returns one payload: {"action": ..., "args": {...}},
-    {"sleep_ms": N} or {"noop": True}. After `tries_per_observation` rejections it answers noop.
+    {"sleep_ms": N} or {"noop": True}. A payload the envelope's affordances exclude is never
+    sent: it counts as a rejection. After `tries_per_observation` rejections it answers noop.
     """
     try:
         claim = session.claim()
@@ -463,6 +489,11 @@ def play_agent(
                     payload = decide({"envelope": envelope, "briefing": briefing, "rejection": rejection})
                 else:
                     payload = {"noop": True}
+                excluded = excluded_by_affordances(envelope["affordances"], payload)
+                if excluded is not None:
+                    rejection = excluded
+                    attempt += 1
+                    continue
                 receipt = session.submit(envelope, payload)
                 if on_receipt is not None:
                     on_receipt(receipt, envelope)

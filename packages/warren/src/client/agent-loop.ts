@@ -1,12 +1,15 @@
 import { randomUUID } from "node:crypto";
-import type { Briefing, Envelope, Receipt } from "../engine/types.js";
-import type { CommandPayload } from "../server/wire.js";
+import type { Briefing, CommandPayload, Envelope, Receipt } from "../protocol/index.js";
+import { excludedByAffordances } from "./affordance-check.js";
 import { type AgentSession, RunEndedError } from "./agent-session.js";
 
 export interface DecisionContext {
   envelope: Envelope;
   briefing: Briefing;
-  /** Why the previous try for this envelope was rejected; decide again with it in mind. */
+  /**
+   * Why the previous try for this envelope was rejected (by the server, or before sending because
+   * the affordances exclude it); decide again with it in mind.
+   */
   rejection?: string;
 }
 
@@ -23,7 +26,8 @@ export interface PlayOptions {
 /**
  * The observe → decide → submit loop until the run ends: claims (or resumes) the lease, reads
  * the briefing (refetched only when an envelope names a new revision), answers every observation
- * with one command. Resolves with the run's terminal status.
+ * with one command. A decision the envelope's affordances exclude is never sent: it counts as a
+ * rejected try. Resolves with the run's terminal status.
  */
 export async function playAgent(
   session: AgentSession,
@@ -42,6 +46,11 @@ export async function playAgent(
       for (let attempt = 0; ; attempt++) {
         const payload: CommandPayload =
           attempt < tries ? await decide({ envelope, briefing, rejection }) : { noop: true };
+        const excluded = excludedByAffordances(envelope.affordances, payload);
+        if (excluded) {
+          rejection = excluded;
+          continue;
+        }
         const receipt = await session.submit(envelope, payload, randomUUID());
         options.onReceipt?.(receipt, envelope);
         if (receipt.status !== "rejected") break;

@@ -1,6 +1,12 @@
 import { randomUUID } from "node:crypto";
-import type { Briefing, Envelope, Receipt } from "../engine/types.js";
-import type { ClaimResponse, CommandPayload, ReleaseResponse } from "../server/wire.js";
+import type {
+  Briefing,
+  ClaimResponse,
+  CommandPayload,
+  Envelope,
+  Receipt,
+  ReleaseResponse,
+} from "../protocol/index.js";
 import { backoffMs, sleep } from "./backoff.js";
 import { type HttpTransport, isTransient, WarrenHttpError } from "./http.js";
 

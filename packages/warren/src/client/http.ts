@@ -1,5 +1,4 @@
-import { PROTOCOL_VERSION } from "../engine/types.js";
-import type { ErrorBody } from "../server/wire.js";
+import { type ErrorBody, PROTOCOL_HEADER, PROTOCOL_VERSION } from "../protocol/index.js";
 
 /** A warren-agent/0 error response: its HTTP status and the `{error, detail}` body. */
 export class WarrenHttpError extends Error {
@@ -50,7 +49,7 @@ export class HttpTransport {
     path: string,
     options: { query?: Query; body?: unknown; headers?: Record<string, string> } = {},
   ): Promise<HttpResponse<T>> {
-    const headers: Record<string, string> = { "x-warren-protocol": PROTOCOL_VERSION, ...options.headers };
+    const headers: Record<string, string> = { [PROTOCOL_HEADER]: PROTOCOL_VERSION, ...options.headers };
     if (options.body !== undefined) headers["content-type"] = "application/json";
     const response = await fetch(this.url(path, options.query), {
       method,

@@ -6,24 +6,24 @@
  *   const status = await playAgent(warren.agent(run.run_id, "engineer-1"), ({ envelope }) => ({ noop: true }));
  */
 export type {
+  Affordance,
   Briefing,
-  Envelope,
-  Observation,
-  Receipt,
-  RunEvent,
-  RunStatus,
-  ScenarioInfo,
-} from "../engine/types.js";
-export type {
   ClaimResponse,
   CommandBody,
   CommandPayload,
   CreateRunRequest,
+  Envelope,
   ErrorBody,
   LaggedFrame,
+  Observation,
+  Receipt,
   ReleaseResponse,
+  RunEvent,
+  RunStatus,
   RunView,
-} from "../server/wire.js";
+  ScenarioInfo,
+  SpectatorFrame,
+} from "../protocol/index.js";
 export { type Decide, type DecisionContext, type PlayOptions, playAgent } from "./agent-loop.js";
 export { AgentSession, type AgentSessionOptions, RunEndedError } from "./agent-session.js";
 export { WarrenHttpError } from "./http.js";

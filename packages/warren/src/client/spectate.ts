@@ -1,6 +1,11 @@
 import { WebSocket } from "ws";
-import { PROTOCOL_VERSION, type RunEvent } from "../engine/types.js";
-import type { LaggedFrame } from "../server/wire.js";
+import {
+  ENDED_CLOSE_CODE,
+  PROTOCOL_HEADER,
+  PROTOCOL_VERSION,
+  type RunEvent,
+  type SpectatorFrame,
+} from "../protocol/index.js";
 import { backoffMs, sleep } from "./backoff.js";
 
 export interface SpectateOptions {
@@ -32,17 +37,18 @@ export async function spectate(baseUrl: string, runId: string, options: Spectate
     if (options.signal?.aborted) return cursor;
     const url = `${wsBase}/v1/runs/${encodeURIComponent(runId)}/spectate?since=${cursor}`;
     const end = await new Promise<StreamEnd>((resolve, reject) => {
-      const socket = new WebSocket(url, { headers: { "x-warren-protocol": PROTOCOL_VERSION } });
+      const socket = new WebSocket(url, { headers: { [PROTOCOL_HEADER]: PROTOCOL_VERSION } });
       let lagged = false;
       const onAbort = (): void => socket.close(1000);
       options.signal?.addEventListener("abort", onAbort, { once: true });
       socket.on("message", (data) => {
-        const frame = JSON.parse(String(data)) as RunEvent | LaggedFrame;
+        const frame = JSON.parse(String(data)) as SpectatorFrame;
         if (frame.kind === "lagged") {
           lagged = true;
           options.onLagged?.(frame.cursor);
           return;
         }
+        // A run event's kind is never "lagged": that name is the control frame's.
         const event = frame as RunEvent;
         if (event.cursor <= cursor) return;
         cursor = event.cursor;
@@ -60,7 +66,7 @@ export async function spectate(baseUrl: string, runId: string, options: Spectate
         resolve({ code, reason: String(reason), lagged });
       });
     });
-    if (end.code === 1000 && !end.lagged) return cursor;
+    if (end.code === ENDED_CLOSE_CODE && !end.lagged) return cursor;
     if (!end.lagged) {
       if (++failures >= (options.attempts ?? 8)) {
         throw new Error(

@@ -1,5 +1,4 @@
-import type { ScenarioInfo } from "../engine/types.js";
-import type { CreateRunRequest, RunList, RunView, ScenarioList } from "../server/wire.js";
+import type { CreateRunRequest, RunList, RunView, ScenarioInfo, ScenarioList } from "../protocol/index.js";
 import { AgentSession, type AgentSessionOptions } from "./agent-session.js";
 import { HttpTransport } from "./http.js";
 import { type SpectateOptions, spectate } from "./spectate.js";

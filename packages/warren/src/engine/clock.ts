@@ -9,10 +9,20 @@ export interface Clock {
   setTimer(ms: number, fn: () => void): () => void;
 }
 
+/** setTimeout's longest delay; a longer timer is re-armed until its time has come. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
 export const realClock: Clock = {
   now: () => Date.now(),
   setTimer(ms, fn) {
-    const handle = setTimeout(fn, Math.max(0, ms));
+    let handle: NodeJS.Timeout;
+    const arm = (left: number): void => {
+      handle = setTimeout(
+        () => (left > MAX_TIMEOUT_MS ? arm(left - MAX_TIMEOUT_MS) : fn()),
+        Math.min(left, MAX_TIMEOUT_MS),
+      );
+    };
+    arm(Math.max(0, ms));
     return () => clearTimeout(handle);
   },
 };

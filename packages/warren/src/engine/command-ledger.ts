@@ -8,14 +8,28 @@ type ObservationState =
   | { state: "answered"; commandId: string }
   | { state: "expired"; because: "deadline" | "run_ended" };
 
+/** Closed observations (and the commands that answered them) a ledger remembers by default. */
+export const DEFAULT_KEPT_CLOSED_OBSERVATIONS = 10_000;
+
 /**
  * The remote agents' observations and the commands that answered them. Acceptance is
  * exactly-once per observation; only accepted commands occupy their command_id, so a rejected,
  * stale or expired command can be retried and is judged again against the current state.
+ *
+ * Its memory is bounded however long the run: past `keptClosed` closed observations the oldest
+ * are forgotten with their commands. A command for a forgotten observation is `stale` (it was
+ * closed long ago), and a forgotten command's receipt is no longer found.
  */
 export class CommandLedger {
   private readonly observations = new Map<string, ObservationState>();
   private readonly accepted = new Map<string, { agentId: string; receipt: Receipt }>();
+  /** Closed observation ids, oldest first, from `closedStart` on. */
+  private closed: string[] = [];
+  private closedStart = 0;
+  /** Per agent, the seq below which its observations may have been forgotten. */
+  private readonly forgottenBelow = new Map<string, number>();
+
+  constructor(private readonly keptClosed = DEFAULT_KEPT_CLOSED_OBSERVATIONS) {}
 
   /** Records an observation handed to a remote agent. */
   issue(observationId: string): void {
@@ -28,8 +42,10 @@ export class CommandLedger {
 
   /** The deadline passed: the observation is closed without a command. */
   expire(observationId: string): void {
-    if (this.isOutstanding(observationId))
-      this.observations.set(observationId, { state: "expired", because: "deadline" });
+    if (!this.isOutstanding(observationId)) return;
+    this.observations.set(observationId, { state: "expired", because: "deadline" });
+    this.closed.push(observationId);
+    this.forgetOldest();
   }
 
   /**
@@ -68,6 +84,10 @@ export class CommandLedger {
       return { receipt: { ...earlier.receipt, status: "duplicate" } };
     }
     const state = this.observations.get(observationId);
+    if (!state && this.wasForgotten(agentId, observationId)) {
+      const newer = context.outstanding ? `; answer ${context.outstanding} instead` : "";
+      return verdict("stale", `${observationId} was closed long ago${newer}`);
+    }
     if (!state || !observationId.startsWith(`${agentId}#`)) {
       const latest = context.outstanding ? `; its outstanding observation is ${context.outstanding}` : "";
       return verdict("rejected", `observation "${observationId}" was never issued to ${agentId}${latest}`);
@@ -99,6 +119,7 @@ export class CommandLedger {
     };
     this.accepted.set(commandId, { agentId, receipt });
     this.observations.set(observationId, { state: "answered", commandId });
+    this.closed.push(observationId);
     return { receipt: { ...receipt }, decision: judged.decision };
   }
 
@@ -118,6 +139,36 @@ export class CommandLedger {
       if (!entry) continue;
       entry.receipt.outcome = r.outcome;
       entry.receipt.outcome_reason = r.reason;
+    }
+    this.forgetOldest();
+  }
+
+  private wasForgotten(agentId: string, observationId: string): boolean {
+    if (!observationId.startsWith(`${agentId}#`)) return false;
+    const seq = Number(observationId.slice(agentId.length + 1));
+    return Number.isInteger(seq) && seq < (this.forgottenBelow.get(agentId) ?? 0);
+  }
+
+  /** Forgets the oldest closed observations past the limit, never one whose outcome is pending. */
+  private forgetOldest(): void {
+    while (this.closed.length - this.closedStart > this.keptClosed) {
+      const id = this.closed[this.closedStart]!;
+      const state = this.observations.get(id);
+      if (state?.state === "answered") {
+        if (this.accepted.get(state.commandId)?.receipt.outcome === "pending") break;
+        this.accepted.delete(state.commandId);
+      }
+      this.observations.delete(id);
+      this.closedStart++;
+      const hash = id.lastIndexOf("#");
+      const agentId = id.slice(0, hash);
+      const seq = Number(id.slice(hash + 1));
+      this.forgottenBelow.set(agentId, Math.max(this.forgottenBelow.get(agentId) ?? 0, seq + 1));
+    }
+    // Compacted now and then, so the queue's memory stays bounded too.
+    if (this.closedStart > this.keptClosed) {
+      this.closed = this.closed.slice(this.closedStart);
+      this.closedStart = 0;
     }
   }
 

@@ -3,16 +3,20 @@ import type { RunEvent } from "./types.js";
 
 /**
  * A run's event log. Cursors count from 1 so `since=0` means from the start. The simulation's own
- * events are hashed line by line as they arrive; the log hash is the run's fingerprint.
+ * events are hashed line by line as they arrive; the log hash is the run's fingerprint. Only the
+ * latest `maxRetained` events are kept in memory, however long the run: older ones are dropped
+ * (a reader asking for them learns where the kept ones start from `oldestRetained`).
  */
 export class EventLog {
-  private readonly events: RunEvent[] = [];
+  private events: RunEvent[] = [];
+  /** Cursor of events[0]. */
+  private first = 1;
   private readonly hash: Hash = createHash("sha256");
   private cursor = 0;
   private pending = "";
   private readonly listeners = new Set<(event: RunEvent) => void>();
 
-  constructor(private readonly retain = true) {}
+  constructor(private readonly maxRetained = Number.POSITIVE_INFINITY) {}
 
   append(sim: boolean, simTimeMs: number, kind: string, data: Record<string, unknown>): RunEvent {
     const event: RunEvent = { cursor: ++this.cursor, sim, sim_time_ms: simTimeMs, kind, data };
@@ -21,7 +25,17 @@ export class EventLog {
       this.pending += `${simTimeMs} ${kind} ${JSON.stringify(data)}\n`;
       if (this.pending.length > 65_536) this.flush();
     }
-    if (this.retain) this.events.push(event);
+    if (this.maxRetained > 0) {
+      this.events.push(event);
+      // Dropped in chunks of a quarter of the window: one shift per event would cost O(n) each.
+      if (this.events.length > this.maxRetained) {
+        const drop = Math.max(1, this.events.length - Math.floor(this.maxRetained * 0.75));
+        this.events = this.events.slice(drop);
+      }
+      this.first = this.events[0]!.cursor;
+    } else {
+      this.first = this.cursor + 1;
+    }
     for (const listener of this.listeners) listener(event);
     return event;
   }
@@ -30,10 +44,15 @@ export class EventLog {
     return this.cursor;
   }
 
-  /** Events after `cursor`, at most `limit` of them. */
+  /** The cursor of the oldest event still kept (latest + 1 when none is). */
+  get oldestRetained(): number {
+    return this.first;
+  }
+
+  /** Kept events after `cursor`, at most `limit` of them. */
   since(cursor: number, limit = Number.POSITIVE_INFINITY): RunEvent[] {
-    // Cursors are contiguous from 1, so the event with cursor c sits at index c - 1.
-    const start = Math.max(0, Math.floor(cursor));
+    // Cursors are contiguous, so the event with cursor c sits at index c - first.
+    const start = Math.max(0, Math.floor(cursor) + 1 - this.first);
     return this.events.slice(start, start + Math.min(limit, this.events.length));
   }
 

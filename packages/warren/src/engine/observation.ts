@@ -91,7 +91,9 @@ export function buildObservation(
  * In "ready" mode, each ready tool with its valid parameter choices and ready-made argument
  * suggestions. In "all" mode, every tool whose lane is free, each parameter offering every known
  * target (every place for `dest`, every item in sight or in hand for `item`, every other agent for
- * `to`), and no suggestions: the agent must understand the world to choose.
+ * `to`), and no suggestions: the agent must understand the world to choose. In both, a tool with a
+ * parameter that has no choice at all (a walk with nowhere to go, a take with nothing in sight) is
+ * not offered.
  */
 export function buildAffordances(
   ctx: ToolContext,
@@ -103,15 +105,11 @@ export function buildAffordances(
   const out: Affordance[] = [];
   for (const tool of tools) {
     if (!observation.tools.find((t) => t.action === tool.spec.name)?.ready) continue;
-    if (mode === "all") {
-      out.push({
-        action: tool.spec.name,
-        params: everyTarget(ctx.world, tool, observation),
-        suggestions: [],
-      });
-      continue;
-    }
-    const offer = tool.offer(ctx, agent);
+    const offer =
+      mode === "all"
+        ? { params: everyTarget(ctx.world, tool, observation), suggestions: [] }
+        : tool.offer(ctx, agent);
+    if (Object.values(offer.params).some((param) => param.choices.length === 0)) continue;
     out.push({ action: tool.spec.name, params: offer.params, suggestions: offer.suggestions });
   }
   return out;

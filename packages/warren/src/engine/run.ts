@@ -28,6 +28,10 @@ import {
 } from "./types.js";
 
 export const DEFAULT_DECISION_TIMEOUT_MS = 60_000;
+/** A run that has not ended after this much wall time fails, whatever its agents do. */
+export const DEFAULT_MAX_WALL_MS = 3_600_000;
+/** Events a run keeps in memory for `events(since)` and spectators catching up; older ones are dropped. */
+export const DEFAULT_RETAINED_EVENTS = 100_000;
 /** Batches processed in one go before yielding to the event loop, so a server stays responsive. */
 const BATCHES_PER_SLICE = 2_000;
 
@@ -49,8 +53,12 @@ export interface RunOptions {
   /** Wall time a remote agent has to answer a wake before a noop is recorded for it. */
   decisionTimeoutMs?: number;
   clock?: Clock;
-  /** Keep every event for `events(since)`; off only for long in-process runs that need the hash. */
-  retainEvents?: boolean;
+  /** Sim ms after which the run fails (default: the scenario's own time limit; the sooner wins). */
+  maxSimMs?: number;
+  /** Wall ms after start after which the run fails (default one hour). */
+  maxWallMs?: number;
+  /** Latest events kept in memory (default 100,000; 0 for none, Infinity for all). */
+  retainEvents?: number;
   /** Answers recorded in an earlier run's log, keyed by observation id: every agent is replayed. */
   replay?: ReadonlyMap<string, { decision: Decision; expired: boolean }>;
 }
@@ -67,6 +75,7 @@ export class Run {
   readonly decisionTimeoutMs: number;
   readonly npcPolicy: NpcPolicies;
   readonly affordanceMode: AffordanceMode;
+  readonly maxWallMs: number;
   private readonly sim: Simulation;
   private readonly clock: Clock;
   private readonly log: EventLog;
@@ -90,6 +99,9 @@ export class Run {
   private pumping = false;
   private pumpQueued = false;
   private cancelPaceTimer: (() => void) | undefined;
+  private cancelWallLimit: (() => void) | undefined;
+  /** Per agent, the verdicts already logged for its current observation: repeats are not logged again. */
+  private readonly verdictsLogged = new Map<string, Set<string>>();
   /** With a pace, the sim time that wall time has caught up with. */
   private paceReached = 0;
   private readonly ended: Promise<RunSummary>;
@@ -116,6 +128,19 @@ export class Run {
         `decision timeout must be a positive number of ms (got ${describeValue(timeout)})`,
       );
     }
+    const maxWallMs = options.maxWallMs ?? DEFAULT_MAX_WALL_MS;
+    const maxSimMs = options.maxSimMs ?? Number.POSITIVE_INFINITY;
+    for (const [name, value] of [
+      ["maxWallMs", maxWallMs],
+      ["maxSimMs", maxSimMs],
+    ] as const) {
+      if (typeof value !== "number" || Number.isNaN(value) || value <= 0) {
+        throw new RunError(
+          "invalid_run_options",
+          `${name} must be a positive number of ms (got ${describeValue(value)})`,
+        );
+      }
+    }
     const known = options.scenario.agents.map((a) => a.id);
     const policyOf = policyLookup(options.npcPolicy ?? "solution", known, options.controlledAgents ?? []);
     const affordanceMode = options.affordances ?? "ready";
@@ -140,14 +165,16 @@ export class Run {
     this.decisionTimeoutMs = timeout;
     this.npcPolicy = options.npcPolicy ?? "solution";
     this.affordanceMode = affordanceMode;
+    this.maxWallMs = maxWallMs;
     this.clock = options.clock ?? realClock;
     this.replay = options.replay;
-    this.log = new EventLog(options.retainEvents ?? true);
+    this.log = new EventLog(options.retainEvents ?? DEFAULT_RETAINED_EVENTS);
     this.sim = new Simulation(
       options.scenario,
       options.seed,
       (t, kind, data) => this.log.append(true, t, kind, data),
       affordanceMode,
+      maxSimMs,
     );
     const remote = new Set(options.controlledAgents ?? []);
     for (const a of options.scenario.agents) {
@@ -185,6 +212,11 @@ export class Run {
     return this.sim.now;
   }
 
+  /** The sim time at which the run fails if it has not ended. */
+  get simTimeLimitMs(): number {
+    return this.sim.timeLimitMs;
+  }
+
   get isEnded(): boolean {
     return this.runStatus === "completed" || this.runStatus === "failed" || this.runStatus === "crashed";
   }
@@ -194,6 +226,12 @@ export class Run {
     if (this.runStatus !== "created") return;
     this.runStatus = "running";
     this.log.append(false, 0, "status", { status: "running" });
+    if (Number.isFinite(this.maxWallMs)) {
+      this.cancelWallLimit = this.clock.setTimer(this.maxWallMs, () => {
+        this.sim.end("failed", `the run's wall-time limit of ${this.maxWallMs / 1000} s passed`);
+        this.pump();
+      });
+    }
     this.sim.start();
     this.pump();
   }
@@ -231,13 +269,14 @@ export class Run {
   }
 
   /**
-   * The agent's outstanding envelope with seq > afterSeq, waiting up to waitMs wall ms for one.
-   * Resolves undefined on timeout or when the run ends.
+   * The agent's outstanding envelope, whatever afterSeq says (delivery is at-least-once: a client
+   * that lost it gets it back); with none outstanding, the next one issued with seq > afterSeq,
+   * waiting up to waitMs wall ms. Resolves undefined on timeout or when the run ends.
    */
   nextObservation(agentId: string, afterSeq: number, waitMs: number): Promise<Envelope | undefined> {
     this.requireAgent(agentId);
     const ready = this.envelopes.get(agentId);
-    if (ready && ready.seq > afterSeq) return Promise.resolve(ready);
+    if (ready) return Promise.resolve(ready);
     if (this.isEnded || waitMs <= 0) return Promise.resolve(undefined);
     return new Promise((resolve) => {
       let cancelTimer = (): void => {};
@@ -280,6 +319,12 @@ export class Run {
         );
       }
     }
+    if (command.command_id === "") {
+      throw new RunError(
+        "unprocessable_command",
+        "command_id must not be empty: mint one per command (a UUID, say) and reuse it only to retry that command",
+      );
+    }
     const commandId = command.command_id as string;
     const observationId = command.observation_id as string;
     const { receipt, decision } = this.ledger.judge(agentId, commandId, observationId, command, {
@@ -291,6 +336,23 @@ export class Run {
       this.closeEnvelope(agentId);
       this.sim.answer(agentId, decision);
     }
+    this.logVerdict(agentId, commandId, observationId, receipt);
+    if (receipt.status === "accepted") this.pump();
+    return receipt;
+  }
+
+  /**
+   * A verdict's event. Each verdict status is logged once per observation of the agent: a client
+   * repeating a refused command thousands of times adds one event, not thousands.
+   */
+  private logVerdict(agentId: string, commandId: string, observationId: string, receipt: Receipt): void {
+    let logged = this.verdictsLogged.get(agentId);
+    if (!logged) {
+      logged = new Set();
+      this.verdictsLogged.set(agentId, logged);
+    }
+    if (logged.has(receipt.status)) return;
+    logged.add(receipt.status);
     this.log.append(false, this.sim.now, "verdict", {
       agent: agentId,
       command_id: commandId,
@@ -298,8 +360,6 @@ export class Run {
       status: receipt.status,
       detail: receipt.detail,
     });
-    if (receipt.status === "accepted") this.pump();
-    return receipt;
   }
 
   /**
@@ -347,6 +407,11 @@ export class Run {
 
   get eventCursor(): number {
     return this.log.latest;
+  }
+
+  /** The cursor of the oldest event still kept in memory (older ones were dropped). */
+  get oldestRetainedEvent(): number {
+    return this.log.oldestRetained;
   }
 
   /** sha256 of the simulation's event log so far. */
@@ -450,6 +515,7 @@ export class Run {
     }
     const envelope = this.envelopeFor(wake);
     this.envelopes.set(wake.agentId, envelope);
+    this.verdictsLogged.delete(wake.agentId);
     this.ledger.issue(wake.observationId);
     this.deadlineTimers.set(
       wake.agentId,
@@ -515,6 +581,7 @@ export class Run {
   }
 
   private close(): void {
+    this.cancelWallLimit?.();
     this.cancelPaceTimer?.();
     this.cancelPaceTimer = undefined;
     for (const cancel of this.deadlineTimers.values()) cancel();

@@ -1,6 +1,6 @@
 import type { SeededRandom } from "./random.js";
 import type { Happening, ToolContext, ToolDefinition } from "./tool.js";
-import type { Budgets, Decision, Observation } from "./types.js";
+import type { Budgets, Decision, Observation, ScenarioInfo } from "./types.js";
 import type { AgentState, Place, World } from "./world.js";
 
 /** A scripted player for one agent: sees what the agent sees, answers each wake. */
@@ -68,4 +68,22 @@ export function notesFor(scenario: ScenarioDefinition, role: string): string {
   const own = scenario.roleNotes?.[role];
   if (!own) return scenario.notes;
   return scenario.notes ? `${scenario.notes}\n\n${own}` : own;
+}
+
+/** A scenario as a catalogue lists it. */
+export function describeScenario(s: ScenarioDefinition): ScenarioInfo {
+  return {
+    name: s.name,
+    title: s.title,
+    premise: s.premise,
+    summary: s.summary,
+    agents: s.agents.map((a) => ({ agent_id: a.id, name: a.name, role: a.role })),
+    objectives: s.objectives.map((o) => ({
+      id: o.id,
+      description: o.description,
+      deadline_ms: o.deadlineMs,
+      target: o.target,
+    })),
+    time_limit_ms: s.timeLimitMs,
+  };
 }

@@ -32,11 +32,10 @@ export class ScoreKeeper {
         if (!score || d.expired === true) return;
         score.commands++;
         if (typeof d.action === "string") score.actions++;
+        // A refusal is part of its decision's event.
+        if (typeof d.refused === "string") score.refusals++;
         return;
       }
-      case "refused":
-        this.count(d.agent, "refusals");
-        return;
       case "message":
         this.count(d.from, "messages");
         return;

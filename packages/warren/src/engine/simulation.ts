@@ -68,6 +68,16 @@ const REASON_RANK: Record<WakeReason, number> = {
 /** How long a noop leaves an agent alone when nothing else wakes it. */
 export const IDLE_WAKE_MS = 60_000;
 
+/**
+ * A refusal costs sim time, doubling with each refusal in a row up to IDLE_WAKE_MS: an agent that
+ * keeps sending what the world refuses cannot hold sim time still (and so its run for ever).
+ */
+export const REFUSAL_BASE_MS = 100;
+
+export function refusalDelayMs(streak: number): number {
+  return Math.min(IDLE_WAKE_MS, REFUSAL_BASE_MS * 2 ** Math.min(streak - 1, 20));
+}
+
 export class Simulation {
   readonly world: World;
   readonly rng: SeededRandom;
@@ -87,12 +97,17 @@ export class Simulation {
   /** Why objectives failed before their deadlines. */
   private readonly failures = new Map<string, string>();
 
+  /** When the run fails for time: the scenario's limit, or the run's own if that is sooner. */
+  readonly timeLimitMs: number;
+
   constructor(
     readonly scenario: ScenarioDefinition,
     readonly seed: number,
     private readonly emitSink: SimEmit,
     private readonly affordanceMode: AffordanceMode = "ready",
+    runTimeLimitMs: number = Number.POSITIVE_INFINITY,
   ) {
+    this.timeLimitMs = Math.min(scenario.timeLimitMs, runTimeLimitMs);
     this.rng = new SeededRandom(seed);
     this.world = new World(scenario.budgets);
     scenario.build(this.world, this.rng);
@@ -144,7 +159,7 @@ export class Simulation {
     for (const o of this.world.objectives.values()) {
       if (o.deadlineMs !== null) this.agenda.push(o.deadlineMs, { type: "deadline", objective: o.id }, 1);
     }
-    this.agenda.push(this.scenario.timeLimitMs, { type: "time_limit" }, 2);
+    this.agenda.push(this.timeLimitMs, { type: "time_limit" }, 2);
   }
 
   /** The outstanding wakes of the current batch. */
@@ -329,9 +344,10 @@ export class Simulation {
         const unmet = [...this.world.objectives.values()]
           .filter((o) => o.status !== "completed")
           .map((o) => o.id);
+        const whose = this.timeLimitMs < this.scenario.timeLimitMs ? "run's sim-time" : "time";
         this.end(
           "failed",
-          `the time limit of ${this.scenario.timeLimitMs / 1000} s passed with ${unmet.join(", ")} unmet`,
+          `the ${whose} limit of ${this.timeLimitMs / 1000} s passed with ${unmet.join(", ")} unmet`,
         );
         return;
       }
@@ -341,20 +357,22 @@ export class Simulation {
   private apply(wake: PendingWake): Resolution {
     const agent = this.world.agents.get(wake.agentId)!;
     const decision = wake.decision!;
-    // Logged here, in the seeded order, not when answered: answers arrive in wall-clock order.
-    this.emit("decision", {
-      agent: agent.id,
-      observation_id: wake.observationId,
-      ...decisionFields(decision),
-      ...(wake.expired ? { expired: true } : {}),
-    });
-    const accepted = (reason = ""): Resolution => ({
-      agentId: agent.id,
-      observationId: wake.observationId,
-      outcome: "accepted",
-      reason,
-    });
+    // Logged here, in the seeded order, not when answered: answers arrive in wall-clock order. A
+    // refusal is part of its decision's event, so refusing costs the log one event, not more.
+    const logDecision = (refused?: string): void =>
+      this.emit("decision", {
+        agent: agent.id,
+        observation_id: wake.observationId,
+        ...decisionFields(decision),
+        ...(wake.expired ? { expired: true } : {}),
+        ...(refused === undefined ? {} : { refused }),
+      });
+    const accepted = (reason = ""): Resolution => {
+      agent.refusalStreak = 0;
+      return { agentId: agent.id, observationId: wake.observationId, outcome: "accepted", reason };
+    };
     if (this.ended) {
+      logDecision();
       return {
         agentId: agent.id,
         observationId: wake.observationId,
@@ -363,34 +381,27 @@ export class Simulation {
       };
     }
     if (decision.kind === "noop") {
-      this.agenda.push(this.now + IDLE_WAKE_MS, {
-        type: "timer",
-        agent: agent.id,
-        token: agent.wakeToken,
-        reason: "idle",
-      });
+      logDecision();
+      this.wakeLater(agent, IDLE_WAKE_MS, "idle");
       return accepted();
     }
     if (decision.kind === "sleep") {
-      this.agenda.push(this.now + decision.sleep_ms, {
-        type: "timer",
-        agent: agent.id,
-        token: agent.wakeToken,
-        reason: "timer",
-      });
+      logDecision();
+      this.wakeLater(agent, decision.sleep_ms, "timer");
       return accepted();
     }
     const tool = this.toolsByAgent.get(agent.id)!.get(decision.action);
     const refuse = (why: string, hint?: string): Resolution => {
       const sentence = hint && this.affordanceMode === "ready" ? `${why} ${hint}` : why;
+      logDecision(sentence);
       this.note(agent, {
         observation_id: wake.observationId,
         action: decision.action,
         result: "refused",
         reason: sentence,
       });
-      this.emit("refused", { agent: agent.id, action: decision.action, reason: sentence });
-      this.requestWake(agent.id, "refused");
+      agent.refusalStreak++;
+      this.wakeLater(agent, refusalDelayMs(agent.refusalStreak), "refused");
       return { agentId: agent.id, observationId: wake.observationId, outcome: "rejected", reason: sentence };
     };
     if (!tool) return refuse(`You have no tool called ${decision.action}.`);
@@ -405,11 +416,14 @@ export class Simulation {
     const begun = tool.begin(this.ctx, agent, decision.args);
     this.actor = null;
     if ("refused" in begun) return refuse(begun.refused, begun.hint);
+    logDecision();
+    // Every action takes at least a millisecond, so no sequence of actions holds sim time still.
+    const durationMs = Math.max(1, begun.durationMs);
     this.emit("action_started", {
       agent: agent.id,
       action: decision.action,
       args: decision.args,
-      until_ms: this.now + begun.durationMs,
+      until_ms: this.now + durationMs,
       cell: cellName(agent.cell),
     });
     if (tool.spec.durative) {
@@ -418,10 +432,10 @@ export class Simulation {
         action: decision.action,
         args: decision.args,
         since_ms: this.now,
-        until_ms: this.now + begun.durationMs,
+        until_ms: this.now + durationMs,
         token: wake.seq,
       });
-      this.agenda.push(this.now + begun.durationMs, {
+      this.agenda.push(this.now + durationMs, {
         type: "finish",
         agent: agent.id,
         lane: tool.spec.lane,
@@ -436,14 +450,14 @@ export class Simulation {
         result: "done",
         reason: "",
       });
-      this.agenda.push(this.now + begun.durationMs, {
-        type: "timer",
-        agent: agent.id,
-        token: agent.wakeToken,
-        reason: begun.doneReason ?? "done",
-      });
+      this.wakeLater(agent, durationMs, begun.doneReason ?? "done");
     }
     return accepted();
+  }
+
+  /** Wakes the agent after `ms` unless something wakes it first. */
+  private wakeLater(agent: AgentState, ms: number, reason: WakeReason): void {
+    this.agenda.push(this.now + ms, { type: "timer", agent: agent.id, token: agent.wakeToken, reason });
   }
 
   private note(agent: AgentState, outcome: OwnOutcome): void {

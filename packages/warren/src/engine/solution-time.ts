@@ -1,27 +1,40 @@
 import type { ScenarioDefinition } from "./scenario.js";
 import { Simulation } from "./simulation.js";
 
-/** Solution times already measured, by scenario and seed; cheap to keep, cheaper than re-running. */
-const measured = new Map<string, number | null>();
-const MAX_REMEMBERED = 10_000;
+/** Solution times already measured, per scenario (the definition itself) and seed. */
+const measured = new WeakMap<ScenarioDefinition, Map<number, number | null>>();
+const MAX_SEEDS_REMEMBERED = 10_000;
+/** Batches a yardstick run may take before it is given up on (a runner stuck in one millisecond). */
+const MAX_BATCHES = 1_000_000;
 
 /**
- * The sim time the scenario's solution team takes on a seed (null if it does not complete):
- * the yardstick for a run's time_ratio. Runs the simulation in process, without a Run around it.
+ * The sim time the scenario's solution team takes on a seed: the yardstick for a run's
+ * time_ratio. Null if the team does not complete, or its runners cannot play the scenario (a test
+ * world). Runs the simulation in process, without a Run around it.
  */
 export function solutionSimTime(scenario: ScenarioDefinition, seed: number): number | null {
-  const key = `${scenario.name}#${seed}`;
-  if (measured.has(key)) return measured.get(key)!;
-  const sim = new Simulation(scenario, seed, () => {});
-  const runners = new Map(scenario.agents.map((a) => [a.id, scenario.solution(a.id)]));
-  sim.start();
-  while (!sim.ended) {
-    for (const wake of sim.step())
-      sim.answer(wake.agentId, runners.get(wake.agentId)!.decide(wake.observation));
-    if (sim.batchSize > 0) sim.resolve();
-  }
-  const time = sim.status === "completed" ? sim.now : null;
-  if (measured.size >= MAX_REMEMBERED) measured.clear();
-  measured.set(key, time);
+  let bySeed = measured.get(scenario);
+  if (!bySeed) measured.set(scenario, (bySeed = new Map()));
+  if (bySeed.has(seed)) return bySeed.get(seed)!;
+  const time = measure(scenario, seed);
+  if (bySeed.size >= MAX_SEEDS_REMEMBERED) bySeed.clear();
+  bySeed.set(seed, time);
   return time;
+}
+
+function measure(scenario: ScenarioDefinition, seed: number): number | null {
+  try {
+    const sim = new Simulation(scenario, seed, () => {});
+    const runners = new Map(scenario.agents.map((a) => [a.id, scenario.solution(a.id)]));
+    sim.start();
+    for (let batches = 0; !sim.ended; batches++) {
+      if (batches >= MAX_BATCHES) return null;
+      for (const wake of sim.step())
+        sim.answer(wake.agentId, runners.get(wake.agentId)!.decide(wake.observation));
+      if (sim.batchSize > 0) sim.resolve();
+    }
+    return sim.status === "completed" ? sim.now : null;
+  } catch {
+    return null;
+  }
 }

@@ -1,10 +1,9 @@
 /**
- * The shapes the engine hands out: briefings, observation envelopes, receipts, run summaries and
- * events. They are the content of warren-agent/0's JSON bodies, declared once here; the server
- * serialises them as they are.
+ * The engine's domain types: what it hands out (briefings, observation envelopes, receipts, run
+ * summaries, events). The engine knows no wire: the server returns these as warren-agent/0 bodies,
+ * whose declarations in src/protocol/ they must satisfy (the compiler checks it at each route,
+ * and tests check every answer against the schemas).
  */
-
-export const PROTOCOL_VERSION = "warren-agent/0";
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -183,9 +182,9 @@ export type RunStatus = "created" | "running" | "completed" | "failed" | "crashe
  * "noop" both answer every wake with a noop), or a built-in baseline ("random" picks a random
  * affordance, "greedy" the nearest-looking gain). See engine/baselines.ts.
  */
-export type NpcPolicy = "solution" | "none" | "noop" | "random" | "greedy";
+export const NPC_POLICIES = ["solution", "none", "noop", "random", "greedy"] as const;
 
-export const NPC_POLICIES: readonly NpcPolicy[] = ["solution", "none", "noop", "random", "greedy"];
+export type NpcPolicy = (typeof NPC_POLICIES)[number];
 
 /** One policy for every agent that is not remote, or one per agent id (unlisted agents: "solution"). */
 export type NpcPolicies = NpcPolicy | Readonly<Record<string, NpcPolicy>>;

@@ -40,6 +40,8 @@ export interface AgentState {
   wakeToken: number;
   /** Observations issued so far; the next one is `<id>#<seq>`. */
   seq: number;
+  /** Refusals in a row: each one makes the agent wait longer before it wakes again. */
+  refusalStreak: number;
 }
 
 export interface ObjectiveState {
@@ -108,6 +110,7 @@ export class World {
       outcomes: [],
       wakeToken: 0,
       seq: 0,
+      refusalStreak: 0,
     };
     this.agents.set(id, agent);
     indexAdd(this.agentsByCell, this.key(cell), id);

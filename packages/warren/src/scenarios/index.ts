@@ -1,4 +1,7 @@
-import type { ScenarioDefinition } from "../engine/scenario.js";
+import { RunError } from "../engine/errors.js";
+import { Run, type RunOptions } from "../engine/run.js";
+import { describeScenario, type ScenarioDefinition } from "../engine/scenario.js";
+import type { ScenarioInfo } from "../engine/types.js";
 import { bridgeRepair } from "./bridge_repair/scenario.js";
 import { damRelease } from "./dam_release/scenario.js";
 import { fogSearch } from "./fog_search/scenario.js";
@@ -18,4 +21,26 @@ export const SCENARIOS: readonly ScenarioDefinition[] = [
 
 export function findScenario(name: string): ScenarioDefinition | undefined {
   return SCENARIOS.find((s) => s.name === name);
+}
+
+/** Every bundled scenario, described. */
+export function listScenarios(): ScenarioInfo[] {
+  return SCENARIOS.map(describeScenario);
+}
+
+export interface CreateRunOptions extends Omit<RunOptions, "scenario"> {
+  /** A bundled scenario's name, as `listScenarios()` gives it. */
+  scenario: string;
+}
+
+/** A run of a bundled scenario (status "created"; `start()` sets it going). Throws RunError on bad options. */
+export function createRun(options: CreateRunOptions): Run {
+  const scenario = findScenario(options.scenario);
+  if (!scenario) {
+    throw new RunError(
+      "unknown_scenario",
+      `there is no scenario "${options.scenario}"; scenarios: ${SCENARIOS.map((s) => s.name).join(", ")}`,
+    );
+  }
+  return new Run({ ...options, scenario });
 }

@@ -1,9 +1,15 @@
-import swagger from "@fastify/swagger";
 import websocket from "@fastify/websocket";
-import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
+import Fastify, { type FastifyInstance } from "fastify";
 import type { Clock } from "../engine/index.js";
-import { PROTOCOL_VERSION } from "../engine/types.js";
+import {
+  MAX_BODY_BYTES,
+  openApiDocument,
+  operations,
+  PROTOCOL_HEADER,
+  PROTOCOL_VERSION,
+} from "../protocol/index.js";
 import { viewerRoutes } from "../web/viewer-routes.js";
+import { answerClientError, answerConnect, answerFrameworkError } from "./framework-errors.js";
 import { installErrorHandling } from "./http-error.js";
 import { installJsonParser } from "./json-body.js";
 import {
@@ -11,9 +17,10 @@ import {
   DEFAULT_LEASE_TTL_S,
   DEFAULT_MAX_LIVE_RUNS,
   DEFAULT_SPECTATOR_MAX_BUFFERED_BYTES,
-  MAX_BODY_BYTES,
 } from "./limits.js";
 import { installProtocolVersion } from "./protocol-version.js";
+import { installResponseCheck } from "./response-check.js";
+import { routeUrl } from "./route-schema.js";
 import { agentRoutes } from "./routes/agents.js";
 import { commandRoutes } from "./routes/commands.js";
 import { runRoutes } from "./routes/runs.js";
@@ -21,7 +28,6 @@ import { spectateRoutes } from "./routes/spectate.js";
 import { RunRegistry } from "./run-registry.js";
 import { bundledScenarios, type ScenarioCatalog } from "./scenario-catalog.js";
 import { validatorCompiler } from "./validation.js";
-import { type ErrorBody, PROTOCOL_HEADER } from "./wire.js";
 
 export interface ServerOptions {
   /** Seconds a lease lives without a request (default 300). */
@@ -33,13 +39,19 @@ export interface ServerOptions {
   /** Unread bytes after which a live spectator is lagged (default 1 MiB). */
   spectatorMaxBufferedBytes?: number;
   scenarios?: ScenarioCatalog;
+  /** Check every answer against its protocol declaration, recording mismatches (tests turn it on). */
+  checkResponses?: boolean;
   clock?: Clock;
+  /** Latest events each run keeps in memory for spectators (default 100,000); older ones are dropped. */
+  retainedEvents?: number;
   logger?: boolean;
 }
 
 export interface WarrenServer {
   app: FastifyInstance;
   registry: RunRegistry;
+  /** With checkResponses: every answer that did not match its declaration, described. */
+  responseProblems: string[];
 }
 
 /** Builds the warren-agent/0 server (not yet listening). Closing it ends every run still going. */
@@ -51,17 +63,20 @@ export async function buildServer(options: ServerOptions = {}): Promise<WarrenSe
     maxLiveRuns: options.maxLiveRuns ?? DEFAULT_MAX_LIVE_RUNS,
     keepEndedRuns: options.keepEndedRuns ?? DEFAULT_KEEP_ENDED_RUNS,
     clock: options.clock,
+    retainedEvents: options.retainedEvents,
   });
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: MAX_BODY_BYTES,
-    // Errors fastify raises before routing (a URL that does not decode) get the same shape.
-    frameworkErrors: (error, _request, reply) => {
-      void (reply as FastifyReply)
-        .code(400)
-        .header(PROTOCOL_HEADER, PROTOCOL_VERSION)
-        .send({ error: "bad_request", detail: error.message } satisfies ErrorBody);
-    },
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
+  });
+  app.server.on("connect", answerConnect);
+  // A refused WebSocket upgrade (404, 409, 400...) is answered on a socket no HTTP parser reads
+  // any more: close it once answered, or it stays open and holds the server's close.
+  app.addHook("onResponse", (request, reply, done) => {
+    if (request.headers.upgrade !== undefined && reply.statusCode !== 101) request.raw.socket?.destroySoon();
+    done();
   });
   app.setValidatorCompiler(validatorCompiler);
   // Responses are the engine's objects as they are: schemas document them, never strip them.
@@ -69,16 +84,8 @@ export async function buildServer(options: ServerOptions = {}): Promise<WarrenSe
   installErrorHandling(app);
   installJsonParser(app);
   installProtocolVersion(app);
-  await app.register(swagger, {
-    openapi: {
-      info: {
-        title: "warren-agent/0",
-        version: PROTOCOL_VERSION,
-        description:
-          "Remote control of agents in a WARREN run. Errors are {error, detail}; every /v1 response carries X-Warren-Protocol.",
-      },
-    },
-  });
+  const responseProblems: string[] = [];
+  if (options.checkResponses) installResponseCheck(app, responseProblems);
   // Runs end first (this hook is added before the WebSocket plugin's own), so long polls answer and
   // spectators see the terminal status before their sockets close.
   app.addHook("preClose", async () => registry.disposeAll());
@@ -91,8 +98,9 @@ export async function buildServer(options: ServerOptions = {}): Promise<WarrenSe
   commandRoutes(app, registry);
   spectateRoutes(app, registry, options.spectatorMaxBufferedBytes ?? DEFAULT_SPECTATOR_MAX_BUFFERED_BYTES);
   viewerRoutes(app, registry);
-  app.get("/v1/openapi.json", { schema: { hide: true } }, async () => app.swagger());
-  return { app, registry };
+  const document = openApiDocument();
+  app.get(routeUrl(operations.getOpenApi), async () => document);
+  return { app, registry, responseProblems };
 }
 
 export interface ListeningServer extends WarrenServer {

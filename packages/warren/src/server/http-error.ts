@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { ErrorBody, ErrorCode } from "./wire.js";
+import type { ErrorBody, ErrorCode } from "../protocol/index.js";
 
 /** An error a route throws on purpose: its HTTP status and the `{error, detail}` body. */
 export class HttpError extends Error {
@@ -29,8 +29,6 @@ function fromFastify(error: FastifyError): HttpError {
       return new HttpError(413, "body_too_large", error.message);
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
       return new HttpError(415, "unsupported_media_type", `${error.message}; send application/json`);
-    case "FST_ERR_CTP_EMPTY_JSON_BODY":
-      return new HttpError(400, "malformed_json", "the body is empty; send a JSON object");
   }
   if (error instanceof SyntaxError || error.code === "FST_ERR_CTP_INVALID_JSON_BODY") {
     return new HttpError(400, "malformed_json", `the body is not valid JSON: ${error.message}`);

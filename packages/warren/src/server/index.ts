@@ -9,5 +9,4 @@ export {
 export { HttpError } from "./http-error.js";
 export * from "./limits.js";
 export type { HostedRun, RunRegistry } from "./run-registry.js";
-export { bundledScenarios, type ScenarioCatalog } from "./scenario-catalog.js";
-export * from "./wire.js";
+export { bundledScenarios, catalogOf, type ScenarioCatalog } from "./scenario-catalog.js";

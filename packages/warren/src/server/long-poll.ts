@@ -8,10 +8,13 @@ export interface ObservationWait {
   cancel(): void;
 }
 
-/** Waits up to waitMs for the agent's outstanding envelope with seq > after. */
+/**
+ * The agent's outstanding envelope at once, whatever `after` says (at-least-once delivery);
+ * with none outstanding, waits up to waitMs for the next one with seq > after.
+ */
 export function awaitObservation(run: Run, agentId: string, after: number, waitMs: number): ObservationWait {
   const ready = run.outstanding(agentId);
-  if (ready && ready.seq > after) return { envelope: Promise.resolve(ready), cancel: () => {} };
+  if (ready) return { envelope: Promise.resolve(ready), cancel: () => {} };
   if (run.isEnded || waitMs <= 0) return { envelope: Promise.resolve(undefined), cancel: () => {} };
   let finish!: (envelope: Envelope | undefined) => void;
   const envelope = new Promise<Envelope | undefined>((resolve) => {

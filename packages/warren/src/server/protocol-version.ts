@@ -1,7 +1,6 @@
 import type { FastifyInstance } from "fastify";
-import { PROTOCOL_VERSION } from "../engine/types.js";
+import { PROTOCOL_HEADER, PROTOCOL_VERSION } from "../protocol/index.js";
 import { HttpError } from "./http-error.js";
-import { PROTOCOL_HEADER } from "./wire.js";
 
 /** Throws 409 when a client names a protocol other than ours; naming none is fine. */
 export function requireProtocol(offered: unknown, where: string): void {

@@ -1,9 +1,8 @@
 import { type Clock, Run, RunError, realClock } from "../engine/index.js";
-import type { NpcPolicies } from "../engine/types.js";
+import type { AgentView, CreateRunRequest, NpcPolicies, RunView } from "../protocol/index.js";
 import { HttpError } from "./http-error.js";
 import { LeaseBook } from "./leases.js";
 import type { ScenarioCatalog } from "./scenario-catalog.js";
-import type { AgentView, CreateRunRequest, RunView } from "./wire.js";
 
 /** A run as the server keeps it: the engine's run, its leases and how it was asked for. */
 export class HostedRun {
@@ -32,8 +31,14 @@ export class HostedRun {
     if (this.controlled.every((a) => this.claimedOnce.has(a))) this.run.start();
   }
 
+  /** Controlled agents not yet claimed: the run starts when there are none. */
+  unclaimed(): string[] {
+    return this.controlled.filter((a) => !this.claimedOnce.has(a));
+  }
+
   view(): RunView {
     const summary = this.run.summary();
+    const unclaimed = this.unclaimed();
     const agents: AgentView[] = summary.agents.map((a) => {
       const held = this.leases.holding(a.agent_id);
       return {
@@ -45,10 +50,17 @@ export class HostedRun {
     });
     return {
       ...summary,
+      status_reason:
+        summary.status === "created"
+          ? `waiting for ${unclaimed.join(", ")} to be claimed`
+          : summary.status_reason,
       npc_policy: this.npcPolicy,
       affordances: this.run.affordanceMode,
       controlled_agents: [...this.controlled],
+      unclaimed_agents: unclaimed,
       deadline_s: this.run.decisionTimeoutMs / 1000,
+      max_sim_s: this.run.simTimeLimitMs / 1000,
+      max_wall_s: this.run.maxWallMs / 1000,
       created_unix: this.createdUnix,
       agents,
     };
@@ -68,8 +80,8 @@ export class HostedRun {
 
   /** 410 once the run has ended, with its terminal status. */
   requireNotEnded(): void {
-    if (!this.run.isEnded) return;
     const status = this.run.status;
+    if (status === "created" || status === "running") return;
     throw new HttpError(
       410,
       "run_ended",
@@ -87,6 +99,7 @@ export interface RegistryOptions {
   /** Ended runs kept for GET and spectators; past this the oldest are forgotten. */
   keepEndedRuns: number;
   clock?: Clock;
+  retainedEvents?: number;
 }
 
 /** Every run this server hosts, by id. */
@@ -116,7 +129,7 @@ export class RunRegistry {
         `this server already hosts ${live} runs that have not ended (at most ${this.options.maxLiveRuns}); try again when one ends`,
       );
     }
-    const controlled = [...new Set(request.controlled_agents ?? [])];
+    const controlled = request.controlled_agents ?? [];
     const npcPolicy = request.npc_policy ?? "solution";
     const clock = this.options.clock ?? realClock;
     let run: Run;
@@ -130,7 +143,10 @@ export class RunRegistry {
         affordances: request.affordances,
         pace: request.pace ?? null,
         decisionTimeoutMs: request.deadline_s === undefined ? undefined : request.deadline_s * 1000,
+        maxSimMs: request.max_sim_s === undefined ? undefined : request.max_sim_s * 1000,
+        maxWallMs: request.max_wall_s === undefined ? undefined : request.max_wall_s * 1000,
         clock,
+        retainEvents: this.options.retainedEvents,
       });
     } catch (error) {
       if (error instanceof RunError) throw new HttpError(400, "bad_request", error.message);

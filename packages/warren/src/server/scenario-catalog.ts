@@ -1,7 +1,6 @@
-import { listScenarios } from "../engine/index.js";
-import type { ScenarioDefinition } from "../engine/scenario.js";
+import { describeScenario, type ScenarioDefinition } from "../engine/scenario.js";
 import type { ScenarioInfo } from "../engine/types.js";
-import { findScenario } from "../scenarios/index.js";
+import { SCENARIOS } from "../scenarios/index.js";
 
 /** Where the server finds scenarios by name; tests and benches bring their own. */
 export interface ScenarioCatalog {
@@ -9,4 +8,12 @@ export interface ScenarioCatalog {
   list(): ScenarioInfo[];
 }
 
-export const bundledScenarios: ScenarioCatalog = { find: findScenario, list: listScenarios };
+/** A catalogue of these scenarios. */
+export function catalogOf(scenarios: readonly ScenarioDefinition[]): ScenarioCatalog {
+  return {
+    find: (name) => scenarios.find((s) => s.name === name),
+    list: () => scenarios.map(describeScenario),
+  };
+}
+
+export const bundledScenarios: ScenarioCatalog = catalogOf(SCENARIOS);

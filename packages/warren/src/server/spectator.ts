@@ -1,13 +1,14 @@
 import type { WebSocket } from "ws";
 import type { Run } from "../engine/index.js";
-import type { RunEvent } from "../engine/types.js";
-import { LAGGED_CLOSE_CODE, type LaggedFrame } from "./wire.js";
+import { ENDED_CLOSE_CODE, LAGGED_CLOSE_CODE, type LaggedFrame, type RunEvent } from "../protocol/index.js";
 
 /**
  * One spectator of a run. It first catches up from `since` at the pace the reader takes the
  * frames (read from the run's log, so catching up costs no memory), then receives each new event
  * as it happens. A live subscriber whose unread bytes pass the limit gets a lagged frame naming
- * the last cursor it was sent, and is closed with 1013; it resumes with since=<cursor>.
+ * the last cursor it was sent, and is closed with 1013; it resumes with since=<cursor>. A `since`
+ * older than the events the run still keeps gets a lagged frame at once, naming the cursor just
+ * before the oldest kept, so resuming from it continues after the gap.
  */
 export class SpectatorStream {
   private sent: number;
@@ -25,6 +26,14 @@ export class SpectatorStream {
     this.sent = since;
     this.unsubscribe = run.onEvent((event) => this.onEvent(event));
     socket.on("close", () => this.stop());
+    const kept = run.oldestRetainedEvent;
+    if (since < kept - 1 && since < run.eventCursor) {
+      this.sent = kept - 1;
+      this.lagged(
+        `events ${since + 1} to ${kept - 1} are no longer kept; since=${kept - 1} continues after them`,
+      );
+      return;
+    }
     this.catchUp();
   }
 
@@ -35,8 +44,9 @@ export class SpectatorStream {
       return;
     }
     this.send(event);
-    if (this.socket.bufferedAmount > this.maxBufferedBytes) this.lagged();
-    else this.closeIfEnded();
+    if (this.socket.bufferedAmount > this.maxBufferedBytes) {
+      this.lagged("you fell behind; reconnect with since=<cursor> to continue, nothing lost");
+    } else this.closeIfEnded();
   }
 
   private catchUp(): void {
@@ -66,12 +76,12 @@ export class SpectatorStream {
   private closeIfEnded(): void {
     if (this.run.isEnded && this.sent >= this.run.eventCursor) {
       this.stop();
-      this.socket.close(1000, `run ${this.run.status}`);
+      this.socket.close(ENDED_CLOSE_CODE, `run ${this.run.status}`);
     }
   }
 
-  private lagged(): void {
-    const frame: LaggedFrame = { kind: "lagged", cursor: this.sent };
+  private lagged(detail: string): void {
+    const frame: LaggedFrame = { kind: "lagged", cursor: this.sent, detail };
     this.stop();
     this.socket.send(JSON.stringify(frame));
     this.socket.close(LAGGED_CLOSE_CODE, "lagged; reconnect with since=<cursor>");

@@ -12,10 +12,6 @@ const textParts = new Ajv({
   allErrors: false,
 });
 const bodies = new Ajv({ coerceTypes: false, useDefaults: false, removeAdditional: false, allErrors: false });
-for (const ajv of [textParts, bodies]) {
-  ajv.addKeyword({ keyword: "example" });
-  ajv.addKeyword({ keyword: "x-judged-by" });
-}
 
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
   const ajv = httpPart === "body" ? bodies : textParts;

@@ -1,5 +1,5 @@
-import { createRun, type Run, type RunSummary } from "../engine/index.js";
-import { findScenario } from "../scenarios/index.js";
+import type { Run, RunSummary } from "../engine/index.js";
+import { createRun, findScenario } from "../scenarios/index.js";
 import type { ListeningServer } from "../server/index.js";
 import { castMix, type MixCast } from "./agent-mix.js";
 import { RemoteClient } from "./remote-client.js";

@@ -40,10 +40,11 @@ export function recordOf(
   let expired = 0;
   for (const event of events) {
     if (!event.sim) continue;
-    if (event.kind === "decision") {
-      if (event.data.expired === true) expired++;
-      else commands++;
-    } else if (event.kind === "refused") refusals++;
+    if (event.kind !== "decision") continue;
+    if (event.data.expired === true) expired++;
+    else commands++;
+    // A refusal is part of its decision's event.
+    if (typeof event.data.refused === "string") refusals++;
   }
   return {
     key: spec.key,

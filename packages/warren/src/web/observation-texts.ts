@@ -34,7 +34,7 @@ export async function observationTexts(
     seed,
     replay: decisionsFromEvents(events),
     pace: null,
-    retainEvents: false,
+    retainEvents: 0,
   });
   const texts = recordObservationTexts(replay);
   replay.start();

@@ -74,7 +74,11 @@ export function buildScene(
       name: place.name,
       cell: cellName(place.cell),
       description: place.description,
-      features: scenario.placeFeatures?.(world, place) ?? {},
+      // A spectator sees what every agent would: some features are for one role's eyes only.
+      features: Object.assign(
+        {},
+        ...[...world.agents.values()].map((viewer) => scenario.placeFeatures?.(world, place, viewer) ?? {}),
+      ),
     })),
     items: [...world.items.values()].map((item) => ({
       id: item.id,

@@ -19,37 +19,30 @@ const CONTENT_TYPES: Record<string, string> = {
  */
 export function viewerRoutes(app: FastifyInstance, registry: RunRegistry): void {
   const html = "text/html; charset=utf-8";
-  app.get("/", { schema: { hide: true } }, async (_request, reply) =>
-    reply.type(html).send(servedPage("warren runs", { page: "runs" })),
-  );
+  app.get("/", async (_request, reply) => reply.type(html).send(servedPage("warren runs", { page: "runs" })));
 
-  app.get<{ Params: { run: string } }>("/runs/:run", { schema: { hide: true } }, async (request, reply) =>
+  app.get<{ Params: { run: string } }>("/runs/:run", async (request, reply) =>
     reply
       .type(html)
       .send(servedPage(`warren ${request.params.run}`, { page: "run", run_id: request.params.run })),
   );
 
-  app.get<{ Params: { file: string } }>(
-    `${ASSET_PREFIX}:file`,
-    { schema: { hide: true } },
-    async (request, reply) => {
-      const { file } = request.params;
-      if (!isViewerAsset(file)) throw new HttpError(404, "not_found", `the viewer has no file "${file}"`);
-      return reply
-        .type(CONTENT_TYPES[file.split(".").pop()!]!)
-        .header("cache-control", "no-cache")
-        .send(viewerAsset(file));
-    },
-  );
+  app.get<{ Params: { file: string } }>(`${ASSET_PREFIX}:file`, async (request, reply) => {
+    const { file } = request.params;
+    if (!isViewerAsset(file)) throw new HttpError(404, "not_found", `the viewer has no file "${file}"`);
+    return reply
+      .type(CONTENT_TYPES[file.split(".").pop()!]!)
+      .header("cache-control", "no-cache")
+      .send(viewerAsset(file));
+  });
 
-  app.get<{ Params: { run: string } }>("/runs/:run/scene", { schema: { hide: true } }, async (request) => {
+  app.get<{ Params: { run: string } }>("/runs/:run/scene", async (request) => {
     const { run } = registry.get(request.params.run);
     return buildScene(run.id, run.scenario, run.seed, run.agents());
   });
 
   app.get<{ Params: { run: string; agent: string } }>(
     "/runs/:run/agents/:agent/observation",
-    { schema: { hide: true } },
     async (request) => {
       const hosted = registry.get(request.params.run);
       hosted.requireAgent(request.params.agent);
@@ -60,14 +53,11 @@ export function viewerRoutes(app: FastifyInstance, registry: RunRegistry): void 
     },
   );
 
-  app.get<{ Params: { run: string } }>(
-    "/runs/:run/observations",
-    { schema: { hide: true } },
-    async (request) => {
-      const { run } = registry.get(request.params.run);
-      // A live run's texts come one at a time from the observation route; replaying it half-way is no use.
-      if (!run.isEnded) return { texts: {} };
-      return { texts: await observationTexts(run.scenario, run.seed, run.events(0)) };
-    },
-  );
+  app.get<{ Params: { run: string } }>("/runs/:run/observations", async (request) => {
+    const { run } = registry.get(request.params.run);
+    // A live run's texts come one at a time from the observation route; replaying it half-way is no
+    // use, and a run whose oldest events were dropped cannot be replayed at all.
+    if (!run.isEnded || run.oldestRetainedEvent > 1) return { texts: {} };
+    return { texts: await observationTexts(run.scenario, run.seed, run.events(0)) };
+  });
 }

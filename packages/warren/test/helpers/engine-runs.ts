@@ -18,6 +18,8 @@ export interface RemoteRunOptions {
   npcPolicy?: NpcPolicy;
   pace?: number | null;
   decisionTimeoutMs?: number;
+  maxSimMs?: number;
+  maxWallMs?: number;
   clock?: ManualClock;
 }
 
@@ -37,6 +39,8 @@ export function remoteRun(
     npcPolicy: options.npcPolicy ?? "none",
     pace: options.pace ?? null,
     decisionTimeoutMs: options.decisionTimeoutMs,
+    maxSimMs: options.maxSimMs,
+    maxWallMs: options.maxWallMs,
     clock,
   });
   run.start();

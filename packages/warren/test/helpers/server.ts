@@ -1,9 +1,21 @@
+import assert from "node:assert/strict";
 import { after, before } from "node:test";
 import { type ListeningServer, type ServerOptions, startServer } from "../../src/server/index.js";
 
-/** A real warren server listening on 127.0.0.1 at a free port; close it in an after() hook. */
-export function startTestServer(options: ServerOptions = {}): Promise<ListeningServer> {
-  return startServer({ host: "127.0.0.1", port: 0 }, options);
+/**
+ * A real warren server listening on 127.0.0.1 at a free port; close it in an after() hook.
+ * Every answer it sends is checked against the protocol's declarations: closing it fails if one
+ * did not match.
+ */
+export async function startTestServer(options: ServerOptions = {}): Promise<ListeningServer> {
+  const server = await startServer({ host: "127.0.0.1", port: 0 }, { checkResponses: true, ...options });
+  return {
+    ...server,
+    close: async () => {
+      await server.close();
+      assert.deepEqual(server.responseProblems, [], "every answer matches its declaration");
+    },
+  };
 }
 
 export interface Reply {
@@ -66,6 +78,29 @@ export async function runWithClaims(
     leases[agent] = claim.json.lease;
   }
   return { runId, leases };
+}
+
+/**
+ * A bridge_repair run in which engineer-1 has answered its first observation while courier-1
+ * (remote too, claimed, silent) has not: nothing is outstanding for engineer-1, so its polls wait.
+ */
+export async function engineerAwaitingCourier(base: string): Promise<{
+  runId: string;
+  agent: string;
+  lease: string;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read whatever the server sent
+  envelope: any;
+}> {
+  const { runId, leases } = await runWithClaims(base, "bridge_repair", ["engineer-1", "courier-1"]);
+  const agent = `/v1/runs/${runId}/agents/engineer-1`;
+  const lease = leases["engineer-1"]!;
+  const envelope = (await call(base, "GET", `${agent}/observations`, { query: { lease, wait: 5 } })).json;
+  const answer = await call(base, "POST", `${agent}/commands`, {
+    query: { lease },
+    body: { command_id: "first", observation_id: envelope.observation_id, noop: true },
+  });
+  assert.equal(answer.json.status, "accepted");
+  return { runId, agent, lease, envelope };
 }
 
 /** Polls `check` until it returns a value, failing after `timeoutMs`. */

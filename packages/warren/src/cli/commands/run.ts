@@ -1,13 +1,14 @@
 import { writeFileSync } from "node:fs";
 import {
   type AffordanceMode,
-  createRun,
   NPC_POLICIES,
   type NpcPolicy,
   type ObjectiveView,
   RunError,
   type RunSummary,
 } from "../../engine/index.js";
+import type { RunResult } from "../../protocol/index.js";
+import { createRun } from "../../scenarios/index.js";
 import { recordObservationTexts } from "../../web/observation-texts.js";
 import { replayFile } from "../../web/pages.js";
 import { buildScene } from "../../web/scene.js";
@@ -40,7 +41,19 @@ export const runCommand: CliCommand = {
     }
     let run: ReturnType<typeof createRun>;
     try {
-      run = createRun({ runId: `${scenario}-${seed}`, scenario, seed, npcPolicy, affordances, pace: null });
+      run = createRun({
+        runId: `${scenario}-${seed}`,
+        scenario,
+        seed,
+        npcPolicy,
+        affordances,
+        pace: null,
+        // A log file and a replay file hold every event, however long the run.
+        retainEvents:
+          typeof values.log === "string" || typeof values.html === "string"
+            ? Number.POSITIVE_INFINITY
+            : undefined,
+      });
     } catch (error) {
       if (error instanceof RunError && error.code !== "unknown_scenario") throw new UsageError(error.message);
       throw error;
@@ -100,19 +113,18 @@ function parsePolicies(flags: readonly string[]): Record<string, NpcPolicy> {
 
 export function printResult(io: CliIo, summary: RunSummary, wallMs: number, json: boolean): void {
   if (json) {
-    io.out(
-      JSON.stringify({
-        scenario: summary.scenario,
-        seed: summary.seed,
-        status: summary.status,
-        status_reason: summary.status_reason,
-        objectives: summary.objectives,
-        sim_time_ms: summary.sim_time_ms,
-        wall_time_ms: wallMs,
-        log_hash: summary.log_hash,
-        scores: summary.scores,
-      }),
-    );
+    const result: RunResult = {
+      scenario: summary.scenario,
+      seed: summary.seed,
+      status: summary.status,
+      status_reason: summary.status_reason,
+      objectives: summary.objectives,
+      sim_time_ms: summary.sim_time_ms,
+      wall_time_ms: wallMs,
+      log_hash: summary.log_hash,
+      scores: summary.scores,
+    };
+    io.out(JSON.stringify(result));
     return;
   }
   io.out(`${summary.scenario} seed ${summary.seed}: ${summary.status} (${summary.status_reason})`);

@@ -1,4 +1,4 @@
-import { listScenarios } from "../../engine/index.js";
+import { listScenarios } from "../../scenarios/index.js";
 import type { CliCommand } from "../command.js";
 import { parseOptions } from "../parse-options.js";
 

@@ -15,7 +15,7 @@ const STACK_CELLS: Record<string, string> = {
 };
 
 /** The stacks a text names, in the order STACKS lists them. */
-export function stacksNamed(text: string): string[] {
+function stacksNamed(text: string): string[] {
   return STACKS.filter((s) => new RegExp(`\\b${s}\\b`, "i").test(text));
 }
 

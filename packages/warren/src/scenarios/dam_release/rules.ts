@@ -71,10 +71,11 @@ export function damFeatures(world: World, place: Place, viewer: AgentState): Rec
   return { release_order: releaseOrder(world).join(", ") };
 }
 
-/** Telling the release order credits its sender, once per listener. */
+/** Whether this message is the supervisor telling a listener the release order for the first time. */
 export function creditOrder(world: World, agent: AgentState, to: AgentState, text: string): boolean {
+  if (agent.role !== "supervisor") return false;
   const key = `told_order_${to.id}`;
   if (world.flags.get(key) === true || !text.includes(releaseOrder(world).join(", "))) return false;
   world.flags.set(key, true);
-  return agent.role === "supervisor";
+  return true;
 }

@@ -3,13 +3,13 @@ import type { Decision, Observation } from "../../engine/types.js";
 import { act, bodyBusy, NOOP, sleep } from "../observing.js";
 
 /** "Order: 2, 3, 1" → [2, 3, 1]. */
-export function orderIn(text: string): number[] | undefined {
+function orderIn(text: string): number[] | undefined {
   const m = /order:?\s*(\d)\s*,\s*(\d)\s*,\s*(\d)/i.exec(text);
   return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined;
 }
 
 /** The spillway a "ready for spillway K" message names. */
-export function readyIn(text: string): number | undefined {
+function readyIn(text: string): number | undefined {
   const m = /ready for spillway (\d)/i.exec(text);
   return m ? Number(m[1]) : undefined;
 }

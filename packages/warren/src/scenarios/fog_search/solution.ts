@@ -7,7 +7,7 @@ import { SIDE } from "./map.js";
 const CELL_IN_TEXT = /moor:\d+,\d+/g;
 
 /** The cells a text names. */
-export function cellsIn(text: string): string[] {
+function cellsIn(text: string): string[] {
   return text.match(CELL_IN_TEXT) ?? [];
 }
 

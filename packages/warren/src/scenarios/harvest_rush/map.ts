@@ -2,7 +2,7 @@ import type { SeededRandom } from "../../engine/random.js";
 import type { World } from "../../engine/world.js";
 
 export const FIELDS = ["north_field", "east_field", "south_field", "west_field"] as const;
-export const FARMERS = ["farmer-1", "farmer-2", "farmer-3"] as const;
+const FARMERS = ["farmer-1", "farmer-2", "farmer-3"] as const;
 export const CRATES_PER_FIELD = 3;
 export const CRATES = CRATES_PER_FIELD * FARMERS.length;
 

@@ -7,7 +7,7 @@ const WEST: ReadonlySet<string> = new Set(HOUSES.slice(0, 4).map(([id]) => id));
 const ORDER: readonly string[] = HOUSES.map(([id]) => id);
 
 /** `parcel-3 to house_b` pairs in a text, in the order given. */
-export function routeIn(text: string): [string, string][] {
+function routeIn(text: string): [string, string][] {
   return [...text.matchAll(/\b(parcel-\d+)\b[^,;.]*?\b(house_[a-h])\b/g)].map((m) => [m[1]!, m[2]!]);
 }
 

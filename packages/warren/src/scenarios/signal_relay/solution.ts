@@ -6,12 +6,12 @@ import { PLATES } from "./map.js";
 const CODE_IN_TEXT = /\b(\d{4})\b/;
 
 /** The plate a text names, if any. */
-export function plateIn(text: string): string | undefined {
+function plateIn(text: string): string | undefined {
   return PLATES.find((p) => new RegExp(`\\b${p}\\b`, "i").test(text));
 }
 
 /** The code a code book (`plate 1234, plate 5678, …`) gives for a plate. */
-export function codeFor(book: string, plate: string): string | undefined {
+function codeFor(book: string, plate: string): string | undefined {
   return new RegExp(`\\b${plate} (\\d{4})\\b`).exec(book)?.[1];
 }
 

@@ -1,13 +1,20 @@
 import type { FastifyInstance } from "fastify";
-import type { Briefing, Envelope } from "../../engine/types.js";
+import {
+  type Briefing,
+  type ClaimResponse,
+  type Envelope,
+  MAX_WAIT_S,
+  operations,
+  type ReleaseResponse,
+} from "../../protocol/index.js";
 import { HttpError } from "../http-error.js";
 import { presentedLease } from "../lease-token.js";
-import { MAX_WAIT_S } from "../limits.js";
 import { awaitObservation } from "../long-poll.js";
 import { requireProtocol } from "../protocol-version.js";
+import { routeSchema, routeUrl } from "../route-schema.js";
 import type { HostedRun, RunRegistry } from "../run-registry.js";
-import { briefingSchema, claimSchema, observationsSchema, releaseSchema } from "../schemas.js";
-import type { ClaimResponse, ReleaseResponse } from "../wire.js";
+
+const { claimAgent, getBriefing, pollObservations, releaseAgent } = operations;
 
 interface AgentParams {
   run: string;
@@ -23,8 +30,8 @@ export function agentRoutes(app: FastifyInstance, registry: RunRegistry): void {
   };
 
   app.post<{ Params: AgentParams; Querystring: { lease?: string; protocol?: string; holder?: string } }>(
-    "/v1/runs/:run/agents/:agent/claim",
-    { schema: claimSchema },
+    routeUrl(claimAgent),
+    { schema: routeSchema(claimAgent) },
     async (request): Promise<ClaimResponse> => {
       requireProtocol(request.query.protocol, "protocol= parameter");
       const hosted = hostedAgent(request.params);
@@ -61,8 +68,8 @@ export function agentRoutes(app: FastifyInstance, registry: RunRegistry): void {
   );
 
   app.get<{ Params: AgentParams; Querystring: { lease?: string } }>(
-    "/v1/runs/:run/agents/:agent/briefing",
-    { schema: briefingSchema },
+    routeUrl(getBriefing),
+    { schema: routeSchema(getBriefing) },
     async (request, reply): Promise<Briefing | undefined> => {
       const hosted = hostedAgent(request.params);
       hosted.leases.authenticate(request.params.agent, presentedLease(request));
@@ -78,8 +85,8 @@ export function agentRoutes(app: FastifyInstance, registry: RunRegistry): void {
   );
 
   app.get<{ Params: AgentParams; Querystring: { lease?: string; after: number; wait: number } }>(
-    "/v1/runs/:run/agents/:agent/observations",
-    { schema: observationsSchema },
+    routeUrl(pollObservations),
+    { schema: routeSchema(pollObservations) },
     async (request, reply): Promise<Envelope | undefined> => {
       const hosted = hostedAgent(request.params);
       const agentId = request.params.agent;
@@ -103,8 +110,8 @@ export function agentRoutes(app: FastifyInstance, registry: RunRegistry): void {
   );
 
   app.post<{ Params: AgentParams; Querystring: { lease?: string } }>(
-    "/v1/runs/:run/agents/:agent/release",
-    { schema: releaseSchema },
+    routeUrl(releaseAgent),
+    { schema: routeSchema(releaseAgent) },
     async (request): Promise<ReleaseResponse> => {
       const hosted = hostedAgent(request.params);
       hosted.leases.release(request.params.agent, presentedLease(request));

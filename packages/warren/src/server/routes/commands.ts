@@ -1,11 +1,13 @@
 import type { FastifyInstance } from "fastify";
 import { RunError } from "../../engine/index.js";
-import type { Receipt } from "../../engine/types.js";
+import { operations, type Receipt } from "../../protocol/index.js";
 import { HttpError } from "../http-error.js";
 import { presentedLease } from "../lease-token.js";
+import { routeSchema, routeUrl } from "../route-schema.js";
 import type { RunRegistry } from "../run-registry.js";
-import { commandSchema, receiptQuerySchema } from "../schemas.js";
 import { engineJudgesBody } from "../validation.js";
+
+const { getCommand, submitCommand } = operations;
 
 interface AgentParams {
   run: string;
@@ -15,8 +17,8 @@ interface AgentParams {
 /** Commands and their receipts: the engine judges, the server maps its verdicts to HTTP. */
 export function commandRoutes(app: FastifyInstance, registry: RunRegistry): void {
   app.post<{ Params: AgentParams; Querystring: { lease?: string }; Body: unknown }>(
-    "/v1/runs/:run/agents/:agent/commands",
-    { schema: commandSchema, validatorCompiler: engineJudgesBody },
+    routeUrl(submitCommand),
+    { schema: routeSchema(submitCommand), validatorCompiler: engineJudgesBody },
     async (request): Promise<Receipt> => {
       const hosted = registry.get(request.params.run);
       hosted.requireAgent(request.params.agent);
@@ -34,8 +36,8 @@ export function commandRoutes(app: FastifyInstance, registry: RunRegistry): void
   );
 
   app.get<{ Params: AgentParams & { command_id: string }; Querystring: { lease?: string } }>(
-    "/v1/runs/:run/agents/:agent/commands/:command_id",
-    { schema: receiptQuerySchema },
+    routeUrl(getCommand),
+    { schema: routeSchema(getCommand) },
     async (request): Promise<Receipt> => {
       const { run: runId, agent, command_id } = request.params;
       const hosted = registry.get(runId);

@@ -1,14 +1,22 @@
 import type { FastifyInstance } from "fastify";
+import {
+  type CreateRunRequest,
+  operations,
+  type RunList,
+  type RunView,
+  type ScenarioList,
+} from "../../protocol/index.js";
+import { routeSchema, routeUrl } from "../route-schema.js";
 import type { RunRegistry } from "../run-registry.js";
 import type { ScenarioCatalog } from "../scenario-catalog.js";
-import { createRunSchema, getRunSchema, listRunsSchema, listScenariosSchema } from "../schemas.js";
-import type { CreateRunRequest, RunList, RunView, ScenarioList } from "../wire.js";
+
+const { createRun, getRun, listRuns, listScenarios } = operations;
 
 export function runRoutes(app: FastifyInstance, registry: RunRegistry, catalog: ScenarioCatalog): void {
   app.post<{ Querystring: { scenario: string; seed: number }; Body: CreateRunRequest | undefined }>(
-    "/v1/runs",
+    routeUrl(createRun),
     {
-      schema: createRunSchema,
+      schema: routeSchema(createRun),
       // No body means every default.
       preValidation: async (request) => {
         if (request.body === undefined) request.body = {};
@@ -23,22 +31,22 @@ export function runRoutes(app: FastifyInstance, registry: RunRegistry, catalog: 
   );
 
   app.get(
-    "/v1/runs",
-    { schema: listRunsSchema },
+    routeUrl(listRuns),
+    { schema: routeSchema(listRuns) },
     async (): Promise<RunList> => ({
       runs: registry.list().map((h) => h.view()),
     }),
   );
 
   app.get<{ Params: { run: string } }>(
-    "/v1/runs/:run",
-    { schema: getRunSchema },
+    routeUrl(getRun),
+    { schema: routeSchema(getRun) },
     async (request): Promise<RunView> => registry.get(request.params.run).view(),
   );
 
   app.get(
-    "/v1/scenarios",
-    { schema: listScenariosSchema },
+    routeUrl(listScenarios),
+    { schema: routeSchema(listScenarios) },
     async (): Promise<ScenarioList> => ({
       scenarios: catalog.list(),
     }),

@@ -1,14 +1,15 @@
 import type { FastifyInstance } from "fastify";
+import { operations } from "../../protocol/index.js";
 import { HttpError } from "../http-error.js";
+import { routeSchema, routeUrl } from "../route-schema.js";
 import type { RunRegistry } from "../run-registry.js";
-import { spectateSchema } from "../schemas.js";
 import { SpectatorStream } from "../spectator.js";
 
 export function spectateRoutes(app: FastifyInstance, registry: RunRegistry, maxBufferedBytes: number): void {
   app.route<{ Params: { run: string }; Querystring: { since: number } }>({
     method: "GET",
-    url: "/v1/runs/:run/spectate",
-    schema: spectateSchema,
+    url: routeUrl(operations.spectate),
+    schema: routeSchema(operations.spectate),
     // Checked before the upgrade, so an unknown run is a plain 404.
     preHandler: async (request) => {
       registry.get(request.params.run);

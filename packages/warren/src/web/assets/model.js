@@ -142,20 +142,16 @@
         case "decision":
           if (agent) {
             const acting = typeof d.action === "string";
+            // A refused action's decision event carries the refusal.
+            const refused = typeof d.refused === "string";
             agent.command = {
               observation_id: d.observation_id,
               text: describeDecision(d),
               expired: d.expired === true,
-              outcome: acting ? "pending" : "accepted",
-              reason: "",
+              outcome: refused ? "rejected" : acting ? "pending" : "accepted",
+              reason: refused ? d.refused : "",
               at: event.sim_time_ms,
             };
-          }
-          return;
-        case "refused":
-          if (agent?.command) {
-            agent.command.outcome = "rejected";
-            agent.command.reason = d.reason;
           }
           return;
         case "action_started":

@@ -1,0 +1,70 @@
+import { type Static, Type } from "typebox";
+
+export const JsonSchemaObject = Type.Record(Type.String(), Type.Unknown(), {
+  description: "a JSON Schema (draft 2020-12 subset)",
+});
+
+export const ToolSpec = Type.Object(
+  {
+    name: Type.String(),
+    description: Type.String(),
+    lane: Type.String({ description: "one durative action per lane at a time: body, voice" }),
+    durative: Type.Boolean(),
+    input_schema: JsonSchemaObject,
+  },
+  { title: "ToolSpec", additionalProperties: false, description: "a tool of the briefing's catalogue" },
+);
+export type ToolSpec = Static<typeof ToolSpec>;
+
+export const ObjectiveStatus = Type.Enum(["pending", "completed", "failed"], { title: "ObjectiveStatus" });
+
+export const ObjectiveView = Type.Object(
+  {
+    id: Type.String(),
+    description: Type.String(),
+    status: ObjectiveStatus,
+    deadline_ms: Type.Union([Type.Integer(), Type.Null()], { description: "sim ms, or null for none" }),
+    progress: Type.Object(
+      { current: Type.Integer(), target: Type.Integer() },
+      { additionalProperties: false },
+    ),
+  },
+  { title: "Objective", additionalProperties: false },
+);
+export type ObjectiveView = Static<typeof ObjectiveView>;
+
+export const Budgets = Type.Object(
+  { max_sight: Type.Integer(), max_messages: Type.Integer(), max_inventory: Type.Integer() },
+  { title: "Budgets", additionalProperties: false },
+);
+
+export const Briefing = Type.Object(
+  {
+    briefing_id: Type.String(),
+    revision: Type.Integer({ minimum: 1 }),
+    content_hash: Type.String({ description: "sha256:<hex>; also the ETag" }),
+    agent_id: Type.String(),
+    role: Type.String(),
+    name: Type.String(),
+    scenario: Type.String(),
+    premise: Type.String(),
+    objectives: Type.Array(ObjectiveView),
+    tool_catalog: Type.Array(ToolSpec),
+    conventions: Type.Object(
+      {
+        grid_naming: Type.String(),
+        sight_radius: Type.Integer(),
+        budgets: Budgets,
+        decision: Type.String(),
+      },
+      { additionalProperties: false },
+    ),
+    notes: Type.String(),
+  },
+  {
+    title: "Briefing",
+    additionalProperties: false,
+    description: "what an agent needs once: cache it by revision",
+  },
+);
+export type Briefing = Static<typeof Briefing>;

@@ -1,0 +1,54 @@
+import { type Static, Type } from "typebox";
+import { MAX_SLEEP_MS } from "../engine/command-payload.js";
+
+export const CommandBody = Type.Object(
+  {
+    command_id: Type.String({
+      minLength: 1,
+      description: "client-minted, non-empty; retry under the same id",
+    }),
+    observation_id: Type.String({ description: "the observation this answers" }),
+    action: Type.Optional(Type.String({ description: "one of the agent's tools" })),
+    args: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "the action's input" })),
+    sleep_ms: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: MAX_SLEEP_MS, description: "sleep this long" }),
+    ),
+    noop: Type.Optional(Type.Literal(true)),
+  },
+  {
+    title: "CommandBody",
+    additionalProperties: false,
+    description:
+      "Exactly one of action (with args), sleep_ms or noop. Judged by the engine, never coerced: closure first (stale/expired), then payload (a rejected receipt with a teaching detail). A body without non-empty string command_id and string observation_id is 422.",
+  },
+);
+
+/** What a command decides: exactly one of an action (with args), a sleep or a noop. */
+export type CommandPayload =
+  | { action: string; args?: Record<string, unknown> }
+  | { sleep_ms: number }
+  | { noop: true };
+
+export type CommandBody = { command_id: string; observation_id: string } & CommandPayload;
+
+export const Verdict = Type.Enum(["accepted", "duplicate", "rejected", "stale", "expired"], {
+  title: "Verdict",
+});
+
+export const Outcome = Type.Enum(["none", "pending", "accepted", "rejected", "cancelled"], {
+  title: "Outcome",
+  description: "the engine's adjudication of an accepted command",
+});
+
+export const Receipt = Type.Object(
+  {
+    command_id: Type.String(),
+    observation_id: Type.String(),
+    status: Verdict,
+    detail: Type.String(),
+    outcome: Outcome,
+    outcome_reason: Type.String(),
+  },
+  { title: "Receipt", additionalProperties: false, description: "every verdict is a 200 with a receipt" },
+);
+export type Receipt = Static<typeof Receipt>;

@@ -1,0 +1,49 @@
+import { type Static, Type } from "typebox";
+
+/** Every error code an answer under /v1 may carry, with the HTTP status it comes with. */
+export const ERROR_STATUS = {
+  bad_request: 400,
+  malformed_json: 400,
+  lease_required: 401,
+  lease_invalid: 403,
+  lease_expired: 403,
+  not_found: 404,
+  unknown_run: 404,
+  unknown_agent: 404,
+  unknown_scenario: 404,
+  unknown_command: 404,
+  protocol_mismatch: 409,
+  agent_leased: 409,
+  not_remote: 409,
+  run_ended: 410,
+  body_too_large: 413,
+  unsupported_media_type: 415,
+  unprocessable_command: 422,
+  upgrade_required: 426,
+  headers_too_large: 431,
+  internal: 500,
+  too_many_runs: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+const CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+export const ErrorCodeSchema = Type.Enum(CODES, {
+  title: "ErrorCode",
+  description: "a stable machine code; the HTTP status follows from it",
+});
+
+export const ErrorBody = Type.Object(
+  {
+    error: ErrorCodeSchema,
+    detail: Type.String({ description: "what went wrong, in a sentence" }),
+    status: Type.Optional(
+      Type.Enum(["completed", "failed", "crashed"], {
+        description: "on 410 run_ended: the run's terminal status",
+      }),
+    ),
+  },
+  { title: "ErrorBody", additionalProperties: false, description: "every error answer under /v1" },
+);
+export type ErrorBody = Static<typeof ErrorBody>;
