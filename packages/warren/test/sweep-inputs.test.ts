@@ -37,7 +37,12 @@ test("an agents file: mixes are checked field by field", () => {
     [{ mixes: [{ name: "a" }, { name: "a" }] }, /two mixes are named "a"/],
     [{ mixes: [{ name: "a", colour: "red" }] }, /unknown field "colour"/],
     [{ mixes: [{ name: "a", none: "lookout-1" }] }, /none must be a list of non-empty strings/],
-    [{ mixes: [{ name: "a", others: "random" }] }, /others must be "solution" or "none"/],
+    [
+      { mixes: [{ name: "a", others: "clever" }] },
+      /others must be one of "solution", "none", "noop", "random", "greedy"/,
+    ],
+    [{ mixes: [{ name: "a", greedy: "lookout-1" }] }, /greedy must be a list of non-empty strings/],
+    [{ mixes: [{ name: "a", random: ["x"], noop: ["x"] }] }, /names agent "x" more than once/],
     [{ mixes: [{ name: "a", none: ["x"], solution: ["x"] }] }, /names agent "x" more than once/],
     [{ mixes: [{ name: "a", remote: ["x"] }] }, /needs a "command"/],
     [{ mixes: [{ name: "a", command: ["x"] }] }, /a "command" but no remote agents/],
@@ -53,16 +58,14 @@ test("an agents file: mixes are checked field by field", () => {
   );
 });
 
-test("casting a mix onto a scenario: remote agents, idle ones beside runners, or a policy for all", () => {
+test("casting a mix onto a scenario: remote agents, and a policy per other agent as warren run --policy gives", () => {
   assert.deepEqual(castMix(SOLUTION_MIX, "bridge_repair", BRIDGE_AGENTS), {
     remote: [],
-    idle: [],
-    npcPolicy: "solution",
+    npcPolicy: { "engineer-1": "solution", "courier-1": "solution", "lookout-1": "solution" },
   });
   assert.deepEqual(castMix({ name: "m", none: ["lookout-1"] }, "bridge_repair", BRIDGE_AGENTS), {
     remote: [],
-    idle: ["lookout-1"],
-    npcPolicy: "solution",
+    npcPolicy: { "engineer-1": "solution", "courier-1": "solution", "lookout-1": "none" },
   });
   assert.deepEqual(
     castMix(
@@ -70,19 +73,28 @@ test("casting a mix onto a scenario: remote agents, idle ones beside runners, or
       "bridge_repair",
       BRIDGE_AGENTS,
     ),
-    { remote: ["engineer-1"], idle: [], npcPolicy: "none" },
+    { remote: ["engineer-1"], npcPolicy: { "courier-1": "none", "lookout-1": "none" } },
   );
   assert.deepEqual(
-    castMix({ name: "m", others: "none", solution: ["courier-1"] }, "bridge_repair", BRIDGE_AGENTS),
-    {
-      remote: [],
-      idle: ["engineer-1", "lookout-1"],
-      npcPolicy: "solution",
-    },
+    castMix(
+      { name: "m", others: "greedy", random: ["engineer-1"], noop: ["lookout-1"], solution: ["courier-1"] },
+      "bridge_repair",
+      BRIDGE_AGENTS,
+    ),
+    { remote: [], npcPolicy: { "engineer-1": "random", "courier-1": "solution", "lookout-1": "noop" } },
   );
+  assert.deepEqual(castMix({ name: "m", others: "random" }, "bridge_repair", BRIDGE_AGENTS).npcPolicy, {
+    "engineer-1": "random",
+    "courier-1": "random",
+    "lookout-1": "random",
+  });
   assert.throws(
     () => castMix({ name: "m", none: ["farmer-1"] }, "bridge_repair", BRIDGE_AGENTS),
     /mix "m" names agent "farmer-1", which bridge_repair does not have/,
+  );
+  assert.throws(
+    () => castMix({ name: "m", greedy: ["farmer-1"] }, "bridge_repair", BRIDGE_AGENTS),
+    /mix "m" names agent "farmer-1"/,
   );
 });
 

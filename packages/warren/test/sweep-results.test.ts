@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import type { RunRecord } from "../src/sweep/run-record.js";
+import type { AgentScore, Controller } from "../src/engine/index.js";
+import { type RunRecord, recordProblem } from "../src/sweep/run-record.js";
 import { SweepDir } from "../src/sweep/sweep-dir.js";
 import { formatDuration, SweepProgress } from "../src/sweep/sweep-progress.js";
 import { summarize, summaryTable } from "../src/sweep/sweep-summary.js";
@@ -12,7 +13,29 @@ import { wilsonInterval } from "../src/sweep/wilson.js";
 const root = mkdtempSync(join(tmpdir(), "warren-sweep-results-"));
 after(() => rmSync(root, { recursive: true, force: true }));
 
-function record(over: Partial<RunRecord> & { seed: number }): RunRecord {
+/** An agent's score with only what the summary reads. */
+function agent(agent_id: string, controller: Controller, contribution: number): AgentScore {
+  return {
+    agent_id,
+    controller,
+    commands: 0,
+    actions: 0,
+    refusals: 0,
+    messages: 0,
+    credits: 0,
+    contribution,
+  };
+}
+
+function record(
+  over: Partial<Omit<RunRecord, "scores">> & {
+    seed: number;
+    time_ratio?: number | null;
+    agents?: AgentScore[];
+  },
+): RunRecord {
+  const { time_ratio = 1, agents = [agent("a", "solution", 1)], ...fields } = over;
+  const success = fields.success ?? true;
   return {
     key: `s/m/${over.seed}`,
     scenario: "s",
@@ -27,7 +50,16 @@ function record(over: Partial<RunRecord> & { seed: number }): RunRecord {
     wall_time_ms: 5,
     log_hash: "sha256:x",
     objectives: [],
-    ...over,
+    scores: {
+      completed: success,
+      objectives_met: success ? 1 : 0,
+      objectives_total: 1,
+      sim_time_ms: fields.sim_time_ms ?? 1000,
+      solution_sim_time_ms: 1000,
+      time_ratio: success ? time_ratio : null,
+      agents,
+    },
+    ...fields,
   };
 }
 
@@ -43,32 +75,76 @@ test("Wilson intervals: textbook values, inside [0, 1] at 0 and n of n", () => {
   assert.deepEqual(wilsonInterval(0, 0), [0, 1]);
 });
 
-test("the summary: one row per scenario x mix, means per run, sim time over successes only", () => {
+test("the summary: one row per scenario x mix, means per run, sim time and time ratio over successes only", () => {
+  const tested = (share: number): AgentScore[] => [
+    agent("a", "random", share / 2),
+    agent("b", "remote", share / 2),
+    agent("c", "solution", 1 - share),
+  ];
   const summary = summarize([
-    record({ seed: 1, sim_time_ms: 2000, commands: 4, refusals: 1, wall_time_ms: 10 }),
-    record({ seed: 2, success: false, status: "failed", sim_time_ms: 9000, commands: 8, wall_time_ms: 20 }),
+    record({
+      seed: 1,
+      sim_time_ms: 2000,
+      commands: 4,
+      refusals: 1,
+      wall_time_ms: 10,
+      time_ratio: 1.5,
+      agents: tested(0.25),
+    }),
+    record({
+      seed: 2,
+      success: false,
+      status: "failed",
+      sim_time_ms: 9000,
+      commands: 8,
+      wall_time_ms: 20,
+      agents: tested(0),
+    }),
+    record({
+      seed: 3,
+      sim_time_ms: 3000,
+      commands: 6,
+      refusals: 2,
+      wall_time_ms: 15,
+      time_ratio: 0.5,
+      agents: tested(0.5),
+    }),
     record({ seed: 1, mix: "other", key: "s/other/1", success: false, status: "failed", commands: 3 }),
   ]);
-  assert.equal(summary.runs, 3);
-  assert.equal(summary.successes, 1);
+  assert.equal(summary.runs, 4);
+  assert.equal(summary.successes, 2);
   assert.deepEqual(summary.rows[0], {
     scenario: "s",
     mix: "m",
-    runs: 2,
-    successes: 1,
-    success_rate: 0.5,
-    success_ci95: wilsonInterval(1, 2),
-    mean_sim_ms_to_success: 2000,
+    runs: 3,
+    successes: 2,
+    success_rate: 2 / 3,
+    success_ci95: wilsonInterval(2, 3),
+    mean_sim_ms_to_success: 2500,
+    mean_time_ratio: 1,
+    mean_tested_contribution: 0.25,
     mean_commands: 6,
-    mean_refusals: 0.5,
+    mean_refusals: 1,
     mean_wall_ms: 15,
   });
   assert.equal(summary.rows[1]!.mean_sim_ms_to_success, null);
+  assert.equal(summary.rows[1]!.mean_time_ratio, null, "no success, no ratio");
+  assert.equal(
+    summary.rows[1]!.mean_tested_contribution,
+    null,
+    "every agent on its runner: nobody under test",
+  );
   assert.deepEqual(summaryTable(summary).split("\n"), [
-    "scenario  mix    runs  success      95% CI  sim s to success  commands  refusals  wall ms",
-    "s         m         2    50.0%  9.5%-90.5%              2.00      6.00      0.50     15.0",
-    "s         other     1     0.0%  0.0%-79.3%                 -      3.00      0.00      5.0",
+    "scenario  mix    runs  success       95% CI  sim s to success  time ratio  tested contrib  commands  refusals  wall ms",
+    "s         m         3    66.7%  20.8%-93.9%              2.50       1.000           0.250      6.00      1.00     15.0",
+    "s         other     1     0.0%   0.0%-79.3%                 -           -               -      3.00      0.00      5.0",
   ]);
+});
+
+test("a record must carry scores to be resumed from", () => {
+  const { scores: _scores, ...old } = record({ seed: 1 });
+  assert.match(recordProblem(old), /scores must be an object with agents/);
+  assert.equal(recordProblem(record({ seed: 1 })), "");
 });
 
 test("a sweep folder keeps its id, and a record line cut short by a kill is dropped and cleaned off", () => {

@@ -1,9 +1,11 @@
-import type { NpcPolicy } from "../engine/index.js";
+import { NPC_POLICIES, type NpcPolicy } from "../engine/index.js";
 
 /**
  * Who plays which agent in a sweep's runs. Agents named in `remote` are played by `command`, a
- * process started once per run; those in `none` do nothing; those in `solution` play on their
- * scenario's solution runner; every other agent follows `others` (default "solution").
+ * process started once per run; those in `solution`, `noop`, `random` or `greedy` play on that
+ * in-process policy (their scenario's runner or a built-in baseline); those in `none` do nothing
+ * (`none` is the older name of `noop`, the same player); every other agent follows `others`
+ * (default "solution").
  */
 export interface AgentMix {
   /** Names the mix in records and the summary table: letters, digits, "_" and "-". */
@@ -13,6 +15,9 @@ export interface AgentMix {
   solution?: string[];
   remote?: string[];
   none?: string[];
+  noop?: string[];
+  random?: string[];
+  greedy?: string[];
   others?: NpcPolicy;
   /** argv of the remote client; "{url}", "{run}" and "{agents}" in it are filled in per run. */
   command?: string[];
@@ -25,12 +30,14 @@ export interface AgentMix {
 /** Every agent on its solution runner: what `warren run` plays, and the default mix. */
 export const SOLUTION_MIX: AgentMix = { name: "solution" };
 
-const MIX_FIELDS = new Set([
+/** The lists that put agents on an in-process policy, each named for its policy. */
+const POLICY_LISTS = ["solution", "none", "noop", "random", "greedy"] as const satisfies readonly NpcPolicy[];
+const AGENT_LISTS = [...POLICY_LISTS, "remote"] as const;
+
+const MIX_FIELDS = new Set<string>([
   "name",
   "scenarios",
-  "solution",
-  "remote",
-  "none",
+  ...AGENT_LISTS,
   "others",
   "command",
   "deadline_s",
@@ -66,17 +73,17 @@ function parseMix(value: unknown, path: string): AgentMix {
   if (typeof mix.name !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(mix.name)) {
     throw new Error(`${path}.name must be 1 to 64 letters, digits, "_" or "-"`);
   }
-  for (const field of ["scenarios", "solution", "remote", "none", "command"] as const) {
+  for (const field of ["scenarios", ...AGENT_LISTS, "command"] as const) {
     const list = mix[field];
     if (list === undefined) continue;
     if (!Array.isArray(list) || list.some((s) => typeof s !== "string" || s === "")) {
       throw new Error(`${path}.${field} must be a list of non-empty strings`);
     }
   }
-  if (mix.others !== undefined && mix.others !== "solution" && mix.others !== "none") {
-    throw new Error(`${path}.others must be "solution" or "none"`);
+  if (mix.others !== undefined && !NPC_POLICIES.includes(mix.others as NpcPolicy)) {
+    throw new Error(`${path}.others must be one of ${NPC_POLICIES.map((p) => `"${p}"`).join(", ")}`);
   }
-  const named = [...listOf(mix.solution), ...listOf(mix.remote), ...listOf(mix.none)];
+  const named = AGENT_LISTS.flatMap((field) => listOf(mix[field]));
   const twice = named.find((agent, i) => named.indexOf(agent) !== i);
   if (twice) throw new Error(`${path} names agent "${twice}" more than once`);
   if (listOf(mix.remote).length > 0 && listOf(mix.command).length === 0) {
@@ -113,37 +120,31 @@ function listOf(value: unknown): string[] {
 export interface MixCast {
   /** Played by the mix's command. */
   remote: string[];
-  /** Do nothing while the others play their runners: answered with noops in-process. */
-  idle: string[];
-  /** Everyone else's controller. */
-  npcPolicy: NpcPolicy;
+  /**
+   * Every other agent's policy, by agent id: the engine's per-agent `npc_policy`, the same one
+   * `warren run --policy AGENT=POLICY` gives, so a sweep's run hashes as that run does.
+   */
+  npcPolicy: Record<string, NpcPolicy>;
 }
 
-/**
- * Casts a mix onto a scenario's agents; throws when the mix names an agent the scenario lacks.
- * The engine takes one policy for every agent not remote, so agents doing nothing beside runners
- * become in-process agents that always answer noop: the same decisions, so the same run.
- */
+/** Casts a mix onto a scenario's agents; throws when the mix names an agent the scenario lacks. */
 export function castMix(mix: AgentMix, scenario: string, agents: readonly string[]): MixCast {
-  for (const agent of [...listOf(mix.solution), ...listOf(mix.remote), ...listOf(mix.none)]) {
-    if (!agents.includes(agent)) {
-      throw new Error(
-        `mix "${mix.name}" names agent "${agent}", which ${scenario} does not have (its agents: ${agents.join(", ")})`,
-      );
+  const listed = new Map<string, NpcPolicy | "remote">();
+  for (const field of AGENT_LISTS) {
+    for (const agent of listOf(mix[field])) {
+      if (!agents.includes(agent)) {
+        throw new Error(
+          `mix "${mix.name}" names agent "${agent}", which ${scenario} does not have (its agents: ${agents.join(", ")})`,
+        );
+      }
+      listed.set(agent, field);
     }
   }
-  const remote = listOf(mix.remote);
-  const controllerOf = (agent: string): NpcPolicy =>
-    listOf(mix.solution).includes(agent)
-      ? "solution"
-      : listOf(mix.none).includes(agent)
-        ? "none"
-        : (mix.others ?? "solution");
-  const local = agents.filter((a) => !remote.includes(a));
-  const anySolution = local.some((a) => controllerOf(a) === "solution");
-  return {
-    remote,
-    idle: anySolution ? local.filter((a) => controllerOf(a) === "none") : [],
-    npcPolicy: anySolution ? "solution" : "none",
-  };
+  const cast: MixCast = { remote: [], npcPolicy: {} };
+  for (const agent of agents) {
+    const controller = listed.get(agent) ?? mix.others ?? "solution";
+    if (controller === "remote") cast.remote.push(agent);
+    else cast.npcPolicy[agent] = controller;
+  }
+  return cast;
 }

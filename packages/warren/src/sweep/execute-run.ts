@@ -27,29 +27,14 @@ export async function executeRun(spec: RunSpec): Promise<RunRecord> {
       runId: spec.key,
       scenario: spec.scenario,
       seed: spec.seed,
-      controlledAgents: cast.idle,
       npcPolicy: cast.npcPolicy,
       pace: spec.mix.pace ?? null,
     });
-    answerIdle(run, cast.idle);
     run.start();
     const summary = await run.whenEnded();
     return recordOf(spec, summary, run.events(0), performance.now() - started);
   }
   return playWithClient(spec, cast, started);
-}
-
-/** Agents that do nothing beside solution runners answer every wake at once with a noop. */
-function answerIdle(run: Run, idle: readonly string[]): void {
-  if (idle.length === 0) return;
-  run.onObservation((envelope) => {
-    if (!idle.includes(envelope.agent_id)) return;
-    run.submit(envelope.agent_id, {
-      command_id: `idle-${envelope.observation_id}`,
-      observation_id: envelope.observation_id,
-      noop: true,
-    });
-  });
 }
 
 let server: Promise<ListeningServer> | undefined;
@@ -66,14 +51,12 @@ async function playWithClient(spec: RunSpec, cast: MixCast, started: number): Pr
   const { url, registry } = await hostServer();
   const deadlineS = spec.mix.deadline_s ?? DEFAULT_DEADLINE_S;
   const hosted = registry.create(spec.scenario, spec.seed, {
-    controlled_agents: [...cast.remote, ...cast.idle],
+    controlled_agents: cast.remote,
     npc_policy: cast.npcPolicy,
     pace: spec.mix.pace ?? null,
     deadline_s: deadlineS,
   });
   const run = hosted.run;
-  answerIdle(run, cast.idle);
-  for (const agent of cast.idle) hosted.noteClaimed(agent);
   const client = new RemoteClient(spec.mix.command!, {
     url,
     runId: run.id,

@@ -1,4 +1,4 @@
-import type { ObjectiveView, RunEvent, RunStatus, RunSummary } from "../engine/index.js";
+import type { ObjectiveView, RunEvent, RunScores, RunStatus, RunSummary } from "../engine/index.js";
 import type { RunSpec } from "./sweep-plan.js";
 
 /**
@@ -24,6 +24,8 @@ export interface RunRecord {
   wall_time_ms: number;
   log_hash: string;
   objectives: ObjectiveView[];
+  /** The run's scores, as `warren run --json` gives them: time against the solution, each agent's part. */
+  scores: RunScores;
   /** Remote mixes: how the client command ended; `stderr` is its last output when it failed. */
   client?: { exit_code: number | null; signal: string | null; stderr?: string };
 }
@@ -35,17 +37,9 @@ export function recordOf(
   events: readonly RunEvent[],
   wallMs: number,
 ): RunRecord {
-  let commands = 0;
-  let refusals = 0;
-  let expired = 0;
-  for (const event of events) {
-    if (!event.sim) continue;
-    if (event.kind !== "decision") continue;
-    if (event.data.expired === true) expired++;
-    else commands++;
-    // A refusal is part of its decision's event.
-    if (typeof event.data.refused === "string") refusals++;
-  }
+  const expired = events.filter((e) => e.sim && e.kind === "decision" && e.data.expired === true).length;
+  const total = (field: "commands" | "refusals"): number =>
+    summary.scores.agents.reduce((sum, agent) => sum + agent[field], 0);
   return {
     key: spec.key,
     scenario: spec.scenario,
@@ -55,12 +49,13 @@ export function recordOf(
     status_reason: summary.status_reason,
     success: summary.status === "completed",
     sim_time_ms: summary.sim_time_ms,
-    commands,
-    refusals,
+    commands: total("commands"),
+    refusals: total("refusals"),
     expired,
     wall_time_ms: Math.round(wallMs),
     log_hash: summary.log_hash,
     objectives: summary.objectives,
+    scores: summary.scores,
   };
 }
 
@@ -75,5 +70,9 @@ export function recordProblem(value: unknown): string {
     if (typeof r[field] !== "number") return `${field} must be a number`;
   }
   if (typeof r.success !== "boolean") return "success must be a boolean";
+  const scores = r.scores as { agents?: unknown } | null | undefined;
+  if (typeof scores !== "object" || scores === null || !Array.isArray(scores.agents)) {
+    return "scores must be an object with agents (a record from an older warren: sweep into a new folder)";
+  }
   return "";
 }

@@ -12,6 +12,13 @@ export interface SummaryRow {
   success_ci95: [number, number];
   /** Mean sim time of the successful runs; null when none succeeded. */
   mean_sim_ms_to_success: number | null;
+  /** Mean of the successful runs' `scores.time_ratio` (sim time over the solution's); null when none has one. */
+  mean_time_ratio: number | null;
+  /**
+   * Mean over runs of the contribution summed over the agents under test (every agent not on its
+   * solution runner: remote or a baseline); null when the mix tests no agent.
+   */
+  mean_tested_contribution: number | null;
   mean_commands: number;
   mean_refusals: number;
   mean_wall_ms: number;
@@ -41,7 +48,9 @@ export function summarize(records: readonly RunRecord[]): SweepSummary {
       successes: won.length,
       success_rate: won.length / group.length,
       success_ci95: wilsonInterval(won.length, group.length),
-      mean_sim_ms_to_success: won.length === 0 ? null : mean(won.map((r) => r.sim_time_ms)),
+      mean_sim_ms_to_success: meanOrNull(won.map((r) => r.sim_time_ms)),
+      mean_time_ratio: meanOrNull(won.flatMap((r) => r.scores.time_ratio ?? [])),
+      mean_tested_contribution: meanOrNull(group.flatMap(testedContribution)),
       mean_commands: mean(group.map((r) => r.commands)),
       mean_refusals: mean(group.map((r) => r.refusals)),
       mean_wall_ms: mean(group.map((r) => r.wall_time_ms)),
@@ -58,6 +67,16 @@ function mean(values: readonly number[]): number {
   return values.reduce((sum, v) => sum + v, 0) / values.length;
 }
 
+function meanOrNull(values: readonly number[]): number | null {
+  return values.length === 0 ? null : mean(values);
+}
+
+/** The share of a run's credits its agents under test earned; none when every agent ran the solution. */
+function testedContribution(record: RunRecord): number[] {
+  const tested = record.scores.agents.filter((a) => a.controller !== "solution");
+  return tested.length === 0 ? [] : [tested.reduce((sum, a) => sum + a.contribution, 0)];
+}
+
 const COLUMNS = [
   "scenario",
   "mix",
@@ -65,6 +84,8 @@ const COLUMNS = [
   "success",
   "95% CI",
   "sim s to success",
+  "time ratio",
+  "tested contrib",
   "commands",
   "refusals",
   "wall ms",
@@ -73,13 +94,16 @@ const COLUMNS = [
 /** The summary as an aligned text table (means per run). */
 export function summaryTable(summary: SweepSummary): string {
   const percent = (x: number): string => `${(x * 100).toFixed(1)}%`;
+  const fixed = (x: number | null, digits: number): string => (x === null ? "-" : x.toFixed(digits));
   const lines = summary.rows.map((row) => [
     row.scenario,
     row.mix,
     String(row.runs),
     percent(row.success_rate),
     `${percent(row.success_ci95[0])}-${percent(row.success_ci95[1])}`,
-    row.mean_sim_ms_to_success === null ? "-" : (row.mean_sim_ms_to_success / 1000).toFixed(2),
+    fixed(row.mean_sim_ms_to_success === null ? null : row.mean_sim_ms_to_success / 1000, 2),
+    fixed(row.mean_time_ratio, 3),
+    fixed(row.mean_tested_contribution, 3),
     row.mean_commands.toFixed(2),
     row.mean_refusals.toFixed(2),
     row.mean_wall_ms.toFixed(1),
