@@ -7,7 +7,7 @@ import { after, test } from "node:test";
 import { type CliCommand, UsageError } from "../src/cli/command.js";
 import { sweepCommand } from "../src/cli/commands/sweep.js";
 import { workerCommand } from "../src/cli/commands/worker.js";
-import { createRun } from "../src/engine/index.js";
+import { createRun } from "../src/scenarios/index.js";
 import type { SweepSummary } from "../src/sweep/sweep-summary.js";
 import { assertSummaryMatchesRecords } from "./helpers/sweep-table.js";
 import { readRecords, runWarren } from "./helpers/warren-process.js";

@@ -1,4 +1,4 @@
-import type { Run, RunSummary } from "../engine/index.js";
+import type { RunSummary } from "../engine/index.js";
 import { createRun, findScenario } from "../scenarios/index.js";
 import type { ListeningServer } from "../server/index.js";
 import { castMix, type MixCast } from "./agent-mix.js";
