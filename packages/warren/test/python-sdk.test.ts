@@ -180,7 +180,8 @@ print(json.dumps({"status": status, "rejections": rejections}))
     );
     run.dispose("the test is done");
     const result = (await playing) as { status: string; rejections: (string | null)[] };
-    assert.equal(result.status, "crashed");
+    // Ended either way: disposed here, or failed first at its deadline while the engineer slept.
+    assert.match(result.status, /^(crashed|failed)$/);
     assert.equal(result.rejections[0], null);
     assert.match(result.rejections[1]!, /^"fly" is not offered now/);
     assert.match(result.rejections[2]!, /^move_to's dest must be one of/);
