@@ -6,6 +6,7 @@ import type { PeerOps } from "../client/peers.js";
 import { RoostError } from "../protocol/errors.js";
 import type { DeliverEvent } from "../protocol/events.js";
 import { AGENT_MESSAGE_TYPE, agentMessageDetails } from "./agent-message.js";
+import { warn } from "./warn.js";
 
 /**
  * A person's own interactive pi as a roost peer, made lazily on its first roost_* call: it takes
@@ -27,7 +28,7 @@ export class ForegroundLink {
       const old = this.peer;
       this.peer = undefined;
       void old.then((peer) => peer.close()).catch(() => {});
-      void this.ops(ctx).catch((error: unknown) => console.error("pi-roost:", (error as Error).message));
+      void this.ops(ctx).catch((error: unknown) => warn(ctx, error));
     });
     pi.on("session_shutdown", () => {
       void this.peer?.then((peer) => peer.close()).catch(() => {});

@@ -13,6 +13,7 @@ import { modelName, switchModel, switchThinking } from "./model-switch.js";
 import { RunCauses } from "./run-causes.js";
 import { contextOf, oneLine, type RunOutcome, runOutcome, UsageTotals } from "./run-outcome.js";
 import { REPLY_ENTRY_TYPE, SessionLedger } from "./session-ledger.js";
+import { warn } from "./warn.js";
 
 /** What the worker says it does in `hello`. */
 const CAPABILITIES = [
@@ -83,7 +84,7 @@ export class PiWorker {
       handler: (item) => this.take(item),
       ledger: this.ledger,
       ack: (seq, exact) => this.reporter.ack(seq, exact),
-      onHandlerError: (error) => console.error("pi-roost:", error),
+      onHandlerError: (error) => warn(this.ctx, error),
     });
     this.peers = new PeerOps((op, args) => this.reporter.call(op, args));
     this.listen();
@@ -163,7 +164,7 @@ export class PiWorker {
       if (this.wanted.model) await switchModel(this.pi, ctx, this.wanted.model);
       if (this.wanted.thinking) switchThinking(this.pi, this.wanted.thinking);
     } catch (error) {
-      console.error("pi-roost:", (error as Error).message);
+      warn(ctx, error);
     }
   }
 
@@ -214,7 +215,7 @@ export class PiWorker {
     try {
       this.reporter.report(this.row());
     } catch (error) {
-      console.error("pi-roost:", error);
+      warn(this.ctx, error);
     }
   }
 
@@ -276,7 +277,8 @@ export class PiWorker {
     const steer = item.mode === "steer" && this.inRun;
     if (!steer) await this.whenIdle();
     this.causes.joined(item.seq === 1 ? "task" : "user", this.inRun);
-    const taken = this.taken((m) => m.role === "user" && textOf(m) === text);
+    // The next user message is this one (another extension's `input` handler may have changed its text).
+    const taken = this.taken((m) => m.role === "user");
     if (this.inRun) this.pi.sendUserMessage(text, { deliverAs: "steer" });
     else {
       this.busy = true;
