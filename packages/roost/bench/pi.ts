@@ -22,7 +22,10 @@ const model = await startFakeModel((request) => ({ text: `answer to: ${request.l
 const piDir = mkdtempSync(join(tmpdir(), "roost-bench-pi-"));
 const home = mkdtempSync(join(tmpdir(), "roost-bench-home-"));
 writeFileSync(join(piDir, "models.json"), fakeModelsJson(model.baseUrl));
-writeFileSync(join(piDir, "settings.json"), JSON.stringify({ defaultProvider: "fake", defaultModel: "fake-model" }));
+writeFileSync(
+  join(piDir, "settings.json"),
+  JSON.stringify({ defaultProvider: "fake", defaultModel: "fake-model" }),
+);
 const env = { ...process.env, PI_CODING_AGENT_DIR: piDir, PI_OFFLINE: "1", ROOST_HOME: home };
 
 /** One `pi -p`: milliseconds from its start to its first request at the model, and to its exit. */
@@ -55,7 +58,10 @@ console.log(
 );
 
 // A pi job under a real daemon: `reply` → pi's request at the model.
-const daemon: ChildProcess = spawn(process.execPath, ["--import", "tsx", CLI, "daemon"], { env, stdio: "ignore" });
+const daemon: ChildProcess = spawn(process.execPath, ["--import", "tsx", CLI, "daemon"], {
+  env,
+  stdio: "ignore",
+});
 const socket = statePaths(home).socket;
 let hub: LinesClient | undefined;
 for (const deadline = Date.now() + 60_000; !hub; ) {
@@ -69,7 +75,11 @@ const { result } = await hub.request("dispatch", { profile: "pi", task: "warm up
 const id = result.id as string;
 async function settled(): Promise<void> {
   for (;;) {
-    const rows = (await hub!.request("list", {})).result.rows as { id: string; state: string; pending: number }[];
+    const rows = (await hub!.request("list", {})).result.rows as {
+      id: string;
+      state: string;
+      pending: number;
+    }[];
     const row = rows.find((r) => r.id === id);
     if (row && row.state === "done" && row.pending === 0) return;
     await new Promise((r) => setTimeout(r, 20));
@@ -87,7 +97,9 @@ for (let i = 0; i < REPLIES; i++) {
   await settled();
 }
 const latency = figures(samples);
-console.log(`reply → request at the model: p50 ${fmt(latency.p50)} ms, p99 ${fmt(latency.p99)} ms (n=${latency.n})`);
+console.log(
+  `reply → request at the model: p50 ${fmt(latency.p50)} ms, p99 ${fmt(latency.p99)} ms (n=${latency.n})`,
+);
 await hub.request("shutdown", { all: true });
 hub.close();
 await new Promise((r) => daemon.once("exit", r));
