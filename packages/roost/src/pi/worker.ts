@@ -9,6 +9,7 @@ import { LIMITS } from "../protocol/limits.js";
 import type { RunCause } from "../protocol/peers.js";
 import type { ReportInput } from "../protocol/report.js";
 import { AGENT_MESSAGE_TYPE, agentMessageDetails } from "./agent-message.js";
+import { watchDialogs } from "./dialogs.js";
 import { modelName, switchModel, switchThinking } from "./model-switch.js";
 import { RunCauses } from "./run-causes.js";
 import { contextOf, oneLine, type RunOutcome, runOutcome, UsageTotals } from "./run-outcome.js";
@@ -65,6 +66,9 @@ export class PiWorker {
   private started = false;
   /** Until the daemon says this job has no parent, a report-worthy run hands back. */
   private hasParent = true;
+  /** A dialog is open in pi's UI: agent items wait (senders are told so), the row says `dialog`. */
+  private dialogOpen = false;
+  private dialogWaiters: (() => void)[] = [];
   private awaitedMessage: { match(message: Message): boolean; resolve(): void } | undefined;
 
   constructor(
@@ -94,6 +98,7 @@ export class PiWorker {
     const pi = this.pi;
     pi.on("session_start", async (_event, ctx) => {
       this.ctx = ctx;
+      if (ctx.hasUI) watchDialogs(ctx.ui, (open) => this.dialogChanged(open));
       const entries = ctx.sessionManager.getEntries();
       this.ledger.readSession(entries);
       const messages = entries.flatMap((e) => (e.type === "message" ? [e.message] : []));
@@ -178,6 +183,14 @@ export class PiWorker {
       agentItems: true,
       session: ctx?.sessionManager.getSessionFile() ?? null,
     };
+    if (this.dialogOpen)
+      return {
+        ...base,
+        state: "blocked",
+        status: "waiting",
+        waitingFor: "dialog",
+        summary: "a dialog is open in pi",
+      };
     if (this.inRun) {
       const summary = this.tool ? `running ${this.tool}` : (this.summary ?? "working");
       return { ...base, state: "working", status: "busy", tool: this.tool, summary };
@@ -251,6 +264,20 @@ export class PiWorker {
     setTimeout(check, 0);
   }
 
+  private dialogChanged(open: boolean): void {
+    this.dialogOpen = open;
+    this.report();
+    if (open) return;
+    const waiters = this.dialogWaiters;
+    this.dialogWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  private whenNoDialog(): Promise<void> {
+    if (!this.dialogOpen) return Promise.resolve();
+    return new Promise((resolve) => this.dialogWaiters.push(resolve));
+  }
+
   private whenIdle(): Promise<void> {
     if (!this.busy && (this.ctx?.isIdle() ?? true)) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
@@ -290,6 +317,8 @@ export class PiWorker {
 
   private async takeAgentItem(item: DeliverEvent): Promise<void> {
     const details = agentMessageDetails(item);
+    // The person answers the dialog first: a peer cannot answer it, nor slip in before it.
+    await this.whenNoDialog();
     // Steered into the run under way; otherwise it starts one (once pi is idle: see agent_end).
     if (!this.inRun) await this.whenIdle();
     this.causes.joined(details.relation === "parent" ? "parent" : "agent", this.inRun);
