@@ -31,6 +31,9 @@ describe("an interactive pi as a foreground peer", { skip }, () => {
     if (last === "open a dialog") return { tools: [{ name: "ask_person", args: { until: answered } }] };
     if (last.includes("<agent-message") && last.includes("after the dialog"))
       return { text: "got it after the dialog" };
+    if (last === "spawn a helper")
+      return { tools: [{ name: "roost_spawn", args: { task: "helper task", name: "helper" } }] };
+    if (last === "helper task") return { text: "helper result" };
     if (last === "who is there") return { tools: [{ name: "roost_agents", args: {} }] };
     if (last === "message the person")
       return { tools: [{ name: "roost_send", args: { to: fgId, message: "hello person" } }] };
@@ -98,6 +101,16 @@ describe("an interactive pi as a foreground peer", { skip }, () => {
     await waitFor(
       "the framed block",
       async () => ((await screen()).includes("✉ message from sender (external)") ? true : undefined),
+      PI_WAIT_MS,
+    );
+
+    // A child of the person's pi is a pi job; its report comes back to the person's pi.
+    await tmux("send-keys", "-t", "fg", "-l", "spawn a helper");
+    await tmux("send-keys", "-t", "fg", "Enter");
+    await suite.model.waitFor((r) => r.last === "helper task", 0, PI_WAIT_MS);
+    await waitFor(
+      "the report's block",
+      async () => ((await screen()).includes("✉ report from helper (child)") ? true : undefined),
       PI_WAIT_MS,
     );
 
