@@ -105,10 +105,9 @@ export class PiWorker {
       for (const message of messages) this.usage.add(message);
       // A session resumed after a restart shows how it stood; there was no run, so nothing hands back.
       if (messages.some((m) => (m as Message).role === "assistant")) this.outcome = runOutcome(messages);
-      if (!this.started) {
-        this.started = true;
-        await this.applyWanted(ctx);
-      }
+      // A spawned child's model and level, once, on a fresh session (a resumed one keeps its own).
+      if (!this.started && messages.length === 0) await this.applyWanted(ctx);
+      this.started = true;
       this.report();
     });
     pi.on("agent_start", (_event, ctx) => {
