@@ -93,7 +93,7 @@ test("the framed block: its title, and the body without the envelope's lines", (
   assert.equal(envelopeBody("plain text"), "plain text");
 });
 
-test("the job's token is taken out of the environment once read, by both its names", () => {
+test("the job's token is taken out of the environment once read, by both its names, and kept for the next load", () => {
   const env: NodeJS.ProcessEnv = {
     ROOST_JOB_ID: "j1",
     ROOST_JOB_TOKEN: "secret",
@@ -101,11 +101,14 @@ test("the job's token is taken out of the environment once read, by both its nam
     ROOST_SOCKET: "/s",
     ROOST_JOB_DIR: "/d",
   };
-  assert.deepEqual(takeJobIdentity(env), { id: "j1", token: "secret", socket: "/s", dir: "/d" });
+  const keeper = {};
+  assert.deepEqual(takeJobIdentity(env, keeper), { id: "j1", token: "secret", socket: "/s", dir: "/d" });
   assert.equal(env.ROOST_JOB_TOKEN, undefined);
   assert.equal(env.PI_JOB_TOKEN, undefined);
   assert.equal(env.ROOST_JOB_ID, "j1");
-  assert.equal(takeJobIdentity({}), undefined);
+  // pi loads the extension again on /new: the identity taken before is kept in the process.
+  assert.deepEqual(takeJobIdentity(env, keeper), { id: "j1", token: "secret", socket: "/s", dir: "/d" });
+  assert.equal(takeJobIdentity({}, {}), undefined);
 });
 
 test("agentTools: on unless roost.json says false", () => {

@@ -1,4 +1,5 @@
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import { PI_PROFILE } from "../daemon/pi-profile.js";
 import { registerAgentMessageRenderer } from "./agent-message.js";
 import { ForegroundLink } from "./foreground-link.js";
 import { takeJobIdentity } from "./job-identity.js";
@@ -26,5 +27,6 @@ export default function roost(pi: ExtensionAPI): void {
     return;
   }
   const link = new ForegroundLink(pi, home);
-  if (readPiSettings(home).agentTools) registerRoostTools(pi, (ctx) => link.ops(ctx));
+  // A foreground session's children are pi jobs.
+  if (readPiSettings(home).agentTools) registerRoostTools(pi, (ctx) => link.ops(ctx), PI_PROFILE);
 }

@@ -6,6 +6,7 @@ import type { PeerOps } from "../client/peers.js";
 import { RoostError } from "../protocol/errors.js";
 import type { DeliverEvent } from "../protocol/events.js";
 import { AGENT_MESSAGE_TYPE, agentMessageDetails } from "./agent-message.js";
+import { warn } from "./warn.js";
 
 /**
  * A person's own interactive pi as a roost peer, made lazily on its first roost_* call: it takes
@@ -13,6 +14,9 @@ import { AGENT_MESSAGE_TYPE, agentMessageDetails } from "./agent-message.js";
  * again on every session start (new, resume, fork, reload). Items come on the connection and are
  * shown in the session as agent messages; nothing is stored for it in roost.
  */
+/** Set once this process's pi has been a peer: pi loads its extensions anew on /new, /resume and /fork. */
+const WAS_PEER = Symbol.for("pi-roost.foreground-peer");
+
 export class ForegroundLink {
   private peer: Promise<ForegroundPeer> | undefined;
   /** The key of a session without a file (`--no-session`): random, for this process only. */
@@ -23,11 +27,12 @@ export class ForegroundLink {
     private readonly home?: string,
   ) {
     pi.on("session_start", (_event, ctx) => {
-      if (!this.peer) return;
+      // A peer once, a peer again on every session start (the new session file is the key).
+      if (!this.peer && !(globalThis as { [WAS_PEER]?: true })[WAS_PEER]) return;
       const old = this.peer;
       this.peer = undefined;
-      void old.then((peer) => peer.close()).catch(() => {});
-      void this.ops(ctx).catch((error: unknown) => console.error("pi-roost:", (error as Error).message));
+      void old?.then((peer) => peer.close()).catch(() => {});
+      void this.ops(ctx).catch((error: unknown) => warn(ctx, error));
     });
     pi.on("session_shutdown", () => {
       void this.peer?.then((peer) => peer.close()).catch(() => {});
@@ -50,6 +55,7 @@ export class ForegroundLink {
   }
 
   private register(ctx: ExtensionContext): Promise<ForegroundPeer> {
+    (globalThis as { [WAS_PEER]?: true })[WAS_PEER] = true;
     const session = ctx.sessionManager.getSessionFile() ?? this.scratchKey;
     return ForegroundPeer.register({
       session,

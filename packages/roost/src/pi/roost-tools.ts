@@ -17,8 +17,11 @@ const SEND =
 const SPAWN =
   "Start a background child session with a task. Its report arrives by itself when it finishes a run: do not poll for it.";
 
-/** roost_agents, roost_send and roost_spawn, on the session's connection to roost. */
-export function registerRoostTools(pi: ExtensionAPI, peersFor: PeerOpsFor): void {
+/**
+ * roost_agents, roost_send and roost_spawn, on the session's connection to roost. A child runs
+ * `spawnProfile` (a foreground session has no profile of its own to pass on), else its parent's.
+ */
+export function registerRoostTools(pi: ExtensionAPI, peersFor: PeerOpsFor, spawnProfile?: string): void {
   pi.registerTool({
     name: "roost_agents",
     label: "roost agents",
@@ -58,6 +61,7 @@ export function registerRoostTools(pi: ExtensionAPI, peersFor: PeerOpsFor): void
       const { task, ...rest } = params;
       const options = {
         ...rest,
+        ...(spawnProfile !== undefined ? { profile: spawnProfile } : {}),
         model: params.model ?? (ctx.model ? modelName(ctx.model) : undefined),
         thinking: params.thinking ?? pi.getThinkingLevel(),
       };

@@ -9,10 +9,12 @@ import { LIMITS } from "../protocol/limits.js";
 import type { RunCause } from "../protocol/peers.js";
 import type { ReportInput } from "../protocol/report.js";
 import { AGENT_MESSAGE_TYPE, agentMessageDetails } from "./agent-message.js";
+import { watchDialogs } from "./dialogs.js";
 import { modelName, switchModel, switchThinking } from "./model-switch.js";
 import { RunCauses } from "./run-causes.js";
 import { contextOf, oneLine, type RunOutcome, runOutcome, UsageTotals } from "./run-outcome.js";
 import { REPLY_ENTRY_TYPE, SessionLedger } from "./session-ledger.js";
+import { warn } from "./warn.js";
 
 /** What the worker says it does in `hello`. */
 const CAPABILITIES = [
@@ -64,6 +66,9 @@ export class PiWorker {
   private started = false;
   /** Until the daemon says this job has no parent, a report-worthy run hands back. */
   private hasParent = true;
+  /** A dialog is open in pi's UI: agent items wait (senders are told so), the row says `dialog`. */
+  private dialogOpen = false;
+  private dialogWaiters: (() => void)[] = [];
   private awaitedMessage: { match(message: Message): boolean; resolve(): void } | undefined;
 
   constructor(
@@ -83,7 +88,7 @@ export class PiWorker {
       handler: (item) => this.take(item),
       ledger: this.ledger,
       ack: (seq, exact) => this.reporter.ack(seq, exact),
-      onHandlerError: (error) => console.error("pi-roost:", error),
+      onHandlerError: (error) => warn(this.ctx, error),
     });
     this.peers = new PeerOps((op, args) => this.reporter.call(op, args));
     this.listen();
@@ -93,16 +98,16 @@ export class PiWorker {
     const pi = this.pi;
     pi.on("session_start", async (_event, ctx) => {
       this.ctx = ctx;
+      if (ctx.hasUI) watchDialogs(ctx.ui, (open) => this.dialogChanged(open));
       const entries = ctx.sessionManager.getEntries();
       this.ledger.readSession(entries);
       const messages = entries.flatMap((e) => (e.type === "message" ? [e.message] : []));
       for (const message of messages) this.usage.add(message);
       // A session resumed after a restart shows how it stood; there was no run, so nothing hands back.
       if (messages.some((m) => (m as Message).role === "assistant")) this.outcome = runOutcome(messages);
-      if (!this.started) {
-        this.started = true;
-        await this.applyWanted(ctx);
-      }
+      // A spawned child's model and level, once, on a fresh session (a resumed one keeps its own).
+      if (!this.started && messages.length === 0) await this.applyWanted(ctx);
+      this.started = true;
       this.report();
     });
     pi.on("agent_start", (_event, ctx) => {
@@ -163,7 +168,7 @@ export class PiWorker {
       if (this.wanted.model) await switchModel(this.pi, ctx, this.wanted.model);
       if (this.wanted.thinking) switchThinking(this.pi, this.wanted.thinking);
     } catch (error) {
-      console.error("pi-roost:", (error as Error).message);
+      warn(ctx, error);
     }
   }
 
@@ -177,6 +182,14 @@ export class PiWorker {
       agentItems: true,
       session: ctx?.sessionManager.getSessionFile() ?? null,
     };
+    if (this.dialogOpen)
+      return {
+        ...base,
+        state: "blocked",
+        status: "waiting",
+        waitingFor: "dialog",
+        summary: "a dialog is open in pi",
+      };
     if (this.inRun) {
       const summary = this.tool ? `running ${this.tool}` : (this.summary ?? "working");
       return { ...base, state: "working", status: "busy", tool: this.tool, summary };
@@ -214,7 +227,7 @@ export class PiWorker {
     try {
       this.reporter.report(this.row());
     } catch (error) {
-      console.error("pi-roost:", error);
+      warn(this.ctx, error);
     }
   }
 
@@ -250,6 +263,20 @@ export class PiWorker {
     setTimeout(check, 0);
   }
 
+  private dialogChanged(open: boolean): void {
+    this.dialogOpen = open;
+    this.report();
+    if (open) return;
+    const waiters = this.dialogWaiters;
+    this.dialogWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  private whenNoDialog(): Promise<void> {
+    if (!this.dialogOpen) return Promise.resolve();
+    return new Promise((resolve) => this.dialogWaiters.push(resolve));
+  }
+
   private whenIdle(): Promise<void> {
     if (!this.busy && (this.ctx?.isIdle() ?? true)) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
@@ -276,7 +303,8 @@ export class PiWorker {
     const steer = item.mode === "steer" && this.inRun;
     if (!steer) await this.whenIdle();
     this.causes.joined(item.seq === 1 ? "task" : "user", this.inRun);
-    const taken = this.taken((m) => m.role === "user" && textOf(m) === text);
+    // The next user message is this one (another extension's `input` handler may have changed its text).
+    const taken = this.taken((m) => m.role === "user");
     if (this.inRun) this.pi.sendUserMessage(text, { deliverAs: "steer" });
     else {
       this.busy = true;
@@ -288,6 +316,8 @@ export class PiWorker {
 
   private async takeAgentItem(item: DeliverEvent): Promise<void> {
     const details = agentMessageDetails(item);
+    // The person answers the dialog first: a peer cannot answer it, nor slip in before it.
+    await this.whenNoDialog();
     // Steered into the run under way; otherwise it starts one (once pi is idle: see agent_end).
     if (!this.inRun) await this.whenIdle();
     this.causes.joined(details.relation === "parent" ? "parent" : "agent", this.inRun);
