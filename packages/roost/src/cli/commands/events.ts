@@ -5,10 +5,11 @@ import type { Command } from "../command.js";
 /** How often `--follow` asks for what is new. */
 const FOLLOW_POLL_MS = 500;
 
-/** One event on one line: time, kind and why, who, and what happened. */
+/** One event on one line: time, kind and why (once when they are the same word), and what happened. */
 export function eventLine(event: FeedEvent): string {
   const time = event.at.slice(11, 19);
-  return `${time}  ${`${event.kind}/${event.why}`.padEnd(20)}  ${event.text}`;
+  const label = event.why === event.kind ? event.kind : `${event.kind}/${event.why}`;
+  return `${time}  ${label.padEnd(20)}  ${event.text}`;
 }
 
 export const events: Command = {
