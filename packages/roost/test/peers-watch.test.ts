@@ -255,7 +255,7 @@ describe("watches, foreground peers and the events feed", () => {
 
     const plain = await suite.daemon.cli(["events", "--id", id]);
     assert.equal(plain.code, 0, plain.stderr);
-    assert.match(plain.stdout, /reply\/reply +feedme: hello feed/);
+    assert.match(plain.stdout, / reply +feedme: hello feed/);
     assert.match(plain.stdout, /job\/remove +feedme: removed/);
     const json = JSON.parse((await suite.daemon.cli(["events", "--json", "--limit", "3"])).stdout);
     assert.equal(json.events.length, 3);
