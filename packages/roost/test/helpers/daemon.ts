@@ -50,7 +50,19 @@ export interface TestDaemon {
   stop(): Promise<void>;
 }
 
-export function connectRaw(socketPath: string): Promise<RawConnection> {
+export async function connectRaw(socketPath: string): Promise<RawConnection> {
+  // EAGAIN: the socket's accept queue is full for a moment (a burst of connections); a client tries again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await connectOnce(socketPath);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EAGAIN" || attempt === 50) throw err;
+      await new Promise((r) => setTimeout(r, 10 * attempt));
+    }
+  }
+}
+
+function connectOnce(socketPath: string): Promise<RawConnection> {
   return new Promise((resolve, reject) => {
     const socket = connect(socketPath);
     socket.once("error", reject);
