@@ -4,46 +4,22 @@ import { visibleWidth } from "@mariozechner/pi-tui";
 import type { RowEntry } from "../src/hub/row-list.js";
 import { agentMeta, rowLine } from "../src/hub/row-view.js";
 import type { JobRow } from "../src/protocol/rows.js";
+import { jobRow, NOW } from "./helpers/job-row.js";
 
-const NOW = Date.parse("2026-01-01T12:00:00Z");
 const plain = (line: string) => line.replace(/\x1b\[[0-9;]*m/g, "");
 
+/** A pi job's row: its task, what it says, and no tool, model or context unless given. */
 function piRow(fields: Partial<JobRow>): JobRow {
-  return {
-    id: "a1",
+  return jobRow("a1", {
     name: "pi",
     profile: "pi",
-    kind: "protocol",
-    cwd: "/srv/a",
     task: "fix the docs",
-    state: "working",
-    status: "busy",
-    waitingFor: null,
     summary: "reading",
-    question: null,
-    choices: [],
-    tool: null,
-    error: null,
-    model: null,
-    thinking: null,
-    context: null,
-    lifecycle: "running",
-    reported: true,
-    connected: true,
-    pid: 1,
-    exitCode: null,
-    pinned: false,
-    order: 0,
-    pending: 0,
-    capabilities: [],
-    agent: null,
-    restarts: 0,
     parentSession: null,
     rootSession: null,
-    createdAt: new Date(NOW - 60_000).toISOString(),
     updatedAt: new Date(NOW - 60_000).toISOString(),
     ...fields,
-  };
+  });
 }
 
 test("a pi job's row shows its running tool, its model and how full its context is", () => {

@@ -8,45 +8,11 @@ import { overlayScrollMost, renderHub } from "../src/hub/hub-view.js";
 import { LIST_KEYS } from "../src/hub/key-map.js";
 import { editLine, emptyEditor } from "../src/hub/line-editor.js";
 import type { JobRow } from "../src/protocol/rows.js";
+import { jobRow, NOW } from "./helpers/job-row.js";
 
-const NOW = Date.parse("2026-01-01T12:00:00Z");
 const plain = (line: string) => line.replace(/\x1b\[[0-9;]*m/g, "");
 
-function row(id: string, fields: Partial<JobRow> & { parent?: string } = {}): JobRow {
-  return {
-    id,
-    name: id,
-    profile: "agent",
-    kind: "protocol",
-    cwd: "/srv/a",
-    task: null,
-    state: "working",
-    status: "busy",
-    waitingFor: null,
-    summary: `summary of ${id}`,
-    question: null,
-    choices: [],
-    tool: null,
-    error: null,
-    model: null,
-    thinking: null,
-    context: null,
-    lifecycle: "running",
-    reported: true,
-    connected: true,
-    pid: 1,
-    exitCode: null,
-    pinned: false,
-    order: 0,
-    pending: 0,
-    capabilities: [],
-    agent: null,
-    restarts: 0,
-    createdAt: new Date(NOW - 60_000).toISOString(),
-    updatedAt: new Date(NOW - 5_000).toISOString(),
-    ...fields,
-  };
-}
+const row = jobRow;
 
 function stateWith(rows: JobRow[], change: Partial<HubState> = {}): HubState {
   const state = initialHubState();

@@ -51,11 +51,11 @@ const lookout: PlayerFactory = () => {
 
 /** The courier: wait for the lookout's word, fetch the planks, hand them over only with the engineer there, then the medkits. */
 const courier: PlayerFactory = () => {
-  const todo: string[] = [];
+  const unvisited: string[] = [];
   let laid = 0;
   return ({ observation: o }: Envelope) => {
     for (const m of o.messages)
-      for (const s of STACKS) if (m.text.includes(s) && !todo.includes(s)) todo.push(s);
+      for (const s of STACKS) if (m.text.includes(s) && !unvisited.includes(s)) unvisited.push(s);
     if (walking(o)) return wait(2000);
     const planks = held(o, "plank");
     // The medkits are where the courier starts: take them now rather than come back for them.
@@ -64,9 +64,9 @@ const courier: PlayerFactory = () => {
     if (!done(o, "repair")) {
       const plank = o.you.place !== "bridge" ? here(o, "plank")[0] : undefined;
       if (plank) return act("take", { item: plank });
-      const next = todo.find((s) => s !== o.you.place && planks.length + laid < 2);
-      if (o.you.place && todo.includes(o.you.place)) todo.splice(todo.indexOf(o.you.place), 1);
-      if (next && todo.includes(next)) return act("move_to", { dest: next });
+      const next = unvisited.find((s) => s !== o.you.place && planks.length + laid < 2);
+      if (o.you.place && unvisited.includes(o.you.place)) unvisited.splice(unvisited.indexOf(o.you.place), 1);
+      if (next && unvisited.includes(next)) return act("move_to", { dest: next });
       if (planks.length === 0) return wait(1000);
       if (o.you.place !== "bridge") return act("move_to", { dest: "bridge" });
       if (!o.place.agents.some((a) => a.id === "engineer-1")) return wait(500);

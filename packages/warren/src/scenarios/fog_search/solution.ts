@@ -40,20 +40,22 @@ function spotter(): SolutionRunner {
 
 /** A shepherd: fetch the sheep it is told about, nearest first, one at a time, to the pen. */
 function shepherd(): SolutionRunner {
-  const todo: string[] = [];
+  const unvisited: string[] = [];
   return {
     decide(o: Observation): Decision {
-      for (const m of o.messages) for (const c of cellsIn(m.text)) if (!todo.includes(c)) todo.push(c);
+      for (const m of o.messages)
+        for (const c of cellsIn(m.text)) if (!unvisited.includes(c)) unvisited.push(c);
       if (bodyBusy(o)) return sleep(2000);
       const held = carrying(o, "sheep")[0];
       if (held) return o.you.place === "pen" ? act("drop", { item: held }) : act("move_to", { dest: "pen" });
       const here = lyingHere(o, "sheep")[0];
       if (here) return act("take", { item: here });
-      const at = todo.indexOf(o.you.cell);
-      if (at >= 0) todo.splice(at, 1);
-      if (todo.length === 0) return o.you.place === "pen" ? sleep(2000) : act("move_to", { dest: "pen" });
+      const at = unvisited.indexOf(o.you.cell);
+      if (at >= 0) unvisited.splice(at, 1);
+      if (unvisited.length === 0)
+        return o.you.place === "pen" ? sleep(2000) : act("move_to", { dest: "pen" });
       const me = parseCell(o.you.cell)!;
-      const nearest = [...todo].sort((a, b) => steps(me, a) - steps(me, b))[0]!;
+      const nearest = [...unvisited].sort((a, b) => steps(me, a) - steps(me, b))[0]!;
       return act("move_to", { dest: nearest });
     },
   };
