@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { isProcessAlive } from "../home/process.js";
 import { WRITER_LOCK_DIR } from "../protocol/peers.js";
 
 /**
@@ -29,17 +30,6 @@ export function readWriterLock(stateDir: string, session: string): WriterLock | 
     return { session: raw.session, pid: raw.pid, at: typeof raw.at === "string" ? raw.at : "" };
   } catch {
     return null;
-  }
-}
-
-/** Whether a process with that pid runs (one of the user's: the same trust as the socket). */
-export function isProcessAlive(pid: number): boolean {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

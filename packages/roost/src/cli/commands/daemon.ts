@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { DaemonClient, isDisconnected, RoostError } from "../../client/daemon-client.js";
 import { statePaths } from "../../daemon/paths.js";
+import { processGone } from "../../home/process.js";
 import type { Command } from "../command.js";
 
 export const daemon: Command = {
@@ -39,6 +40,8 @@ export const shutdown: Command = {
       // Jobs may still run in the process host without a daemon: one is started to end them.
       client = await DaemonClient.connect({ home, start: true });
     }
+    // "Stopped" means gone: the daemon still closes its store after it closed the connection.
+    const { pid } = await client.call("stats", {});
     // The daemon answers once what it ends has ended, then closes its connections and exits.
     const closed = new Promise<boolean>((resolve) => {
       client.on("close", () => resolve(true));
@@ -46,10 +49,10 @@ export const shutdown: Command = {
     });
     try {
       await client.call("shutdown", { all: values.all === true });
-      if (!(await closed))
+      if (!(await closed) || !(await processGone(pid, SHUTDOWN_PATIENCE_MS)))
         throw new RoostError(
           "internal",
-          `the daemon answered the shutdown but still runs after ${SHUTDOWN_PATIENCE_MS / 1000} s`,
+          `the daemon (pid ${pid}) answered the shutdown but still runs after ${SHUTDOWN_PATIENCE_MS / 1000} s`,
         );
     } finally {
       client.close();

@@ -9,6 +9,7 @@
  */
 import { EventEmitter } from "node:events";
 import { createConnection, type Socket } from "node:net";
+import { processGone } from "../../home/process.js";
 import { RoostError } from "../../protocol/errors.js";
 import { encodeLine, LineDecoder, LineTooLongError } from "../../protocol/framing.js";
 import type { HostJobInfo, HostSpawnSpec, ProcessHost, ProcessHostEvents, ScreenSnapshot } from "./api.js";
@@ -275,19 +276,6 @@ export class HostClient implements ProcessHost {
     }
     this.pending.clear();
     if (!this.closing) this.events.emit("lost");
-  }
-}
-
-/** Resolves once the process is gone, or after `patienceMs`. */
-async function processGone(pid: number, patienceMs: number): Promise<void> {
-  const deadline = Date.now() + patienceMs;
-  while (Date.now() < deadline) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 

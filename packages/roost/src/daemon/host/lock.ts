@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { closeSync, openSync, readFileSync, realpathSync, writeSync } from "node:fs";
 import { createServer } from "node:net";
+import { isProcessAlive } from "../../home/process.js";
 import { hostLockPath, removeIfPresent } from "./files.js";
 
 export interface HostLock {
@@ -58,19 +59,9 @@ function lockFile(path: string): HostLock | null {
       return { release: () => removeIfPresent(path) };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      if (isAlive(Number(readFileSync(path, "utf8")))) return null;
+      if (isProcessAlive(Number(readFileSync(path, "utf8")))) return null;
       removeIfPresent(path);
     }
   }
   return null;
-}
-
-function isAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
 }

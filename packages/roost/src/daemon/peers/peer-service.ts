@@ -1,4 +1,5 @@
-import { isProcessAlive, readWriterLock } from "../../client/writer-lock.js";
+import { readWriterLock } from "../../client/writer-lock.js";
+import { isProcessAlive } from "../../home/process.js";
 import { foldName, type PeerRegisterResult, type PeersResult, RoostError } from "../../protocol/index.js";
 import type { Caller } from "../caller.js";
 import type { EventsFeed } from "../events-feed.js";
