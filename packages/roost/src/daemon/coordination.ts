@@ -1,9 +1,11 @@
 import { TaskBoard } from "./board/task-board.js";
 import type { Caller } from "./caller.js";
+import { ConciergeService } from "./concierge/concierge-service.js";
 import { EventsFeed } from "./events-feed.js";
 import { isLive } from "./job.js";
 import { JobEvents } from "./job-events.js";
-import { dispatch } from "./ops/jobs.js";
+import { dispatch, dispatchJob } from "./ops/jobs.js";
+import { takeReply } from "./ops/replies.js";
 import { PeerService } from "./peers/peer-service.js";
 import { clockFromEnv } from "./schedules/clock.js";
 import { Scheduler } from "./schedules/scheduler.js";
@@ -29,6 +31,7 @@ export interface Coordination {
   board: TaskBoard;
   schedules: Scheduler;
   peers: PeerService;
+  concierge: ConciergeService;
 }
 
 /**
@@ -45,7 +48,7 @@ export function startCoordination(state: DaemonState, supervisor: Supervisor, st
     clock: clockFromEnv(),
     feed,
     dispatch: async (launch, requestId): Promise<{ id: string; name: string }> =>
-      (await dispatch({ state, supervisor, feed, board, schedules, peers }, daemonCaller, {
+      (await dispatch({ state, supervisor, feed, board, schedules, peers, concierge }, daemonCaller, {
         ...launch,
         requestId,
       })) as {
@@ -57,13 +60,34 @@ export function startCoordination(state: DaemonState, supervisor: Supervisor, st
       return job !== undefined && isLive(job);
     },
   });
-  state.jobWatchers.push({
-    changed: (job) => board.jobChanged(job),
-    removed: (id) => board.jobRemoved(id),
+  const concierge: ConciergeService = new ConciergeService({
+    state,
+    supervisor,
+    feed,
+    clock: clockFromEnv(),
+    store,
+    dispatch: (launch, extend) => dispatchJob({ state, supervisor }, launch, extend),
+    reply: (job, text, mode, by) =>
+      takeReply(
+        { state, supervisor, feed, board, schedules, peers, concierge },
+        job,
+        text,
+        mode,
+        undefined,
+        undefined,
+        by,
+      ),
   });
+  state.jobWatchers.push(
+    { changed: (job) => concierge.jobChanged(job), removed: (id) => concierge.jobRemoved(id) },
+    {
+      changed: (job) => board.jobChanged(job),
+      removed: (id) => board.jobRemoved(id),
+    },
+  );
   state.jobWatchers.push(jobEvents, {
     changed: (job) => peers.jobChanged(job),
     removed: (id) => peers.jobRemoved(id),
   });
-  return { feed, board, schedules, peers };
+  return { feed, board, schedules, peers, concierge };
 }

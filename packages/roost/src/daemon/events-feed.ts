@@ -3,6 +3,14 @@ import type { Store } from "./store.js";
 
 const TRIM_EVERY = 50;
 
+/** Who did something, as the feed says it: `user`, or a job's name with its id. */
+export interface FeedActor {
+  who: string;
+  whoId: string | null;
+}
+
+export const USER: FeedActor = { who: "user", whoId: null };
+
 /** What a part of the daemon says happened; the feed gives it its cursor and time. */
 export type FeedEntry = Omit<FeedEvent, "id" | "at"> & { at?: string };
 
@@ -15,6 +23,8 @@ export class EventsFeed {
   private readonly kept: FeedEvent[];
   /** The next event's cursor: past every one ever written, trimmed ones included. */
   private nextId: number;
+  /** Hear of every event as it is added (the concierge's digests). */
+  readonly listeners: ((event: FeedEvent) => void)[] = [];
 
   constructor(
     private readonly store: Store,
@@ -48,6 +58,7 @@ export class EventsFeed {
     const event: FeedEvent = { id, ...body };
     this.kept.push(event);
     if (this.kept.length > LIMITS.eventsKept) this.kept.splice(0, this.kept.length - LIMITS.eventsKept);
+    for (const listener of this.listeners) listener(event);
     return event;
   }
 

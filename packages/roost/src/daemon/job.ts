@@ -100,6 +100,8 @@ export function toRow(job: Job): JobRow {
     order: job.order,
     pending: job.pending.length,
     held: heldRow(job),
+    role: job.role ?? null,
+    suggested: job.suggested ?? null,
     capabilities: job.capabilities,
     agent: job.agent,
     restarts: job.restarts,
@@ -125,6 +127,10 @@ export function deliverEvent(job: Job, reply: StoredReply): DeliverEvent {
     ...(reply.mode ? { mode: reply.mode } : {}),
     ...(reply.kind ? { kind: reply.kind } : {}),
     ...(reply.from ? { from: reply.from } : {}),
-    ...(reply.relation ? { relation: reply.relation } : {}),
+    ...(reply.kind === "digest"
+      ? { relation: "roost", why: reply.relation === "order" ? "order" : "events" }
+      : reply.relation
+        ? { relation: reply.relation }
+        : {}),
   };
 }

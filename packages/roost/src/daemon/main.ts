@@ -71,6 +71,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       attachmentsOf(state).shuttingDown(all);
       server.stopAccepting();
       coordination.schedules.stop();
+      coordination.concierge.stop();
       try {
         await supervisor.close(all);
       } catch (err) {
@@ -110,6 +111,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     await server.listen(paths.socket);
     await supervisor.attach();
     coordination.schedules.start();
+    coordination.concierge.start();
   } catch (err) {
     await stop(false);
     throw err;

@@ -2,6 +2,16 @@ import { HUB_OPS, type OpName, RoostError } from "../protocol/index.js";
 import type { Caller } from "./caller.js";
 import { ack, hello, report } from "./ops/agent.js";
 import { argsObject } from "./ops/args.js";
+import {
+  concierge,
+  conciergeAct,
+  conciergeAsk,
+  conciergeOrder,
+  conciergePolicy,
+  conciergeReply,
+  conciergeSay,
+  conciergeSuggest,
+} from "./ops/concierge.js";
 import type { OpContext, OpHandler } from "./ops/context.js";
 import { shutdown, stats } from "./ops/daemon.js";
 import { describe } from "./ops/describe.js";
@@ -57,6 +67,14 @@ const OPS: Partial<Record<OpName, OpHandler>> = {
   spawn,
   handback,
   watch,
+  concierge,
+  "concierge-ask": conciergeAsk,
+  "concierge-say": conciergeSay,
+  "concierge-suggest": conciergeSuggest,
+  "concierge-policy": conciergePolicy,
+  "concierge-reply": conciergeReply,
+  "concierge-act": conciergeAct,
+  "concierge-order": conciergeOrder,
 };
 
 const HUB_OP_SET = new Set<string>(HUB_OPS);

@@ -1,7 +1,16 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
-import type { AgentInfo, DeliverKind, JobKind, Lifecycle, ReplyMode, Report } from "../protocol/index.js";
+import type {
+  AgentInfo,
+  DeliverKind,
+  JobKind,
+  JobRole,
+  Lifecycle,
+  ReplyMode,
+  Report,
+  Suggested,
+} from "../protocol/index.js";
 import { LIMITS } from "../protocol/index.js";
 import { STORE_WRITER_SOURCE, WRITE_STATEMENTS, type Write } from "./store-writer.js";
 
@@ -45,6 +54,10 @@ export interface JobRecord {
   parentRuns?: number;
   /** The last hand-backs' request ids, so a resend hands back once. */
   handbackIds?: string[];
+  /** The concierge's job (at most one) has the role. */
+  role?: JobRole | null;
+  /** An answer the concierge suggests while the row waits. */
+  suggested?: Suggested | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -58,7 +71,7 @@ export interface StoredReply {
   kind?: DeliverKind;
   /** Who sent the agent item. */
   from?: string;
-  /** How the sender stands to the receiver (parent, child, ...). */
+  /** How the sender stands to the receiver (parent, child, ...); a digest's why (it has no sender). */
   relation?: string;
 }
 

@@ -1,5 +1,6 @@
 import type { AttachEvent } from "./attach.js";
 import type { BoardEvent } from "./board.js";
+import type { ConciergeEvent, DigestWhy } from "./concierge.js";
 import type { ReplyMode } from "./ops.js";
 import type { JobRow } from "./rows.js";
 
@@ -16,6 +17,8 @@ export interface DeliverEvent {
   kind?: DeliverKind;
   from?: string;
   relation?: string;
+  /** A digest's reason: what happened (`events`), or a standing order's time (`order`). */
+  why?: DigestWhy;
 }
 
 /** A row changed (to subscribers). */
@@ -30,4 +33,10 @@ export interface RowRemovedEvent {
   id: string;
 }
 
-export type DaemonEvent = DeliverEvent | RowEvent | RowRemovedEvent | BoardEvent | AttachEvent;
+export type DaemonEvent =
+  | DeliverEvent
+  | RowEvent
+  | RowRemovedEvent
+  | BoardEvent
+  | AttachEvent
+  | ConciergeEvent;

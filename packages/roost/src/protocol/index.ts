@@ -1,5 +1,6 @@
 export * from "./attach.js";
 export * from "./board.js";
+export * from "./concierge.js";
 export * from "./describe.js";
 export * from "./environment.js";
 export * from "./errors.js";

@@ -1,5 +1,16 @@
 import type { AttachArgs, AttachInputArgs, AttachResizeArgs, AttachResult } from "./attach.js";
 import type { TaskArgs, TaskResult } from "./board.js";
+import type {
+  ConciergeActArgs,
+  ConciergeArgs,
+  ConciergeOrderArgs,
+  ConciergeOrderResult,
+  ConciergePolicy,
+  ConciergeReplyArgs,
+  ConciergeSayArgs,
+  ConciergeStatus,
+  ConciergeSuggestArgs,
+} from "./concierge.js";
 import type { DescribeArgs, DescribeResult } from "./describe.js";
 import type { EventsArgs, EventsResult } from "./feed.js";
 import type {
@@ -145,6 +156,14 @@ export interface OpMap {
   spawn: { args: SpawnArgs; result: SpawnResult };
   handback: { args: HandbackArgs; result: HandbackResult };
   watch: { args: WatchArgs; result: WatchResult };
+  concierge: { args: ConciergeArgs; result: ConciergeStatus };
+  "concierge-ask": { args: { text: string }; result: ReplyResult };
+  "concierge-say": { args: ConciergeSayArgs; result: Record<string, never> };
+  "concierge-suggest": { args: ConciergeSuggestArgs; result: { id: string } };
+  "concierge-policy": { args: Record<string, never>; result: ConciergePolicy };
+  "concierge-reply": { args: ConciergeReplyArgs; result: ReplyResult };
+  "concierge-act": { args: ConciergeActArgs; result: { id: string; name?: string } };
+  "concierge-order": { args: ConciergeOrderArgs; result: ConciergeOrderResult };
 }
 
 export type OpName = keyof OpMap;
@@ -179,4 +198,6 @@ export const HUB_OPS = [
   "attach-input",
   "attach-resize",
   "detach",
+  "concierge",
+  "concierge-ask",
 ] as const satisfies readonly OpName[];

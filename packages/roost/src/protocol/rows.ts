@@ -1,3 +1,4 @@
+import type { JobRole, Suggested } from "./concierge.js";
 import type { ContextUsage, ReportState, ReportStatus, WaitingFor } from "./report.js";
 
 /** Where a job is in its life. `reaped`: its process ended and it can be started again by a reply. */
@@ -46,6 +47,10 @@ export interface JobRow {
   pending: number;
   /** A terminal agent's reply held until the person sends it as the answer to a question, or drops it. */
   held?: HeldReply | null;
+  /** The concierge's job says so; every other job has none. */
+  role?: JobRole | null;
+  /** An answer the concierge suggests while the row waits (cleared when it stops waiting). */
+  suggested?: Suggested | null;
   capabilities: string[];
   agent: { name: string; version: string } | null;
   restarts: number;

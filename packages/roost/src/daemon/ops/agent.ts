@@ -9,6 +9,7 @@ import {
   RoostError,
 } from "../../protocol/index.js";
 import type { Caller, HelloInfo } from "../caller.js";
+import { refuseReservedName } from "../concierge/reserved-name.js";
 import { deliverEvent, type Job } from "../job.js";
 import type { DaemonState } from "../state.js";
 import type { OpHandler } from "./context.js";
@@ -81,6 +82,9 @@ export const hello: OpHandler = ({ state }, caller, args): HelloResult => {
 export const report: OpHandler = ({ state }, caller, args) => {
   const job = state.authorize(args);
   const snapshot = normalizeReport(args.report);
+  // The concierge's job keeps its name; no other takes it.
+  if (job.role === "concierge") snapshot.name = null;
+  else if (snapshot.name !== null) refuseReservedName(snapshot.name, "report.name");
   caller.role = "session";
   if (caller.hello) keepHello(job, caller.hello);
   // An agent that now takes agent items gets those kept for it.

@@ -1,5 +1,6 @@
 import type { TaskBoard } from "../board/task-board.js";
 import type { Caller } from "../caller.js";
+import type { ConciergeService } from "../concierge/concierge-service.js";
 import type { EventsFeed } from "../events-feed.js";
 import type { PeerService } from "../peers/peer-service.js";
 import type { Scheduler } from "../schedules/scheduler.js";
@@ -14,6 +15,7 @@ export interface OpContext {
   board: TaskBoard;
   schedules: Scheduler;
   peers: PeerService;
+  concierge: ConciergeService;
 }
 
 /** An op: a function of (state, caller, args); the server routes requests to it. */

@@ -16,10 +16,10 @@ function optionalCount(
 
 /**
  * `events {after?, limit?, id?}`: the feed, for the hub and the CLI. A session's connection is
- * refused (the concierge's will be let in when it comes).
+ * refused, the concierge's excepted (it watches the fleet).
  */
-export const events: OpHandler = ({ state, feed }, caller, args) => {
-  if (caller.role === "session")
+export const events: OpHandler = ({ state, feed, concierge }, caller, args) => {
+  if (caller.role === "session" && !concierge.speaker(caller))
     throw new RoostError("unsupported", "events is for the hub and the CLI, not a session's connection");
   const after = optionalCount(args, "after", 0, Number.MAX_SAFE_INTEGER);
   const limit = optionalCount(args, "limit", 1, LIMITS.eventsKept);

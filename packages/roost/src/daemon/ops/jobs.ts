@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { foldName, jobEnvironment, LIMITS, RoostError } from "../../protocol/index.js";
+import { CONCIERGE_NAME, foldName, jobEnvironment, LIMITS, RoostError } from "../../protocol/index.js";
+import { refuseReservedName } from "../concierge/reserved-name.js";
 import { type AgentProfile, loadProfiles, profileArgv } from "../config.js";
 import { type Job, jobFromRecord } from "../job.js";
 import { removeJobFolder } from "../job-folders.js";
@@ -21,7 +22,7 @@ function newJobId(state: DaemonState): string {
 
 /** The profile's name, or with `-2`, `-3`, ... when a job has it already: names stay handy. */
 function freeName(state: DaemonState, base: string): string {
-  const taken = new Set([...state.jobs.values()].map((j) => j.name));
+  const taken = new Set([CONCIERGE_NAME, ...[...state.jobs.values()].map((j) => j.name)]);
   if (!taken.has(base)) return base;
   for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
 }
@@ -95,6 +96,7 @@ async function makeJob(
   const profile = profileNamed(state, profileName);
   const cwd = checkFolder(optionalString(args, "cwd") ?? profile.cwd ?? homedir());
   const requestedName = optionalString(args, "name");
+  if (requestedName !== undefined) refuseReservedName(requestedName);
   // Awaited only while there is no host: from a spawn's checks to the job's being known, no await.
   if (!state.host) await state.waitForHost();
   state.requireHost();

@@ -1,4 +1,5 @@
 import { LIMITS, type ReplyMode, type ReplyResult, RoostError } from "../../protocol/index.js";
+import { type FeedActor, USER } from "../events-feed.js";
 import { deliverEvent, isEnded, type Job, jobRecord } from "../job.js";
 import { sendHeldBack } from "../peers/deliver-item.js";
 import type { StoredReply } from "../store.js";
@@ -93,13 +94,15 @@ export const reply: OpHandler = async (ctx, _caller, args): Promise<ReplyResult>
   return state.requestsInFlight.run(key, () => takeReply(ctx, job, text, mode, requestId, question));
 };
 
-async function takeReply(
+/** A reply taken as the user's (the concierge's answers and the user's undo come through it too). */
+export async function takeReply(
   ctx: OpContext,
   job: Job,
   text: string,
   mode: ReplyMode | null,
   requestId: string | undefined,
   question: string | null | undefined,
+  by: FeedActor = USER,
 ): Promise<ReplyResult> {
   const { state, supervisor } = ctx;
   if (text.trim() === "/stop") {
@@ -145,7 +148,7 @@ async function takeReply(
   job.connection?.send(deliverEvent(job, saved));
   if (job.savingReplies === 0) sendHeldBack(job);
   state.changed(job);
-  feedReply(ctx, job, text, mode);
+  feedReply(ctx, job, text, mode, by);
   startIfEnded(supervisor, job);
   return { seq: saved.seq, saved: true };
 }

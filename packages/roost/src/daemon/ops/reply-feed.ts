@@ -1,15 +1,25 @@
 import type { ReplyMode } from "../../protocol/index.js";
+import { type FeedActor, USER } from "../events-feed.js";
 import type { Job } from "../job.js";
 import type { OpContext } from "./context.js";
 
-/** The user's reply in the events feed: `reply`, `steer` or `typed` (into a terminal), to whom, and its start. */
-export function feedReply(ctx: OpContext, job: Job, text: string, mode: ReplyMode | null): void {
+/**
+ * A reply in the events feed: `reply`, `steer` or `typed` (into a terminal), to whom, and its start;
+ * the user's, or the concierge's in the user's place.
+ */
+export function feedReply(
+  ctx: OpContext,
+  job: Job,
+  text: string,
+  mode: ReplyMode | null,
+  by: FeedActor = USER,
+): void {
   ctx.feed.add({
     kind: "reply",
     why: mode === "steer" ? "steer" : job.kind === "terminal" ? "typed" : "reply",
     text: `${job.name}: ${text.replace(/\s+/g, " ").slice(0, 120)}`,
-    who: "user",
-    whoId: null,
+    who: by.who,
+    whoId: by.whoId,
     jobs: [job.id],
   });
 }

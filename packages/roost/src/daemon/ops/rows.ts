@@ -1,4 +1,5 @@
 import { foldName, RoostError } from "../../protocol/index.js";
+import { refuseReservedName } from "../concierge/reserved-name.js";
 import type { Job } from "../job.js";
 import { optionalBoolean } from "./args.js";
 import type { OpContext, OpHandler } from "./context.js";
@@ -35,6 +36,8 @@ export const rename: OpHandler = (ctx, _caller, args) => {
   const raw = args.name;
   const name = typeof raw === "string" ? foldName(raw) : "";
   if (name === "") throw new RoostError("bad_request", "name must be a non-empty string");
+  if (job.role === "concierge") throw new RoostError("bad_request", "the concierge keeps its name");
+  refuseReservedName(name);
   const old = job.name;
   job.name = name;
   state.save(job);

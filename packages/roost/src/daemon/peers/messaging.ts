@@ -38,7 +38,15 @@ export class Messaging {
         throw new RoostError("not_found", `no peer ${JSON.stringify(args.to)} you may reach`);
       return { outcome: "not running", id: gone.id, name: gone.name, relation };
     }
-    const target = findTarget(self, allSessions(state, foreground), args.to, settings.externalMessages);
+    // The concierge watches the whole fleet: it reaches any session, by id or by name.
+    const anywhere = self.job?.role === "concierge";
+    const target = findTarget(
+      self,
+      allSessions(state, foreground),
+      args.to,
+      settings.externalMessages || anywhere,
+      anywhere,
+    );
     if (this.sent.count(self.peerId) >= PEER_LIMITS.messagesPerMinute)
       throw new RoostError(
         "rate_limited",

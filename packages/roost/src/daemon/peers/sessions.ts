@@ -118,8 +118,17 @@ export function reachable(self: Session, sessions: Session[], external: boolean)
   );
 }
 
-/** A target by exact id (any reachable peer), or by a name unique in the caller's tree. */
-export function findTarget(self: Session, sessions: Session[], to: unknown, external: boolean): Session {
+/**
+ * A target by exact id (any reachable peer), or by a name unique in the caller's tree (with
+ * `namesAnywhere`, among all sessions: the concierge's).
+ */
+export function findTarget(
+  self: Session,
+  sessions: Session[],
+  to: unknown,
+  external: boolean,
+  namesAnywhere = false,
+): Session {
   if (typeof to !== "string" || to === "")
     throw new RoostError("bad_request", "to must be a peer's id or name");
   if (to === self.peerId || to === self.session) throw new RoostError("bad_request", "not to itself");
@@ -135,7 +144,8 @@ export function findTarget(self: Session, sessions: Session[], to: unknown, exte
   }
   // Names are looked up in the tree only: an external session is reached by its exact id.
   const named = sessions.filter(
-    (s) => s.name === to && s.session !== self.session && relationOf(self, s) !== "external",
+    (s) =>
+      s.name === to && s.session !== self.session && (namesAnywhere || relationOf(self, s) !== "external"),
   );
   if (named.length === 1) return named[0]!;
   if (named.length > 1)

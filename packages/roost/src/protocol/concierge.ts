@@ -1,0 +1,127 @@
+/** The concierge (M44–M46): the hub's own agent, which watches the fleet for the person. */
+
+import type { DispatchArgs } from "./ops.js";
+
+/** The name only the concierge's job may have (not a dispatch's, a rename's or a report's). */
+export const CONCIERGE_NAME = "concierge";
+
+/** A job's role: the concierge, or none. */
+export type JobRole = "concierge";
+
+/** How far the concierge may answer for the person: `routine` questions only, or any. */
+export const ANSWER_POLICIES = ["never", "routine", "always"] as const;
+export type AnswerPolicy = (typeof ANSWER_POLICIES)[number];
+
+export interface ConciergePolicy {
+  answer: AnswerPolicy;
+  /** Whether it may stop, respawn and dispatch sessions (`concierge-act`). */
+  act: boolean;
+}
+
+export interface ConciergeStatus {
+  /** Whether its job is live (starting or running). */
+  running: boolean;
+  /** Its job while it has one (a stopped one too: `on` starts it again). */
+  job: { id: string; name: string; lifecycle: string; connected: boolean } | null;
+  policy: ConciergePolicy;
+  /** Replies it gave in the person's place (withdrawn ones included). */
+  answered: number;
+  /** Standing orders kept. */
+  orders: number;
+  /** Its last reply, while it can be undone. */
+  undoable: { jobId: string; name: string; text: string; at: string } | null;
+}
+
+export type ConciergeArgs =
+  | { action: "on"; launch?: Omit<DispatchArgs, "requestId" | "name"> }
+  | { action: "off" }
+  | { action: "status" }
+  | { action: "answer"; answer: AnswerPolicy }
+  | { action: "act"; act: boolean }
+  | { action: "undo" };
+
+export const CONCIERGE_ACTIONS = ["on", "off", "status", "answer", "act", "undo"] as const;
+
+/** What it tells the person: `info`, `need` (the person is needed), or an `answer` to an ask. */
+export const SAY_KINDS = ["info", "need", "answer"] as const;
+export type SayKind = (typeof SAY_KINDS)[number];
+
+export interface ConciergeSayArgs {
+  kind: SayKind;
+  text: string;
+}
+
+/** A suggested answer on a waiting row; the person accepts it with one key. */
+export interface Suggested {
+  text: string;
+  why: string | null;
+  at: string;
+}
+
+export interface ConciergeSuggestArgs {
+  /** The waiting session (an id or a unique name). */
+  id: string;
+  text: string;
+  why?: string;
+}
+
+export type ConciergeReplyArgs = ConciergeSuggestArgs;
+
+export type ConciergeActArgs =
+  | { what: "stop" | "respawn"; id: string }
+  | { what: "dispatch"; launch: Omit<DispatchArgs, "requestId"> };
+
+/** Who gave a standing order. */
+export type OrderBy = "user" | "concierge";
+
+export interface StandingOrder {
+  id: number;
+  text: string;
+  /** A schedule's `when` (`every 30m`, `daily 18:00`, ...), or null: it stands, on no clock. */
+  when: string | null;
+  by: OrderBy;
+  at: string;
+  /** When the concierge last said it applied it. */
+  lastAt: string | null;
+  /** The next due time, local time with its offset; null without a clock. */
+  nextAt: string | null;
+  /** How often it was applied. */
+  count: number;
+}
+
+export type ConciergeOrderArgs =
+  | { action: "add"; text: string; when?: string }
+  | { action: "rm"; id: number | string }
+  | { action: "list" }
+  | { action: "applied"; id: number | string; text?: string };
+
+export const ORDER_ACTIONS = ["add", "rm", "list", "applied"] as const;
+
+export interface ConciergeOrderResult {
+  orders: StandingOrder[];
+  order?: StandingOrder;
+}
+
+/** Why a digest was sent: what happened in the fleet, or an order whose time has come. */
+export type DigestWhy = "events" | "order";
+
+/** To subscribed hubs: the concierge's status changed, or it said something (`said`). */
+export interface ConciergeEvent {
+  event: "concierge";
+  status: ConciergeStatus;
+  said?: { kind: SayKind; text: string; at: string };
+}
+
+export const CONCIERGE_LIMITS = {
+  /** What it says, suggests or replies. */
+  text: 2000,
+  why: 500,
+  orders: 50,
+  orderText: 1000,
+  /** A digest's text, whole: the parts past it are cut with a count of what was left out. */
+  digestChars: 8000,
+  /** Events one digest lists (the newest). */
+  digestEvents: 40,
+  /** Rows one digest lists. */
+  digestRows: 30,
+} as const;
