@@ -108,7 +108,7 @@ export function buildDigest(input: DigestInput): string {
   const budget = CONCIERGE_LIMITS.digestChars - 400;
   const body = sections.flatMap(([title, lines, share]) => [
     `## ${title}`,
-    ...(lines.length ? fit(lines, Math.floor(budget * share)) : ["(none)"]),
+    ...(lines.length ? fit(lines, Math.floor(budget * share)).map((l) => `- ${l}`) : ["(none)"]),
   ]);
   return [
     `<roost-digest why="${input.why}" at="${at}">`,
