@@ -1,5 +1,6 @@
 import { attach } from "./attach.js";
 import { type Command, runCommand } from "./command.js";
+import { concierge } from "./commands/concierge.js";
 import { daemon, shutdown } from "./commands/daemon.js";
 import { describe } from "./commands/describe.js";
 import { events } from "./commands/events.js";
@@ -27,6 +28,7 @@ const COMMANDS: Command[] = [
   tasks,
   schedule,
   events,
+  concierge,
 ];
 
 function overview(): string {
