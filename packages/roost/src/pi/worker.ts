@@ -90,8 +90,13 @@ export class PiWorker {
       ack: (seq, exact) => this.reporter.ack(seq, exact),
       onHandlerError: (error) => warn(this.ctx, error),
     });
-    this.peers = new PeerOps((op, args) => this.reporter.call(op, args));
+    this.peers = new PeerOps((op, args) => this.call(op, args));
     this.listen();
+  }
+
+  /** Any op on the job's connection (after its report). */
+  call(op: string, args: unknown): Promise<unknown> {
+    return this.reporter.call(op, args);
   }
 
   private listen(): void {

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { CONCIERGE_PROMPT } from "../../pi/concierge/system-prompt.js";
 import { piCliPath } from "../pi-profile.js";
 import type { JobRecord } from "../store.js";
 
@@ -12,17 +13,21 @@ export function conciergeExtensionPath(): string {
 
 /**
  * Makes a job the default concierge: pi (its TUI under the job's terminal, so a person can attach)
- * with the concierge's extension, a session file in the job's folder, on the model roost.json names
- * (else the person's pi default).
+ * with the concierge's extension and its role in the system prompt, a session file in the job's
+ * folder, on the model roost.json names (else the person's pi default).
  */
 export function asPiConcierge(record: JobRecord, model: string | null): void {
   record.command = [
     process.execPath,
     piCliPath(),
+    // Its own extension only: a worker from an extension the person installed would speak for the job too.
+    "--no-extensions",
     "-e",
     conciergeExtensionPath(),
     "--session",
     join(record.dir, "session.jsonl"),
+    "--append-system-prompt",
+    CONCIERGE_PROMPT,
   ];
   if (model !== null) record.env = { ...record.env, ROOST_MODEL: model };
 }
