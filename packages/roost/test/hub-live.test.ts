@@ -248,7 +248,7 @@ describe("the hub against a real daemon", () => {
     );
   });
 
-  test("the events, board and schedules panes show when the daemon has their ops, else stay hidden", async () => {
+  test("the events, board, schedules and orders panes show when the daemon has their ops, else stay hidden", async () => {
     const board = await h.raw.request("task", { action: "add", title: "write the docs" });
     const feed = await h.raw.request("events", { limit: 5 });
     if (!board.ok || !feed.ok) {
@@ -275,6 +275,11 @@ describe("the hub against a real daemon", () => {
     await h.waitForScreen(
       "the schedules pane",
       (s) => /── schedules ─/.test(s) && s.includes("no schedules"),
+    );
+    h.terminal.type("v");
+    await h.waitForScreen(
+      "the concierge's orders pane",
+      (s) => /── orders ─/.test(s) && s.includes("no standing orders") && s.includes("◇ concierge off"),
     );
     h.terminal.type("v");
     await h.waitForScreen("no pane", (s) => !s.includes("── "));

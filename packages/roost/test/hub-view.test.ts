@@ -53,6 +53,10 @@ function recorder() {
     addTask: (title) => calls.push(`task ${title}`),
     runSchedule: (id) => calls.push(`run schedule ${id}`),
     pauseSchedule: (id, paused) => calls.push(`pause schedule ${id} ${paused}`),
+    concierge: (args) => calls.push(`concierge ${JSON.stringify(args)}`),
+    askConcierge: (text) => calls.push(`ask ${text}`),
+    addOrder: (when, text) => calls.push(`order ${when} ${text}`),
+    dropOrder: (id) => calls.push(`drop order ${id}`),
     attach: (id) => calls.push(`attach ${id}`),
     describe: (id) => calls.push(`describe ${id}`),
     redraw: () => calls.push("redraw"),
@@ -479,5 +483,60 @@ describe("the hub's keys", () => {
     press(state, actions, "S");
     text = view(state).join("\n");
     assert.match(text, /No schedules: roost schedule add/);
+  });
+
+  test("the concierge: its line (a need on red), a suggestion sent with y, ask, its menu, orders", () => {
+    const status = {
+      running: true,
+      job: { id: "c1", name: "concierge", lifecycle: "running", connected: true },
+      policy: { answer: "never" as const, act: false },
+      answered: 0,
+      orders: 1,
+      undoable: null,
+    };
+    const order = {
+      id: 3,
+      text: "check the build",
+      when: "every 30m",
+      by: "user" as const,
+      at: "",
+      lastAt: null,
+      nextAt: "2026-01-01T12:30:00Z",
+      count: 2,
+    };
+    const suggested = { text: "yes", why: "tests pass", at: "" };
+    const state = stateWith([waiting("w", { suggested }), row("a")], {
+      concierge: { status, said: { kind: "need", text: "w needs you", at: "" }, orders: [order] },
+    });
+    const { calls, actions } = recorder();
+    let lines = view(state);
+    const line = lines[21]!;
+    assert.match(line, /^ ◆ concierge needs you: w needs you \(now\) · answers never · acts off · 1 order/);
+    const raw = renderHub(state, 80, 24, NOW)[21]!;
+    assert.ok(raw.startsWith("\x1b[41;97m"), "a need stands out");
+    assert.match(lines.join("\n"), /✦ concierge suggests "yes" \(tests pass\) · y sends it/);
+
+    press(state, actions, "y");
+    press(state, actions, "j", "y");
+    assert.deepEqual(calls.splice(0), ["reply w yes after"]);
+    assert.match(state.notice!.text, /suggests nothing for a/);
+
+    press(state, actions, "c", ..."what now?", "\r");
+    press(state, actions, "C", "a", "C", "t", "C", "u", "C", "o");
+    assert.deepEqual(calls.splice(0), [
+      "ask what now?",
+      'concierge {"action":"answer","answer":"routine"}',
+      'concierge {"action":"act","act":true}',
+      'concierge {"action":"undo"}',
+      'concierge {"action":"off"}',
+    ]);
+    press(state, actions, "C", "n", ..."every 1h | look around", "\r", "C", "d", ..."#3", "\r");
+    assert.deepEqual(calls, ["order every 1h look around", "drop order 3"]);
+    lines = view(state);
+    assert.match(lines.join("\n"), /── orders/);
+    assert.match(
+      lines.join("\n"),
+      /#3 every 30m · next \d\d:\d\d:\d\d check the build · by user, applied 2x/,
+    );
   });
 });

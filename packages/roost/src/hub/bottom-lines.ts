@@ -1,4 +1,6 @@
 /** The hub's two bottom lines: how the last action went (or the dialog open), and the keys. */
+
+import { conciergeStatusLine } from "./concierge-view.js";
 import {
   type ConfirmedAction,
   DISPATCH_FIELDS,
@@ -82,6 +84,8 @@ export function statusLine(state: HubState, width: number): string {
     const prompt = bold(cyan(` New ${mode.profile}${others ? dim(` (${others})`) : ""} · ${mode.field} › `));
     return editorLine(prompt, mode.editor, width);
   }
+  const concierge = conciergeStatusLine(state, width);
+  if (concierge !== null) return concierge;
   if (mode.kind === "add-task") return editorLine(bold(cyan(" New task › ")), mode.editor, width);
   if (mode.kind === "filter") return editorLine(bold(cyan(" / ")), mode.editor, width);
   if (state.notice) return fit(` ${TONES[state.notice.tone](state.notice.text)}`, width);
@@ -97,6 +101,10 @@ const HINTS: Partial<Record<Mode["kind"], string>> = {
   "dispatch-profile": "←/→ profile · Enter task · Esc cancel",
   "dispatch-task": "Enter dispatch · Tab task / name / folder · Esc cancel",
   "add-task": "Enter add to the board · Esc cancel",
+  concierge: "o on/off · a answers · t acts · u undo · n new order · d drop order · Esc back",
+  "concierge-ask": "Enter ask · Esc cancel",
+  "add-order": "every 30m | check the build · Enter keep · Esc cancel",
+  "drop-order": "the order's number · Enter drop · Esc cancel",
   "schedule-pick": "←/→ schedule · r run now · p pause / resume · Esc back",
   help: "↑↓ PgUp PgDn scroll · any other key closes the help",
   detail: "↑↓ PgUp PgDn scroll · Esc back · a key of the list acts on this row",

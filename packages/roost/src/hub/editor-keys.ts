@@ -1,4 +1,5 @@
 /** Keys in the hub's one-line editors: a reply, a rename, the filter, a new job's fields, a task. */
+import { readOrderLine } from "./concierge-keys.js";
 import type { HubActions } from "./hub-actions.js";
 import { DISPATCH_FIELDS, type HubState, holdPlace } from "./hub-state.js";
 import { editLine, emptyEditor } from "./line-editor.js";
@@ -17,14 +18,7 @@ function nextDispatchField(mode: Extract<HubState["mode"], { kind: "dispatch-tas
 
 export function editorKey(state: HubState, key: string | undefined, data: string, actions: HubActions): void {
   const mode = state.mode;
-  if (
-    mode.kind !== "reply" &&
-    mode.kind !== "rename" &&
-    mode.kind !== "filter" &&
-    mode.kind !== "dispatch-task" &&
-    mode.kind !== "add-task"
-  )
-    return;
+  if (!("editor" in mode)) return;
   if (key === "escape" || key === "ctrl+c") {
     if (mode.kind === "filter") state.filter = "";
     state.mode = { kind: "list" };
@@ -57,6 +51,12 @@ export function editorKey(state: HubState, key: string | undefined, data: string
       );
     }
     if (mode.kind === "add-task" && text !== "") actions.addTask(text);
+    if (mode.kind === "concierge-ask" && text !== "") actions.askConcierge(text);
+    if (mode.kind === "add-order" && text !== "") {
+      const order = readOrderLine(text);
+      actions.addOrder(order.when, order.text);
+    }
+    if (mode.kind === "drop-order" && text !== "") actions.dropOrder(text.replace(/^#/, ""));
     if (mode.kind === "filter") state.filter = text;
     return;
   }

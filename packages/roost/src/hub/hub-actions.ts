@@ -17,6 +17,12 @@ export interface HubActions {
   /** Runs a schedule now. */
   runSchedule(id: string): void;
   pauseSchedule(id: string, paused: boolean): void;
+  /** The concierge: `concierge {action...}` (on, off, answer, act, undo). */
+  concierge(args: Record<string, unknown>): void;
+  askConcierge(text: string): void;
+  /** A standing order; `when` null: on no clock. */
+  addOrder(when: string | null, text: string): void;
+  dropOrder(id: string): void;
   attach(id: string): void;
   /** Asks the daemon for the job's details (into `state.detail`). */
   describe(id: string): void;

@@ -194,6 +194,51 @@ export class HubCommands {
     );
   }
 
+  concierge(args: Record<string, unknown>): void {
+    const what: Record<string, string> = {
+      on: "Turned the concierge on.",
+      off: "Turned the concierge off.",
+      answer: `The concierge answers: ${args.answer}.`,
+      act: `The concierge acts: ${args.act ? "on" : "off"}.`,
+      undo: "Withdrew the concierge's last answer: the session is told to disregard it.",
+    };
+    this.connection.call("concierge", args as never).then(
+      (status) => {
+        if (this.state.concierge) this.state.concierge.status = status;
+        this.notify(what[String(args.action)] ?? "Done.", "ok");
+      },
+      (error) => this.refused(`Concierge ${args.action}`, error),
+    );
+  }
+
+  askConcierge(text: string): void {
+    this.run(
+      "Ask the concierge",
+      () => this.connection.call("concierge-ask", { text }),
+      "Asked the concierge.",
+    );
+  }
+
+  addOrder(when: string | null, text: string): void {
+    this.connection.call("concierge-order", { action: "add", text, ...(when ? { when } : {}) }).then(
+      (result) => {
+        if (this.state.concierge) this.state.concierge.orders = result.orders;
+        this.notify(`Kept order #${result.order?.id}.`, "ok");
+      },
+      (error) => this.refused("Keep the order", error),
+    );
+  }
+
+  dropOrder(id: string): void {
+    this.connection.call("concierge-order", { action: "rm", id }).then(
+      (result) => {
+        if (this.state.concierge) this.state.concierge.orders = result.orders;
+        this.notify(`Dropped order #${id}.`, "ok");
+      },
+      (error) => this.refused(`Drop order #${id}`, error),
+    );
+  }
+
   private scheduleName(id: string): string {
     return this.state.schedules?.find((s) => s.id === id)?.name ?? `#${id}`;
   }

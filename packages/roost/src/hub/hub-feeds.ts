@@ -1,3 +1,4 @@
+import type { ConciergeEvent } from "../protocol/concierge.js";
 import type { EventMessage } from "../protocol/messages.js";
 import type { HubConnection } from "./hub-connection.js";
 import type { HubState } from "./hub-state.js";
@@ -33,7 +34,7 @@ export class HubFeeds {
   /** After a (re)connection: asks for each feed, then polls the ones that exist. */
   async connected(): Promise<void> {
     this.cursor = undefined;
-    await Promise.all([this.loadEvents(true), this.loadBoard(), this.loadSchedules()]);
+    await Promise.all([this.loadEvents(true), this.loadBoard(), this.loadSchedules(), this.loadConcierge()]);
     this.changed();
     clearInterval(this.timer);
     this.timer = setInterval(() => void this.poll(), this.pollMs);
@@ -49,6 +50,19 @@ export class HubFeeds {
       this.changed();
     }
     if (event.event === "task") void this.loadBoard().then(this.changed);
+    if (event.event === "concierge") {
+      const pushed = event as unknown as ConciergeEvent;
+      const known = this.state.concierge;
+      this.state.concierge = {
+        status: pushed.status,
+        said: pushed.said ?? known?.said ?? null,
+        orders: known?.orders ?? [],
+      };
+      // The orders are read again when their number changed.
+      if (!known || known.status.orders !== pushed.status.orders)
+        void this.loadConcierge().then(this.changed);
+      this.changed();
+    }
   }
 
   stop(): void {
@@ -88,6 +102,16 @@ export class HubFeeds {
       this.state.board = { counts: this.state.board?.counts ?? countTasks(tasks), tasks };
     } catch (error) {
       if (isMissingOp(error)) this.state.board = null;
+    }
+  }
+
+  private async loadConcierge(): Promise<void> {
+    try {
+      const status = await this.connection.call("concierge", { action: "status" });
+      const { orders } = await this.connection.call("concierge-order", { action: "list" });
+      this.state.concierge = { status, said: this.state.concierge?.said ?? null, orders };
+    } catch (error) {
+      if (isMissingOp(error)) this.state.concierge = null;
     }
   }
 

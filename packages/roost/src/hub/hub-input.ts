@@ -1,3 +1,4 @@
+import { acceptSuggestion, conciergeMenuKey, openAsk, openConciergeMenu } from "./concierge-keys.js";
 import { editorKey, NO_STEER } from "./editor-keys.js";
 import type { HubActions } from "./hub-actions.js";
 import { availablePanes, type HubState, holdPlace, shownEntries } from "./hub-state.js";
@@ -105,7 +106,7 @@ function confirmingWhileLive(action: "stop" | "respawn"): CommandRun {
 function cyclePane(state: HubState): void {
   const panes = availablePanes(state);
   if (panes.length === 0) {
-    state.notice = { text: "This daemon has no events, board or schedules yet.", tone: "info" };
+    state.notice = { text: "This daemon has no events, board, schedules or orders yet.", tone: "info" };
     return;
   }
   const at = state.pane === null ? -1 : panes.indexOf(state.pane);
@@ -162,6 +163,9 @@ const LIST_COMMANDS: Record<ListCommand, CommandRun> = {
     state.pane = "schedules";
     state.mode = { kind: "schedule-pick", choice: 0 };
   },
+  accept: (state, actions) => withSelected(state, (id) => acceptSuggestion(state, id, actions)),
+  ask: openAsk,
+  concierge: openConciergeMenu,
   filter: (state) => {
     state.mode = { kind: "filter", editor: emptyEditor(state.filter), previous: state.filter };
   },
@@ -290,11 +294,17 @@ function applyKey(
       }
       return;
     }
+    case "concierge":
+      conciergeMenuKey(state, key, actions);
+      return;
     case "reply":
     case "rename":
     case "filter":
     case "dispatch-task":
     case "add-task":
+    case "concierge-ask":
+    case "add-order":
+    case "drop-order":
       editorKey(state, key, data, actions);
       return;
   }

@@ -1,3 +1,4 @@
+import type { ConciergeEvent, ConciergeStatus, StandingOrder } from "../protocol/concierge.js";
 import type { JobRow } from "../protocol/rows.js";
 import type { JobDetail } from "./detail-view.js";
 import type { LineEditor } from "./line-editor.js";
@@ -7,7 +8,7 @@ import { rowLook } from "./row-look.js";
 export type Grouping = "dir" | "state";
 export type ConnectionStatus = "connecting" | "connected" | "gone";
 /** The lower pane: each shows only when the daemon answers its op. */
-export type PaneKind = "events" | "board" | "schedules";
+export type PaneKind = "events" | "board" | "schedules" | "orders";
 
 /** What a new job is given in the hub besides its profile, in the order Tab goes through them. */
 export const DISPATCH_FIELDS = ["task", "name", "folder"] as const;
@@ -33,6 +34,10 @@ export type Mode =
       values: Record<DispatchField, string>;
     }
   | { kind: "add-task"; editor: LineEditor }
+  | { kind: "concierge" }
+  | { kind: "concierge-ask"; editor: LineEditor }
+  | { kind: "add-order"; editor: LineEditor }
+  | { kind: "drop-order"; editor: LineEditor }
   | { kind: "schedule-pick"; choice: number }
   | { kind: "help"; scroll: number }
   | { kind: "detail"; id: string; scroll: number };
@@ -75,6 +80,13 @@ export interface ScheduleItem {
   paused: boolean;
 }
 
+/** The concierge as the hub knows it: how it stands, what it said last, its standing orders. */
+export interface ConciergeView {
+  status: ConciergeStatus;
+  said: ConciergeEvent["said"] | null;
+  orders: StandingOrder[];
+}
+
 /** Everything the hub's view is drawn from: the daemon's rows and the user's view of them. */
 export interface HubState {
   rows: Map<string, JobRow>;
@@ -100,6 +112,8 @@ export interface HubState {
   board: { counts: BoardCounts; tasks: BoardTaskItem[] } | null;
   /** The schedules, or null while the daemon has no `schedules` op. */
   schedules: ScheduleItem[] | null;
+  /** The concierge, or null while the daemon has no `concierge` op. */
+  concierge: ConciergeView | null;
   /** The job the detail view shows, as last described. */
   detail: JobDetail | null;
   /**
@@ -128,6 +142,7 @@ export function initialHubState(cwd = process.cwd()): HubState {
     events: null,
     board: null,
     schedules: null,
+    concierge: null,
     detail: null,
     heldGroups: new Map(),
     changedAt: new Map(),
@@ -140,6 +155,7 @@ export function availablePanes(state: HubState): PaneKind[] {
   if (state.events !== null) panes.push("events");
   if (state.board !== null) panes.push("board");
   if (state.schedules !== null) panes.push("schedules");
+  if (state.concierge !== null) panes.push("orders");
   return panes;
 }
 

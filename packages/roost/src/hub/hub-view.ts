@@ -1,6 +1,7 @@
 import { visibleWidth } from "@mariozechner/pi-tui";
 import { hintLine, statusLine } from "./bottom-lines.js";
 import { boxLines, boxRoom, maxScroll, wrapText } from "./box-view.js";
+import { conciergeLine, suggestedLine } from "./concierge-view.js";
 import { detailBody, detailLines } from "./detail-view.js";
 import { helpBody, helpLines } from "./help-view.js";
 import { availablePanes, type HubState, type Mode, shownEntries } from "./hub-state.js";
@@ -17,7 +18,7 @@ export function paneHeight(height: number): number {
 
 /** Lines taken by everything but the list: the title, a banner while disconnected, the two bottom lines. */
 function chromeHeight(state: HubState): number {
-  return 3 + (state.connection === "connected" ? 0 : 1);
+  return 3 + (state.connection === "connected" ? 0 : 1) + (state.concierge ? 1 : 0);
 }
 
 /** The pane shown, if the daemon supports it. */
@@ -52,7 +53,8 @@ function editingIn(mode: Mode, id: string) {
 function entryHeight(entry: Entry, state: HubState): number {
   if (entry.kind === "group") return 1;
   const { row } = entry;
-  return 1 + (asksUser(row) ? 1 : 0) + (editingIn(state.mode, row.id) ? 1 : 0);
+  const suggested = row.suggested && isWaiting(row) ? 1 : 0;
+  return 1 + (asksUser(row) ? 1 : 0) + suggested + (editingIn(state.mode, row.id) ? 1 : 0);
 }
 
 /** The index of the first entry of the page the selection is on (pages: screens of whole entries). */
@@ -85,6 +87,8 @@ function entryLines(
   const lines = [rowLine(entry as RowEntry, width, now - changedAt, selected, state.grouping)];
   const question = questionLine(entry.row, width, selected);
   if (question !== null) lines.push(question);
+  const suggested = suggestedLine(entry.row, width, selected);
+  if (suggested !== null) lines.push(suggested);
   const held = heldLine(entry.row, width, selected);
   if (held !== null) lines.push(held);
   const editing = editingIn(state.mode, entry.row.id);
@@ -189,6 +193,7 @@ export function renderHub(state: HubState, width: number, height: number, now: n
     lines.push(...list);
     if (pane) lines.push(...paneLines(state, pane, width, paneHeight(height)));
   }
+  if (state.concierge) lines.push(conciergeLine(state, width));
   lines.push(statusLine(state, width));
   lines.push(hintLine(state.mode.kind, width));
   while (lines.length < height) lines.push("");

@@ -25,6 +25,9 @@ export type ListCommand =
   | "new"
   | "add-task"
   | "schedules"
+  | "accept"
+  | "ask"
+  | "concierge"
   | "filter"
   | "clear-filter"
   | "group"
@@ -65,10 +68,13 @@ export const LIST_KEYS: KeyBinding[] = [
   { command: "new", keys: ["n"], label: "n", help: "new job: profile, task (Tab: name, folder)" },
   { command: "add-task", keys: ["T"], label: "T", help: "add a task to the board" },
   { command: "schedules", keys: ["S"], label: "S", help: "schedules: run one now, pause, resume" },
+  { command: "accept", keys: ["y"], label: "y", help: "send the concierge's suggested answer" },
+  { command: "ask", keys: ["c"], label: "c", help: "ask the concierge" },
+  { command: "concierge", keys: ["C"], label: "C", help: "concierge: on/off, policy, undo, orders" },
   { command: "filter", keys: ["/"], label: "/", help: "filter rows by text" },
   { command: "clear-filter", keys: ["escape"], label: "Esc", help: "clear the filter" },
   { command: "group", keys: ["g"], label: "g", help: "group by folder / state" },
-  { command: "pane", keys: ["v"], label: "v", help: "events / board / schedules" },
+  { command: "pane", keys: ["v"], label: "v", help: "events / board / schedules / orders" },
   { command: "help", keys: ["?", "f1"], label: "?", help: "this help" },
   { command: "redraw", keys: ["ctrl+l"], label: "C-l", help: "redraw the screen" },
   { command: "quit", keys: ["q", "ctrl+c"], label: "q C-c", help: "quit (sessions keep running)" },

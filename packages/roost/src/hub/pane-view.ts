@@ -1,4 +1,5 @@
 import { visibleWidth } from "@mariozechner/pi-tui";
+import { orderItem } from "./concierge-view.js";
 import type { BoardCounts, HubState, PaneKind } from "./hub-state.js";
 import { fit } from "./row-view.js";
 import { bold, cyan, dim, grey, oneLine } from "./style.js";
@@ -20,6 +21,7 @@ function paneItems(state: HubState, pane: PaneKind): string[] {
     return (state.board?.tasks ?? []).map(
       (t) => `${dim(`#${t.id}`)} ${cyan(t.state.padEnd(8))} ${t.title}${t.owner ? dim(` · ${t.owner}`) : ""}`,
     );
+  if (pane === "orders") return (state.concierge?.orders ?? []).map(orderItem);
   return (state.schedules ?? []).map(
     (s) =>
       `${bold(s.name)} ${cyan(s.when)}${s.paused ? dim(" (paused)") : ""}${s.next ? dim(` · next ${clockTime(s.next)}`) : ""}`,
@@ -31,6 +33,7 @@ const EMPTY: Record<PaneKind, string> = {
   events: "nothing has happened yet: dispatch a job (n) or reply to one, and it shows here",
   board: "the board is empty: T adds a task (or roost tasks add TITLE); agents claim them",
   schedules: 'no schedules: roost schedule add "every 30m" PROFILE [TASK] adds one',
+  orders: "no standing orders for the concierge: C n adds one (every 30m | check the build)",
 };
 
 /** The lower pane: a heading and the newest items that fit in `height` lines (heading included). */
