@@ -4,7 +4,7 @@ import { type RawConnection, TEST_PROFILES, waitFor } from "./helpers/daemon.js"
 import { rowOf } from "./helpers/fixture-agents.js";
 import { peersSuite } from "./helpers/peers-suite.js";
 
-const suite = peersSuite({ mute: TEST_PROFILES.mute });
+const suite = peersSuite({ mute: TEST_PROFILES.mute, asker: TEST_PROFILES.asker });
 const { session } = suite;
 
 const digest = (conn: RawConnection, timeoutMs = 10_000) =>
@@ -198,6 +198,17 @@ describe("the concierge (M44, M45) with a scripted protocol agent in its place",
     assert.equal(steer.mode, "steer");
     assert.match(steer.text, /"yes"/);
     assert.equal((await raw.request("concierge", { action: "undo" })).code, "not_found");
+
+    // A terminal agent's question: the answer is typed, and the feed says the concierge typed it.
+    const { id: term } = await suite.hub.call("dispatch", { profile: "asker", name: "term" });
+    await waitFor("term asks", async () =>
+      (await rowOf(suite.hub, term))?.waitingFor === "question" ? true : undefined,
+    );
+    const typed = await concierge.request("concierge-reply", { id: "term", text: "42" });
+    assert.equal(typed.ok, true, JSON.stringify(typed));
+    const termEvents = (await raw.request("events", { id: term })).result.events;
+    const typedEvent = termEvents.findLast((e: { kind: string }) => e.kind === "reply");
+    assert.deepEqual([typedEvent.why, typedEvent.who, typedEvent.whoId], ["typed", "concierge", cid]);
   });
 
   test("act needs the person's leave; the concierge stops and starts sessions, never itself", async () => {

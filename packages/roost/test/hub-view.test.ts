@@ -505,11 +505,13 @@ describe("the hub's keys", () => {
       count: 2,
     };
     const suggested = { text: "yes", why: "tests pass", at: "" };
-    const state = stateWith([waiting("w", { suggested }), row("a")], {
+    const state = stateWith([waiting("w", { suggested }), row("a"), waiting("cc", { role: "concierge" })], {
       concierge: { status, said: { kind: "need", text: "w needs you", at: "" }, orders: [order] },
     });
     const { calls, actions } = recorder();
     let lines = view(state);
+    assert.match(lines[0]!, /1 waiting/, "the concierge waits for digests, not for the person");
+    assert.match(lines.find((l) => l.includes("cc"))!, /◦ cc +idle/);
     const line = lines[21]!;
     assert.match(line, /^ ◆ concierge needs you: w needs you \(now\) · answers never · acts off · 1 order/);
     const raw = renderHub(state, 80, 24, NOW)[21]!;

@@ -21,9 +21,17 @@ export const STATE_GROUPS = [
 ] as const;
 export type StateGroup = (typeof STATE_GROUPS)[number];
 
-/** A row that waits for the user: it asks, and its process has not been stopped. */
+/**
+ * A row that waits for the user: it asks, and its process has not been stopped. The concierge's
+ * waits for digests, never for the person.
+ */
 export function isWaiting(row: JobRow): boolean {
-  return row.state === "blocked" && row.lifecycle !== "stopped" && row.lifecycle !== "failed";
+  return (
+    row.state === "blocked" &&
+    row.lifecycle !== "stopped" &&
+    row.lifecycle !== "failed" &&
+    row.role !== "concierge"
+  );
 }
 
 const yellowBold = (text: string) => bold(yellow(text));
@@ -33,6 +41,9 @@ export function rowLook(row: JobRow): RowLook {
   if (row.lifecycle === "failed" || row.state === "failed")
     return { glyph: "✗", label: "failed", colour: red, group: "failed" };
   if (isWaiting(row)) return { glyph: "?", label: "waiting", colour: yellowBold, group: "waiting for you" };
+  // Between digests the concierge waits for the next one: to the person it is idle.
+  if (row.role === "concierge" && row.state === "blocked")
+    return { glyph: "◦", label: "idle", colour: blue, group: "idle" };
   if (row.lifecycle === "done" || row.state === "done")
     return { glyph: "✓", label: "done", colour: green, group: "done" };
   if (row.lifecycle === "starting") return { glyph: "○", label: "starting", colour: cyan, group: "starting" };

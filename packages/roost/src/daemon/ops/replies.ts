@@ -123,6 +123,7 @@ export async function takeReply(
       requestId,
       held: undefined,
       question,
+      by,
     });
   if (job.pending.filter((r) => r.kind === undefined).length + job.savingReplies >= LIMITS.maxPendingReplies)
     throw new RoostError("full", `job ${job.id} has ${LIMITS.maxPendingReplies} replies waiting already`);

@@ -6,6 +6,7 @@
  * dispatched task waits for the agent's input prompt, never typed into a dialog.
  */
 import { type ReplyMode, type ReplyResult, RoostError } from "../../protocol/index.js";
+import type { FeedActor } from "../events-feed.js";
 import { isEnded, type Job, jobRecord } from "../job.js";
 import type { OpContext } from "../ops/context.js";
 import { feedReply } from "../ops/reply-feed.js";
@@ -22,6 +23,8 @@ export interface TerminalReply {
   held: "send" | "drop" | undefined;
   /** The question the person saw when replying (undefined: not said). */
   question: string | null | undefined;
+  /** Who replies, for the feed: the user, or the concierge in the user's place. */
+  by?: FeedActor;
 }
 
 /** One reply at a time per job: each reads the screen the one before it left. */
@@ -111,7 +114,7 @@ async function typeReply(ctx: OpContext, job: Job, reply: TerminalReply): Promis
   if (held !== null) dropHeldReply(job);
   await state.store.addTypedReply(jobRecord(job), seq, requestId);
   state.changed(job);
-  feedReply(ctx, job, text, null);
+  feedReply(ctx, job, text, null, reply.by);
   return { seq, saved: true };
 }
 
