@@ -271,14 +271,14 @@ export class ConciergeService {
 
   // ---- the concierge's side: say, suggest, reply, act, orders ----
 
-  say(caller: Caller, kind: SayKind, text: string): void {
-    const job = this.requireSpeaker(caller, "concierge-say");
+  // Each of these takes the concierge's job, as `requireSpeaker` gave it for the connection.
+
+  say(job: Job, kind: SayKind, text: string): void {
     const event = this.note(kind, text, this.actor(job));
     this.push({ kind, text, at: event.at });
   }
 
-  suggest(caller: Caller, target: Job, text: string, why: string | null): { id: string } {
-    const job = this.requireSpeaker(caller, "concierge-suggest");
+  suggest(job: Job, target: Job, text: string, why: string | null): { id: string } {
     if (!waits(target))
       throw new RoostError("bad_request", `${target.name} (${target.id}) is not waiting: nothing to suggest`);
     target.suggested = { text, why, at: this.deps.state.now() };
@@ -287,8 +287,7 @@ export class ConciergeService {
     return { id: target.id };
   }
 
-  async reply(caller: Caller, target: Job, text: string, why: string | null): Promise<ReplyResult> {
-    const job = this.requireSpeaker(caller, "concierge-reply");
+  async reply(job: Job, target: Job, text: string, why: string | null): Promise<ReplyResult> {
     const { answer } = this.policy();
     if (answer === "never")
       throw new RoostError(
@@ -311,10 +310,9 @@ export class ConciergeService {
 
   /** Stops or starts a session again, or starts a new one: only with `act` on. */
   async act(
-    caller: Caller,
+    job: Job,
     action: { what: "stop" | "respawn"; target: Job } | { what: "dispatch"; launch: Record<string, unknown> },
   ): Promise<{ id: string; name?: string }> {
-    const job = this.requireSpeaker(caller, "concierge-act");
     if (!this.policy().act)
       throw new RoostError("policy", "the person has not let the concierge act (act: off)");
     const { state, supervisor } = this.deps;
@@ -363,8 +361,7 @@ export class ConciergeService {
     return this.orderResult(order);
   }
 
-  applied(caller: Caller, id: number, text: string | null): ConciergeOrderResult {
-    const job = this.requireSpeaker(caller, "concierge-order applied");
+  applied(job: Job, id: number, text: string | null): ConciergeOrderResult {
     const order = this.orders.applied(id, this.now);
     this.note("order", `#${order.id} ${text ?? order.text}`, this.actor(job));
     this.save();

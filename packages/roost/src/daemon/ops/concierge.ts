@@ -75,13 +75,14 @@ export const conciergeAsk: OpHandler = ({ concierge }, _caller, args) =>
   concierge.ask(text(args, "text", LIMITS.replyText));
 
 export const conciergeSay: OpHandler = ({ concierge }, caller, args) => {
-  concierge.say(caller, oneOf<SayKind>(args, "kind", SAY_KINDS), text(args));
+  const me = concierge.requireSpeaker(caller, "concierge-say");
+  concierge.say(me, oneOf<SayKind>(args, "kind", SAY_KINDS), text(args));
   return {};
 };
 
 export const conciergeSuggest: OpHandler = ({ concierge, state }, caller, args) => {
-  concierge.requireSpeaker(caller, "concierge-suggest");
-  return concierge.suggest(caller, state.resolve(args.id), text(args), why(args));
+  const me = concierge.requireSpeaker(caller, "concierge-suggest");
+  return concierge.suggest(me, state.resolve(args.id), text(args), why(args));
 };
 
 export const conciergePolicy: OpHandler = ({ concierge }, caller) => {
@@ -90,15 +91,15 @@ export const conciergePolicy: OpHandler = ({ concierge }, caller) => {
 };
 
 export const conciergeReply: OpHandler = ({ concierge, state }, caller, args) => {
-  concierge.requireSpeaker(caller, "concierge-reply");
-  return concierge.reply(caller, state.resolve(args.id), text(args), why(args));
+  const me = concierge.requireSpeaker(caller, "concierge-reply");
+  return concierge.reply(me, state.resolve(args.id), text(args), why(args));
 };
 
 export const conciergeAct: OpHandler = ({ concierge, state }, caller, args) => {
-  concierge.requireSpeaker(caller, "concierge-act");
+  const me = concierge.requireSpeaker(caller, "concierge-act");
   const what = oneOf(args, "what", ["stop", "respawn", "dispatch"] as const);
-  if (what === "dispatch") return concierge.act(caller, { what, launch: launchOf(args, false)! });
-  return concierge.act(caller, { what, target: state.resolve(args.id) });
+  if (what === "dispatch") return concierge.act(me, { what, launch: launchOf(args, false)! });
+  return concierge.act(me, { what, target: state.resolve(args.id) });
 };
 
 /** `concierge-order {action}`: the person's and the concierge's standing orders. */
@@ -113,10 +114,11 @@ export const conciergeOrder: OpHandler = ({ concierge }, caller, args) => {
     case "rm":
       return concierge.removeOrder(caller, readOrderId(args.id));
     case "applied": {
+      const me = concierge.requireSpeaker(caller, "concierge-order applied");
       const note = optionalString(args, "text");
       if (note !== undefined && note.length > CONCIERGE_LIMITS.text)
         throw new RoostError("bad_request", `text is longer than ${CONCIERGE_LIMITS.text} characters`);
-      return concierge.applied(caller, readOrderId(args.id), note?.trim() || null);
+      return concierge.applied(me, readOrderId(args.id), note?.trim() || null);
     }
   }
 };
