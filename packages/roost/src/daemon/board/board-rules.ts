@@ -23,7 +23,7 @@ export interface TaskChange {
  * the store. The rules of who may do what are here; telling people (the feed, hubs, messages) is
  * the caller's.
  */
-export class Board {
+export class BoardRules {
   private readonly tasks = new Map<number, StoredTask>();
   private readonly table: RecordTable<StoredTask>;
 
