@@ -88,11 +88,16 @@ function fieldName(path: string, missing?: string): string {
 /** A limit broken by a value of the right type: said as such, even inside a union (`text or null`). */
 const BOUNDS = new Set(["maxLength", "maxItems"]);
 
-/** The words for the first thing wrong: the field it is about, and what it must be. */
+/**
+ * The words for what is wrong: the field it is about, and what it must be. Inside a union (a field
+ * that may also be null) the deepest field wins: an object of the right kind with a wrong field in
+ * it is about that field.
+ */
 export function explainArgsError(errors: ErrorObject[]): string {
-  const last = errors[errors.length - 1]!;
-  const bound = errors.find((e) => BOUNDS.has(e.keyword) && e.instancePath === last.instancePath);
-  const error = last.keyword === "anyOf" && bound ? bound : last;
+  const depth = (e: ErrorObject) => e.instancePath.split("/").length;
+  const deepest = Math.max(...errors.map(depth));
+  const there = errors.filter((e) => depth(e) === deepest);
+  const error = there.find((e) => BOUNDS.has(e.keyword)) ?? there[there.length - 1]!;
   const schema = error.parentSchema as SchemaNode;
   if (error.keyword === "required") {
     const missing = (error.params as { missingProperty: string }).missingProperty;
