@@ -43,7 +43,7 @@ interface SchemaNode {
 }
 
 /** What a value must be, in words: "a non-empty string", "an integer from 1 to 200", ... */
-export function describeSchema(schema: SchemaNode): string {
+function describeSchema(schema: SchemaNode): string {
   if (schema.description) return schema.description;
   // Null is "not given" wherever a field may be left out: not worth saying.
   if (schema.anyOf)
@@ -93,7 +93,7 @@ const BOUNDS = new Set(["maxLength", "maxItems"]);
  * that may also be null) the deepest field wins: an object of the right kind with a wrong field in
  * it is about that field.
  */
-export function explainArgsError(errors: ErrorObject[]): string {
+function explainArgsError(errors: ErrorObject[]): string {
   const depth = (e: ErrorObject) => e.instancePath.split("/").length;
   const deepest = Math.max(...errors.map(depth));
   const there = errors.filter((e) => depth(e) === deepest);

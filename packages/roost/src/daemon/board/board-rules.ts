@@ -7,7 +7,7 @@ import { actorLabel, type BoardActor, runsTheBoard } from "./actor.js";
 export type StoredTask = Omit<BoardTask, "blocked">;
 
 /** Why a task changed: each is one `task` event in the feed. */
-export type TaskChangeWhy = "add" | "claim" | "release" | "done" | "drop" | "assign";
+type TaskChangeWhy = "add" | "claim" | "release" | "done" | "drop" | "assign";
 
 export interface TaskChange {
   why: TaskChangeWhy;

@@ -18,13 +18,13 @@ import { actorLabel, type BoardActor, holdsClaims } from "./actor.js";
 import { BoardRules, type StoredTask, type TaskChange } from "./board-rules.js";
 
 /** What the board needs to tell sessions: the jobs and a way to start one. */
-export interface DeliveryContext {
+interface DeliveryContext {
   state: DaemonState;
   supervisor: Supervisor;
 }
 
 /** How long a foreground pi's claims outlive its connection (it may be re-opened on the session). */
-export function foregroundGraceMs(env: NodeJS.ProcessEnv = process.env): number {
+function foregroundGraceMs(env: NodeJS.ProcessEnv = process.env): number {
   const ms = Number(env.PI_ROOST_FG_CLAIM_GRACE_MS);
   return env.PI_ROOST_FG_CLAIM_GRACE_MS !== undefined && Number.isFinite(ms) && ms >= 0 ? ms : 5000;
 }
@@ -53,7 +53,7 @@ function holderMessage(change: TaskChange, by: TaskActor): string | null {
 }
 
 /** The message `assign` sends: the task, and how to claim it. */
-export function assignmentMessage(task: StoredTask, by: TaskActor, waitingOn: number[]): string {
+function assignmentMessage(task: StoredTask, by: TaskActor, waitingOn: number[]): string {
   const who = by.whoId === null ? `the ${by.who}` : by.who;
   return [
     `Task #${task.id} on the shared task board is handed to you by ${who}: ${task.title}`,

@@ -4,7 +4,7 @@ import type { DaemonState } from "../state.js";
 import type { StoredReply } from "../store.js";
 import type { Supervisor } from "../supervisor.js";
 
-export interface AgentItem {
+interface AgentItem {
   kind: DeliverKind;
   /** The sender's name. */
   from: string;
