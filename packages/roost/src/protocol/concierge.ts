@@ -1,6 +1,8 @@
 /** The concierge (M44–M46): the hub's own agent, which watches the fleet for the person. */
 
-import type { DispatchArgs } from "./ops.js";
+import { type Static, Type } from "typebox";
+import { JobRef, Maybe, NumberedId, Text } from "./fields.js";
+import { LIMITS } from "./limits.js";
 
 /** The name only the concierge's job may have (not a dispatch's, a rename's or a report's). */
 export const CONCIERGE_NAME = "concierge";
@@ -32,24 +34,11 @@ export interface ConciergeStatus {
   undoable: { jobId: string; name: string; text: string; at: string } | null;
 }
 
-export type ConciergeArgs =
-  | { action: "on"; launch?: Omit<DispatchArgs, "requestId" | "name"> }
-  | { action: "off" }
-  | { action: "status" }
-  | { action: "answer"; answer: AnswerPolicy }
-  | { action: "act"; act: boolean }
-  | { action: "undo" };
-
 export const CONCIERGE_ACTIONS = ["on", "off", "status", "answer", "act", "undo"] as const;
 
 /** What it tells the person: `info`, `need` (the person is needed), or an `answer` to an ask. */
 export const SAY_KINDS = ["info", "need", "answer"] as const;
 export type SayKind = (typeof SAY_KINDS)[number];
-
-export interface ConciergeSayArgs {
-  kind: SayKind;
-  text: string;
-}
 
 /** A suggested answer on a waiting row; the person accepts it with one key. */
 export interface Suggested {
@@ -57,19 +46,6 @@ export interface Suggested {
   why: string | null;
   at: string;
 }
-
-export interface ConciergeSuggestArgs {
-  /** The waiting session (an id or a unique name). */
-  id: string;
-  text: string;
-  why?: string;
-}
-
-export type ConciergeReplyArgs = ConciergeSuggestArgs;
-
-export type ConciergeActArgs =
-  | { what: "stop" | "respawn"; id: string }
-  | { what: "dispatch"; launch: Omit<DispatchArgs, "requestId"> };
 
 /** Who gave a standing order. */
 export type OrderBy = "user" | "concierge";
@@ -88,12 +64,6 @@ export interface StandingOrder {
   /** How often it was applied. */
   count: number;
 }
-
-export type ConciergeOrderArgs =
-  | { action: "add"; text: string; when?: string }
-  | { action: "rm"; id: number | string }
-  | { action: "list" }
-  | { action: "applied"; id: number | string; text?: string };
 
 export const ORDER_ACTIONS = ["add", "rm", "list", "applied"] as const;
 
@@ -125,3 +95,50 @@ export const CONCIERGE_LIMITS = {
   /** Rows one digest lists. */
   digestRows: 30,
 } as const;
+
+/** What a new session runs: a dispatch's arguments (its request id is the daemon's business here). */
+const Launch = Type.Object({
+  profile: Text(),
+  task: Maybe(Type.String({ maxLength: LIMITS.replyText })),
+  cwd: Maybe(Type.String()),
+  name: Maybe(Type.String()),
+});
+
+const ConciergeText = Text({ maxLength: CONCIERGE_LIMITS.text });
+const Why = Maybe(Type.String({ maxLength: CONCIERGE_LIMITS.why }));
+
+/** `concierge {action}`: `answer` with `answer`, `act` with `act`, `on` with an optional `launch`. */
+export const ConciergeArgs = Type.Object({
+  action: Type.Enum(CONCIERGE_ACTIONS),
+  launch: Maybe(Launch),
+  answer: Maybe(Type.Enum(ANSWER_POLICIES)),
+  act: Maybe(Type.Boolean()),
+});
+export type ConciergeArgs = Static<typeof ConciergeArgs>;
+
+export const ConciergeAskArgs = Type.Object({ text: Text({ maxLength: LIMITS.replyText }) });
+
+export const ConciergeSayArgs = Type.Object({ kind: Type.Enum(SAY_KINDS), text: ConciergeText });
+export type ConciergeSayArgs = Static<typeof ConciergeSayArgs>;
+
+/** A suggestion for a waiting session (an id or a unique name), or a reply in the person's place. */
+export const ConciergeSuggestArgs = Type.Object({ id: JobRef, text: ConciergeText, why: Why });
+export type ConciergeSuggestArgs = Static<typeof ConciergeSuggestArgs>;
+export const ConciergeReplyArgs = ConciergeSuggestArgs;
+
+/** `stop` or `respawn` with `id`; `dispatch` with `launch`. */
+export const ConciergeActArgs = Type.Object({
+  what: Type.Enum(["stop", "respawn", "dispatch"]),
+  id: Maybe(JobRef),
+  launch: Maybe(Launch),
+});
+export type ConciergeActArgs = Static<typeof ConciergeActArgs>;
+
+/** `add` with `text` (and `when`), `rm` and `applied` with `id` (`applied` with what was done, `text`). */
+export const ConciergeOrderArgs = Type.Object({
+  action: Type.Enum(ORDER_ACTIONS),
+  id: Maybe(NumberedId),
+  text: Maybe(Type.String({ maxLength: CONCIERGE_LIMITS.text })),
+  when: Maybe(Type.String()),
+});
+export type ConciergeOrderArgs = Static<typeof ConciergeOrderArgs>;

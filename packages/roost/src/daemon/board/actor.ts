@@ -1,5 +1,6 @@
 import { RoostError, type TaskActor } from "../../protocol/index.js";
 import type { Caller } from "../caller.js";
+import { isConciergeJob } from "../caller-kind.js";
 import { isEnded, type Job } from "../job.js";
 import type { ForegroundPeers } from "../peers/foreground.js";
 import type { DaemonState } from "../state.js";
@@ -46,6 +47,6 @@ export function actorFor(state: DaemonState, caller: Caller, foreground: Foregro
     );
   if (isEnded(job) || job.lifecycle === "stopped")
     throw new RoostError("unauthorized", `job ${job.id} has ended (${job.lifecycle})`);
-  if (job.role === "concierge") return { kind: "concierge", id: job.id, name: job.name };
+  if (isConciergeJob(job)) return { kind: "concierge", id: job.id, name: job.name };
   return { kind: "session", id: job.id, name: job.name };
 }

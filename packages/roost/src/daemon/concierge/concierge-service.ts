@@ -418,7 +418,7 @@ export class ConciergeService {
       this.table.put(this.meta);
       return;
     }
-    const outcome = deliverItem(this.deps, job, {
+    const outcome = deliverItem(this.deps.state, this.deps.supervisor, job, {
       kind: "digest",
       from: "roost",
       relation: due.length ? "order" : "events",

@@ -1,124 +1,87 @@
-import {
-  ANSWER_POLICIES,
-  type AnswerPolicy,
-  CONCIERGE_ACTIONS,
-  CONCIERGE_LIMITS,
-  LIMITS,
-  ORDER_ACTIONS,
-  RoostError,
-  SAY_KINDS,
-  type SayKind,
-} from "../../protocol/index.js";
+import { RoostError } from "../../protocol/index.js";
 import { readOrderId } from "../concierge/orders.js";
-import { optionalString } from "./args.js";
 import type { OpHandler } from "./context.js";
 
-function oneOf<T extends string>(args: Record<string, unknown>, field: string, values: readonly T[]): T {
-  const v = args[field];
-  if (typeof v !== "string" || !(values as readonly string[]).includes(v))
-    throw new RoostError("bad_request", `${field} must be one of ${values.join(", ")}`);
-  return v as T;
+/** A field an action needs: the schema lets it be left out, the action does not. */
+function needed<T>(value: T | null | undefined, what: string): T {
+  if (value === undefined || value === null) throw new RoostError("bad_request", `${what}`);
+  return value;
 }
 
-function text(args: Record<string, unknown>, field = "text", max: number = CONCIERGE_LIMITS.text): string {
-  const v = args[field];
-  if (typeof v !== "string" || v.trim() === "")
-    throw new RoostError("bad_request", `${field} must be a non-empty string`);
-  if (v.length > max) throw new RoostError("bad_request", `${field} is longer than ${max} characters`);
-  return v;
+/** Text that is all blanks says nothing. */
+function said(text: string, field = "text"): string {
+  if (text.trim() === "") throw new RoostError("bad_request", `${field} must be a non-empty string`);
+  return text;
 }
 
-function why(args: Record<string, unknown>): string | null {
-  const v = optionalString(args, "why");
-  if (v === undefined || v.trim() === "") return null;
-  if (v.length > CONCIERGE_LIMITS.why)
-    throw new RoostError("bad_request", `why is longer than ${CONCIERGE_LIMITS.why} characters`);
-  return v;
-}
+const why = (value: string | null | undefined) => (value?.trim() ? value : null);
 
-function launchOf(args: Record<string, unknown>, optional: boolean): Record<string, unknown> | undefined {
-  const launch = args.launch;
-  if (launch === undefined && optional) return undefined;
-  if (typeof launch !== "object" || launch === null || Array.isArray(launch))
-    throw new RoostError(
-      "bad_request",
-      "launch must be a dispatch's arguments {profile, task?, cwd?, name?}",
-    );
-  return launch as Record<string, unknown>;
-}
-
-/** `concierge {action}`: the person's switch, policy and undo (a session's connection is refused). */
-export const concierge: OpHandler = ({ concierge }, _caller, args) => {
-  const action = oneOf(args, "action", CONCIERGE_ACTIONS);
-  switch (action) {
-    case "on": {
-      const launch = launchOf(args, true);
-      if (launch && launch.name !== undefined)
+/** `concierge {action}`: the person's switch, policy and undo. */
+export const concierge: OpHandler<"concierge"> = ({ concierge }, _caller, args) => {
+  switch (args.action) {
+    case "on":
+      if (args.launch?.name !== undefined && args.launch?.name !== null)
         throw new RoostError("bad_request", "launch.name: the concierge's job is named concierge");
-      return concierge.on(launch);
-    }
+      return concierge.on(args.launch ?? undefined);
     case "off":
       return concierge.off();
     case "status":
       return concierge.status();
     case "answer":
-      return concierge.setPolicy({ answer: oneOf<AnswerPolicy>(args, "answer", ANSWER_POLICIES) });
+      return concierge.setPolicy({ answer: needed(args.answer, "answer must be never, routine or always") });
     case "act":
-      if (typeof args.act !== "boolean") throw new RoostError("bad_request", "act must be true or false");
-      return concierge.setPolicy({ act: args.act });
+      return concierge.setPolicy({ act: needed(args.act, "act must be true or false") });
     case "undo":
       return concierge.undo();
   }
 };
 
-export const conciergeAsk: OpHandler = ({ concierge }, _caller, args) =>
-  concierge.ask(text(args, "text", LIMITS.replyText));
+export const conciergeAsk: OpHandler<"concierge-ask"> = ({ concierge }, _caller, args) =>
+  concierge.ask(said(args.text));
 
-export const conciergeSay: OpHandler = ({ concierge }, caller, args) => {
-  const me = concierge.requireSpeaker(caller, "concierge-say");
-  concierge.say(me, oneOf<SayKind>(args, "kind", SAY_KINDS), text(args));
+export const conciergeSay: OpHandler<"concierge-say"> = ({ concierge }, caller, args) => {
+  concierge.say(concierge.requireSpeaker(caller, "concierge-say"), args.kind, said(args.text));
   return {};
 };
 
-export const conciergeSuggest: OpHandler = ({ concierge, state }, caller, args) => {
+export const conciergeSuggest: OpHandler<"concierge-suggest"> = ({ concierge, state }, caller, args) => {
   const me = concierge.requireSpeaker(caller, "concierge-suggest");
-  return concierge.suggest(me, state.resolve(args.id), text(args), why(args));
+  return concierge.suggest(me, state.resolve(args.id), said(args.text), why(args.why));
 };
 
-export const conciergePolicy: OpHandler = ({ concierge }, caller) => {
+export const conciergePolicy: OpHandler<"concierge-policy"> = ({ concierge }, caller) => {
   concierge.requireSpeaker(caller, "concierge-policy");
   return concierge.policy();
 };
 
-export const conciergeReply: OpHandler = ({ concierge, state }, caller, args) => {
+export const conciergeReply: OpHandler<"concierge-reply"> = ({ concierge, state }, caller, args) => {
   const me = concierge.requireSpeaker(caller, "concierge-reply");
-  return concierge.reply(me, state.resolve(args.id), text(args), why(args));
+  return concierge.reply(me, state.resolve(args.id), said(args.text), why(args.why));
 };
 
-export const conciergeAct: OpHandler = ({ concierge, state }, caller, args) => {
+export const conciergeAct: OpHandler<"concierge-act"> = ({ concierge, state }, caller, args) => {
   const me = concierge.requireSpeaker(caller, "concierge-act");
-  const what = oneOf(args, "what", ["stop", "respawn", "dispatch"] as const);
-  if (what === "dispatch") return concierge.act(me, { what, launch: launchOf(args, false)! });
-  return concierge.act(me, { what, target: state.resolve(args.id) });
+  if (args.what === "dispatch")
+    return concierge.act(me, { what: "dispatch", launch: needed(args.launch, "dispatch needs launch") });
+  return concierge.act(me, {
+    what: args.what,
+    target: state.resolve(needed(args.id, `${args.what} needs id`)),
+  });
 };
 
 /** `concierge-order {action}`: the person's and the concierge's standing orders. */
-export const conciergeOrder: OpHandler = ({ concierge }, caller, args) => {
-  const action = oneOf(args, "action", ORDER_ACTIONS);
-  switch (action) {
+export const conciergeOrder: OpHandler<"concierge-order"> = ({ concierge }, caller, args) => {
+  switch (args.action) {
     case "list":
       concierge.orderBy(caller);
       return concierge.orderResult();
     case "add":
-      return concierge.addOrder(caller, args.text, args.when);
+      return concierge.addOrder(caller, args.text, args.when ?? undefined);
     case "rm":
       return concierge.removeOrder(caller, readOrderId(args.id));
     case "applied": {
       const me = concierge.requireSpeaker(caller, "concierge-order applied");
-      const note = optionalString(args, "text");
-      if (note !== undefined && note.length > CONCIERGE_LIMITS.text)
-        throw new RoostError("bad_request", `text is longer than ${CONCIERGE_LIMITS.text} characters`);
-      return concierge.applied(me, readOrderId(args.id), note?.trim() || null);
+      return concierge.applied(me, readOrderId(args.id), args.text?.trim() || null);
     }
   }
 };

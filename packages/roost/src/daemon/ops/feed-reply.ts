@@ -1,20 +1,19 @@
 import type { ReplyMode } from "../../protocol/index.js";
-import { type FeedActor, USER } from "../events-feed.js";
+import { type EventsFeed, type FeedActor, USER } from "../events-feed.js";
 import type { Job } from "../job.js";
-import type { OpContext } from "./context.js";
 
 /**
  * A reply in the events feed: `reply`, `steer` or `typed` (into a terminal), to whom, and its start;
  * the user's, or the concierge's in the user's place.
  */
 export function feedReply(
-  ctx: OpContext,
+  feed: EventsFeed,
   job: Job,
   text: string,
   mode: ReplyMode | null,
   by: FeedActor = USER,
 ): void {
-  ctx.feed.add({
+  feed.add({
     kind: "reply",
     why: mode === "steer" ? "steer" : job.kind === "terminal" ? "typed" : "reply",
     text: `${job.name}: ${text.replace(/\s+/g, " ").slice(0, 120)}`,
