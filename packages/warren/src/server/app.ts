@@ -38,7 +38,7 @@ export interface ServerOptions {
   /** Ended runs remembered (default 1000); older ones are forgotten (404). */
   keepEndedRuns?: number;
   /**
-   * Events the ended runs kept whole hold together (default 1,000,000); past it the oldest keep
+   * Events the ended runs kept whole hold together (default 200,000); past it the oldest keep
    * only their summary (GET shows it, other routes answer 410). The latest ended run stays whole.
    */
   endedRunEvents?: number;
