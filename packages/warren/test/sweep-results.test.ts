@@ -151,8 +151,7 @@ test("a sweep folder keeps its id, and a record line cut short by a kill is drop
   const path = join(root, "cut");
   const dir = new SweepDir(path);
   assert.match(dir.sweepId, /^[0-9a-f]{16}$/);
-  dir.appendRecord(record({ seed: 1 }));
-  dir.appendRecord(record({ seed: 2 }));
+  dir.appendRecords([record({ seed: 1 }), record({ seed: 2 })]);
   const file = join(path, "runs.jsonl");
   const whole = readFileSync(file, "utf8");
   writeFileSync(file, `${whole}{"key":"s/m/3","sce`);
@@ -160,7 +159,7 @@ test("a sweep folder keeps its id, and a record line cut short by a kill is drop
   assert.equal(again.sweepId, dir.sweepId);
   assert.deepEqual([...again.readRecords().keys()], ["s/m/1", "s/m/2"]);
   assert.equal(readFileSync(file, "utf8"), whole);
-  again.appendRecord(record({ seed: 1 }));
+  again.appendRecords([record({ seed: 1 })]);
   assert.equal(again.readRecords().size, 2, "a key written twice counts once");
 
   writeFileSync(file, `${whole}not json\n`);
@@ -185,6 +184,12 @@ test("progress: plain lines off a terminal, a bar redrawn on one", () => {
   bar.finish();
   assert.match(drawn[0]!, /^\r\x1b\[2K\[#{12}\.{12}\] 1\/2 done/);
   assert.ok(drawn.at(-1)!.endsWith("\n"));
+  const busy: string[] = [];
+  const fast = new SweepProgress({ write: (t) => busy.push(t), isTTY: true }, 1000, 0);
+  for (let i = 0; i < 1000; i++) fast.recordFinished(true);
+  assert.ok(busy.length < 100, `a bar redrawn ${busy.length} times for 1000 runs in a moment`);
+  fast.finish();
+  assert.match(busy.at(-1)!, /1000\/1000 done.*finished\n$/);
   assert.equal(formatDuration(59.4), "59 s");
   assert.equal(formatDuration(125), "2 min 5 s");
   assert.equal(formatDuration(7300), "2 h 1 min");
