@@ -7,7 +7,7 @@ import type { AgentScore, Controller } from "../src/engine/index.js";
 import { type RunRecord, recordProblem } from "../src/sweep/run-record.js";
 import { SweepDir } from "../src/sweep/sweep-dir.js";
 import { formatDuration, SweepProgress } from "../src/sweep/sweep-progress.js";
-import { summarize, summaryTable } from "../src/sweep/sweep-summary.js";
+import { digestOf, summarize, summaryTable } from "../src/sweep/sweep-summary.js";
 import { wilsonInterval } from "../src/sweep/wilson.js";
 
 const root = mkdtempSync(join(tmpdir(), "warren-sweep-results-"));
@@ -81,7 +81,7 @@ test("the summary: one row per scenario x mix, means per run, sim time and time 
     agent("b", "remote", share / 2),
     agent("c", "solution", 1 - share),
   ];
-  const summary = summarize([
+  const records = [
     record({
       seed: 1,
       sim_time_ms: 2000,
@@ -110,7 +110,8 @@ test("the summary: one row per scenario x mix, means per run, sim time and time 
       agents: tested(0.5),
     }),
     record({ seed: 1, mix: "other", key: "s/other/1", success: false, status: "failed", commands: 3 }),
-  ]);
+  ];
+  const summary = summarize(records.map(digestOf));
   assert.equal(summary.runs, 4);
   assert.equal(summary.successes, 2);
   assert.deepEqual(summary.rows[0], {

@@ -4,7 +4,7 @@ import type { RunRecord } from "./run-record.js";
 import { SweepDir } from "./sweep-dir.js";
 import type { RunSpec } from "./sweep-plan.js";
 import { type ProgressSink, SweepProgress } from "./sweep-progress.js";
-import { type SweepSummary, summarize } from "./sweep-summary.js";
+import { digestOf, type RunDigest, type SweepSummary, summarize } from "./sweep-summary.js";
 
 export interface SweepOptions {
   /** Every run of the sweep (`planRuns`). */
@@ -22,7 +22,6 @@ export interface SweepOptions {
 
 export interface SweepResult {
   summary: SweepSummary;
-  records: RunRecord[];
   /** Runs recorded by an earlier start of this sweep. */
   resumed: number;
   /** Runs that could not be played (not the same as a failed run); a restart tries them again. */
@@ -42,7 +41,9 @@ export interface RunSink {
 export async function runSweep(options: SweepOptions): Promise<SweepResult> {
   const { plan } = options;
   const dir = new SweepDir(options.outDir);
-  const recorded = dir.readRecords();
+  // Of each run recorded, what the table needs.
+  const recorded = new Map<string, RunDigest>();
+  for (const [key, record] of dir.readRecords()) recorded.set(key, digestOf(record));
   const missing = plan.filter((spec) => !recorded.has(spec.key));
   const resumed = plan.length - missing.length;
   if (resumed > 0) {
@@ -57,7 +58,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
     finished(record) {
       // A run reported twice (a queue retry racing its first attempt) is counted once.
       if (recorded.has(record.key)) return;
-      recorded.set(record.key, record);
+      recorded.set(record.key, digestOf(record));
       unwritten.add(record);
       progress.recordFinished(record.success);
     },
@@ -72,10 +73,9 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
     unwritten.flush();
   }
   progress.finish();
-  const records = plan.flatMap((spec) => recorded.get(spec.key) ?? []);
-  const summary = summarize(records);
+  const summary = summarize(plan.flatMap((spec) => recorded.get(spec.key) ?? []));
   dir.writeSummary(summary);
-  return { summary, records, resumed, errors };
+  return { summary, resumed, errors };
 }
 
 async function play(options: SweepOptions, sweepId: string, specs: RunSpec[], sink: RunSink): Promise<void> {
