@@ -6,9 +6,9 @@
  */
 
 /** A batch's play time aimed at by default: a message's cost is small beside it, and progress stays lively. */
-export const BATCH_TARGET_MS = 20;
+export const BATCH_TARGET_MS = 100;
 /** However short the runs, a batch holds at most this many. */
-export const MAX_BATCH = 64;
+export const MAX_BATCH = 100;
 /** Weight of the latest batch in the mean run time: a sweep's runs change length scenario by scenario. */
 const LATEST_WEIGHT = 0.3;
 

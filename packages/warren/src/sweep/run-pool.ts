@@ -50,6 +50,7 @@ export class RunPool {
   private readonly waiting: Task[] = [];
   private meanRunMs: number | undefined;
   private closed = false;
+  private sent = 0;
 
   constructor(
     readonly size: number,
@@ -68,6 +69,11 @@ export class RunPool {
       this.waiting.push({ spec, resolve, reject });
       this.dispatch();
     });
+  }
+
+  /** Batches sent to the processes so far: runs over batches is how well batching works. */
+  get batchesSent(): number {
+    return this.sent;
   }
 
   /** The processes' ids, to watch what they cost. */
@@ -138,6 +144,7 @@ export class RunPool {
 
   private send(member: Member, tasks: Task[]): void {
     member.inHand.push(...tasks);
+    this.sent++;
     member.process.send({ runs: tasks.map((task) => task.spec) } satisfies PoolRequest);
   }
 }
