@@ -55,8 +55,12 @@ interface Measure {
   seconds: number;
   /** The sweep's own process: CPU over wall time, in cores. */
   sweepCores: number;
-  /** The workers: CPU over wall time and worker count, the share of their time they were busy. */
-  workersBusy: number | undefined;
+  /** The workers: CPU over wall time and worker count, the share of their time they computed. */
+  workersCpu: number | undefined;
+  /** The share of the workers' time they waited for runs to play: the pool, not the machine, keeping them idle. */
+  workersWaiting: number;
+  /** Runs over the batches the pool sent. */
+  runsPerBatch: number;
 }
 
 /** One whole sweep of `specs` on a pool of `size` processes already started and warmed up. */
@@ -67,18 +71,22 @@ async function sweepOnce(pool: RunPool, specs: RunSpec[]): Promise<Measure> {
     return each.every((ms) => ms !== undefined) ? (each as number[]) : undefined;
   };
   const workersBefore = workerCpu();
+  const batchesBefore = pool.batchesSent;
+  const busyBefore = pool.busyMs;
   const cpuBefore = ownCpuMs();
   const started = performance.now();
   await runSweep({ plan: specs, outDir: out, workers: pool.size, pool, progress: quiet });
   const wallMs = performance.now() - started;
   const sweepCores = (ownCpuMs() - cpuBefore) / wallMs;
   const workersAfter = workerCpu();
-  const workersBusy =
+  const workersCpu =
     workersBefore && workersAfter
       ? workersAfter.reduce((sum, ms, i) => sum + ms - workersBefore[i]!, 0) / wallMs / pool.size
       : undefined;
   rmSync(out, { recursive: true, force: true });
-  return { seconds: wallMs / 1000, sweepCores, workersBusy };
+  const workersWaiting = 1 - (pool.busyMs - busyBefore) / wallMs / pool.size;
+  const runsPerBatch = specs.length / (pool.batchesSent - batchesBefore);
+  return { seconds: wallMs / 1000, sweepCores, workersCpu, workersWaiting, runsPerBatch };
 }
 
 /** The better of two sweeps on `size` fresh processes. */
@@ -99,14 +107,16 @@ const percent = (x: number | undefined): string => (x === undefined ? "-" : `${(
 
 async function scaling(title: string, specs: RunSpec[], warmUp: RunSpec[]): Promise<void> {
   console.log(`${title}: ${specs.length} runs a sweep, the better of two`);
-  console.log("  workers    runs/s  speed-up  sweep process CPU  workers busy");
+  console.log(
+    "  workers    runs/s  speed-up  sweep process CPU  workers' CPU  workers waiting  runs a batch",
+  );
   let floor = 0;
   for (const size of [...new Set([1, 2, cores])]) {
     const best = await bestOfTwo(size, specs, warmUp);
     const rate = specs.length / best.seconds;
     if (size === 1) floor = rate;
     console.log(
-      `  ${String(size).padStart(7)}  ${rate.toFixed(1).padStart(8)}  ${`${(rate / floor).toFixed(2)}x`.padStart(8)}  ${percent(best.sweepCores).padStart(17)}  ${percent(best.workersBusy).padStart(12)}`,
+      `  ${String(size).padStart(7)}  ${rate.toFixed(1).padStart(8)}  ${`${(rate / floor).toFixed(2)}x`.padStart(8)}  ${percent(best.sweepCores).padStart(17)}  ${percent(best.workersCpu).padStart(12)}  ${percent(best.workersWaiting).padStart(15)}  ${best.runsPerBatch.toFixed(1).padStart(12)}`,
     );
   }
 }

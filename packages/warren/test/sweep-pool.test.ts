@@ -3,10 +3,11 @@ import { test } from "node:test";
 import { executeRun } from "../src/sweep/execute-run.js";
 import {
   BATCH_TARGET_MS,
+  batchesInHand,
   batchSize,
   MAX_BATCH,
   nextMeanRunMs,
-  runsInHand,
+  PREFETCH_BELOW_MS,
 } from "../src/sweep/run-batches.js";
 import { RunPool } from "../src/sweep/run-pool.js";
 import type { RunRecord } from "../src/sweep/run-record.js";
@@ -26,12 +27,11 @@ test("batches: one run until a run time is known, about BATCH_TARGET_MS of play 
   assert.equal(batchSize(60_000, 500, 2), 1, "a minute-long run goes alone");
   assert.equal(batchSize(1, 8, 2), 2, "the last runs are shared out: half of each process's share");
   assert.equal(batchSize(1, 1, 2), 1);
-  assert.equal(runsInHand(10, 2), 20, "short runs: a batch playing and the next waiting");
-  assert.equal(runsInHand(1, BATCH_TARGET_MS - 1), 2);
-  assert.equal(runsInHand(1, BATCH_TARGET_MS), 1, "long runs: one in hand, none held from an idle process");
-  assert.equal(runsInHand(1, undefined), 1);
+  assert.equal(batchesInHand(2), 2, "short runs: a batch playing and the next waiting");
+  assert.equal(batchesInHand(PREFETCH_BELOW_MS - 1), 2);
+  assert.equal(batchesInHand(PREFETCH_BELOW_MS), 1, "long runs: one in hand, none held from an idle process");
+  assert.equal(batchesInHand(undefined), 1);
   assert.equal(batchSize(100, 500, 2, 1000), 10, "a pool may aim at longer batches");
-  assert.equal(runsInHand(10, 100, 1000), 20);
   assert.equal(nextMeanRunMs(undefined, 4, 40), 10);
   assert.equal(nextMeanRunMs(10, 1, 20), 13, "the latest batch weighs 0.3");
 });
@@ -50,6 +50,7 @@ test("a pool sends short runs in batches and gives each run its own record, as p
       specs.map((s) => s.key),
     );
     assert.ok(sends > 0 && sends < specs.length / 3, `${sends} batches for ${specs.length} runs`);
+    assert.ok(pool.busyMs > 0, "the processes report the time they played");
     for (const i of [0, 1, 150, 299]) {
       assert.equal(records[i]!.log_hash, (await executeRun(specs[i]!)).log_hash, specs[i]!.key);
     }

@@ -30,12 +30,16 @@ export function batchSize(
 }
 
 /**
- * How many runs a process may hold, playing or waiting, when batches are `batch` runs: two batches
- * for short runs; for long ones (a second, a minute) one, since a run held behind another could
- * be played sooner by another process and the message costs nothing beside the run.
+ * While runs are shorter than this a process holds a second batch as it plays one, so the next
+ * is there when one ends; a run held back so at the end of a sweep costs at most this long.
+ * Longer runs (a language model deciding) go one at a time: the round trip costs nothing beside
+ * them, and a run held behind another could be played sooner by another process.
  */
-export function runsInHand(batch: number, meanRunMs: number | undefined, targetMs = BATCH_TARGET_MS): number {
-  return meanRunMs !== undefined && meanRunMs < targetMs ? 2 * batch : batch;
+export const PREFETCH_BELOW_MS = 1000;
+
+/** How many batches a process may hold, playing or waiting. */
+export function batchesInHand(meanRunMs: number | undefined): number {
+  return meanRunMs !== undefined && meanRunMs < PREFETCH_BELOW_MS ? 2 : 1;
 }
 
 /** The mean run time after a batch of `runs` that kept its process busy `busyMs`. */

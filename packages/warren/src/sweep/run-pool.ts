@@ -1,6 +1,6 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { BATCH_TARGET_MS, batchSize, nextMeanRunMs, runsInHand } from "./run-batches.js";
+import { BATCH_TARGET_MS, batchesInHand, batchSize, nextMeanRunMs } from "./run-batches.js";
 import type { RunRecord } from "./run-record.js";
 import type { RunSpec } from "./sweep-plan.js";
 
@@ -32,6 +32,8 @@ interface Member {
   process: ChildProcess;
   /** Runs sent and not yet reported, in the order the process plays them. */
   inHand: Task[];
+  /** Batches sent and not yet answered. */
+  batches: number;
 }
 
 // Run from source (tsx) the entry is the .ts file beside this one; built, the .js file.
@@ -51,6 +53,7 @@ export class RunPool {
   private meanRunMs: number | undefined;
   private closed = false;
   private sent = 0;
+  private busy = 0;
 
   constructor(
     readonly size: number,
@@ -76,6 +79,11 @@ export class RunPool {
     return this.sent;
   }
 
+  /** Wall ms the processes have spent playing runs, as they report it; the rest they waited for work. */
+  get busyMs(): number {
+    return this.busy;
+  }
+
   /** The processes' ids, to watch what they cost. */
   get pids(): number[] {
     return this.members.flatMap((m) => m.process.pid ?? []);
@@ -99,7 +107,7 @@ export class RunPool {
 
   private spawn(): Member {
     const child = fork(ENTRY, [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
-    const member: Member = { process: child, inHand: [] };
+    const member: Member = { process: child, inHand: [], batches: 0 };
     child.on("message", (reply: PoolReply) => this.settle(member, reply));
     child.once("exit", (code, signal) => {
       const lost = member.inHand.splice(0);
@@ -115,6 +123,7 @@ export class RunPool {
   }
 
   private settle(member: Member, reply: PoolReply): void {
+    member.batches--;
     for (const result of reply.results) {
       const at = member.inHand.findIndex((task) => task.spec.key === result.key);
       if (at < 0) continue;
@@ -122,6 +131,7 @@ export class RunPool {
       if ("record" in result) task!.resolve(result.record);
       else task!.reject(new Error(result.error));
     }
+    this.busy += reply.busy_ms;
     if (reply.results.length > 0) {
       this.meanRunMs = nextMeanRunMs(this.meanRunMs, reply.results.length, reply.busy_ms);
     }
@@ -129,21 +139,24 @@ export class RunPool {
   }
 
   private dispatch(): void {
-    for (const member of this.members) {
+    // Idle processes first: a run never waits behind another while a process has nothing.
+    const leastHeld = [...this.members].sort((a, b) => a.batches - b.batches);
+    for (const member of leastHeld) {
       if (this.waiting.length === 0) return;
       if (!member.process.connected || member.inHand.some((task) => task.alone)) continue;
       if (this.waiting[0]!.alone) {
         if (member.inHand.length === 0) this.send(member, this.waiting.splice(0, 1));
         continue;
       }
+      if (member.batches >= batchesInHand(this.meanRunMs)) continue;
       const batch = batchSize(this.meanRunMs, this.waiting.length, this.members.length, this.batchTargetMs);
-      if (member.inHand.length + batch > runsInHand(batch, this.meanRunMs, this.batchTargetMs)) continue;
       this.send(member, this.waiting.splice(0, batch));
     }
   }
 
   private send(member: Member, tasks: Task[]): void {
     member.inHand.push(...tasks);
+    member.batches++;
     this.sent++;
     member.process.send({ runs: tasks.map((task) => task.spec) } satisfies PoolRequest);
   }
