@@ -43,6 +43,7 @@ export class Supervisor {
   constructor(
     private readonly state: DaemonState,
     private readonly connect: () => Promise<ProcessHost>,
+    private readonly log: (line: string) => void,
   ) {}
 
   /** Last screens being written into jobs' folders: a removal waits for its job's. */
@@ -73,7 +74,7 @@ export class Supervisor {
   private readonly onLost = () => {
     if (this.closing) return;
     this.detach();
-    void this.attach().catch((err) => console.error(`roost: process host lost: ${(err as Error).message}`));
+    void this.attach().catch((err) => this.log(`roost: process host lost: ${(err as Error).message}`));
   };
 
   /** Connects to the host (starting it if need be) and takes up every job where it stands. */
