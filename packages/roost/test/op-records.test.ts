@@ -195,7 +195,7 @@ test("a fault inside an op is logged with its stack, the op and the job; the cli
     },
   } as unknown as OpContext;
   await assert.rejects(
-    route(ctx, (line) => logged.push(line), fakeCaller(), "stop", { id: "abc123" }),
+    async () => route(ctx, (line) => logged.push(line), fakeCaller(), "stop", { id: "abc123" }),
     (err: unknown) =>
       err instanceof RoostError &&
       err.code === "internal" &&
@@ -205,12 +205,12 @@ test("a fault inside an op is logged with its stack, the op and the job; the cli
   assert.match(logged[0]!, /^op stop failed \(job abc123\): TypeError: something broke\n\s+at /);
   // A wrong-typed field is refused before anything is looked up: the fault is never reached.
   await assert.rejects(
-    route(ctx, (line) => logged.push(line), fakeCaller(), "stop", { id: 7 }),
+    async () => route(ctx, (line) => logged.push(line), fakeCaller(), "stop", { id: 7 }),
     (err: unknown) =>
       err instanceof RoostError && err.code === "bad_request" && /^id must be/.test(err.message),
   );
   await assert.rejects(
-    route(ctx, (line) => logged.push(line), fakeCaller(), "no-such-op", {}),
+    async () => route(ctx, (line) => logged.push(line), fakeCaller(), "no-such-op", {}),
     (err: unknown) =>
       err instanceof RoostError && err.code === "bad_request" && /unknown op/.test(err.message),
   );

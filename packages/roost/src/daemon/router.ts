@@ -98,13 +98,7 @@ export type Log = (line: string) => void;
  * handler runs. An error that is not a `RoostError` is a fault: it goes to the log with its stack,
  * and the client gets `internal` with a short text.
  */
-export async function route(
-  ctx: OpContext,
-  log: Log,
-  caller: Caller,
-  op: unknown,
-  rawArgs: unknown,
-): Promise<unknown> {
+export function route(ctx: OpContext, log: Log, caller: Caller, op: unknown, rawArgs: unknown): unknown {
   if (typeof op !== "string" || !Object.hasOwn(OPS, op))
     throw new RoostError("bad_request", `unknown op ${JSON.stringify(op)}`);
   const name = op as OpName;
@@ -112,14 +106,19 @@ export async function route(
   if (refused !== null) throw new RoostError("unsupported", refused);
   const args = checkedArgs(name, rawArgs);
   const handler = HANDLERS[name] as (ctx: OpContext, caller: Caller, args: unknown) => unknown;
-  try {
-    return await handler(ctx, caller, args);
-  } catch (err) {
+  const fault = (err: unknown): never => {
     if (err instanceof RoostError) throw err;
     const jobId = (args as { id?: unknown }).id ?? caller.jobId;
     log(
       `op ${name} failed (job ${typeof jobId === "string" ? jobId : "none"}): ${(err as Error)?.stack ?? err}`,
     );
     throw new RoostError("internal", `internal error in ${name}: ${(err as Error)?.message ?? String(err)}`);
+  };
+  try {
+    const result = handler(ctx, caller, args);
+    // An op that answers at once is not made to wait a turn for a promise.
+    return result instanceof Promise ? result.catch(fault) : result;
+  } catch (err) {
+    return fault(err);
   }
 }
