@@ -5,6 +5,7 @@ import { connectHost } from "./host/index.js";
 import { jobFromRecord } from "./job.js";
 import { acquireDaemonLock } from "./lock.js";
 import { releaseCaller } from "./ops/agent.js";
+import { takeReply } from "./ops/replies.js";
 import { roostHome, statePaths } from "./paths.js";
 import { type Log, route } from "./router.js";
 import { SocketServer } from "./server.js";
@@ -45,7 +46,9 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
   }
   const connect = options.connect ?? ((stateDir: string) => connectHost({ stateDir }));
   const supervisor = new Supervisor(state, () => connect(paths.stateDir), log);
-  const services = buildServices(state, supervisor, store);
+  const services = buildServices(state, supervisor, store, (ctx, job, text, mode, by) =>
+    takeReply(ctx, job, text, mode, undefined, undefined, by),
+  );
   const server = new SocketServer({
     handle: (caller, op, args) => route(services, log, caller, op, args),
     opened: (caller) => state.callers.add(caller),

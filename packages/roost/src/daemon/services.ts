@@ -1,12 +1,11 @@
-import type { DispatchArgs } from "../protocol/index.js";
+import type { DispatchArgs, ReplyMode, ReplyResult } from "../protocol/index.js";
 import { BoardService } from "./board/board-service.js";
 import { ConciergeService } from "./concierge/concierge-service.js";
 import { Dispatcher } from "./dispatch/dispatcher.js";
-import { EventsFeed } from "./events-feed.js";
-import { isLive } from "./job.js";
+import { EventsFeed, type FeedActor } from "./events-feed.js";
+import { isLive, type Job } from "./job.js";
 import { JobEvents } from "./job-events.js";
 import type { OpContext } from "./ops/context.js";
-import { takeReply } from "./ops/replies.js";
 import { ForegroundPeers } from "./peers/foreground.js";
 import { PeerService } from "./peers/peer-service.js";
 import { clockFromEnv } from "./schedules/clock.js";
@@ -15,6 +14,15 @@ import type { DaemonState } from "./state.js";
 import type { Store } from "./store.js";
 import type { Supervisor } from "./supervisor.js";
 
+/** How a reply is taken (the reply op's way, given from above: the ops sit over the services). */
+export type ReplyAs = (
+  ctx: OpContext,
+  job: Job,
+  text: string,
+  mode: ReplyMode | null,
+  by: FeedActor,
+) => Promise<ReplyResult>;
+
 /**
  * Builds the services the ops work with, each given what it uses, and wires them to the jobs'
  * changes: the one place they are made. The feed, the dispatcher (the user's dispatch, a
@@ -22,7 +30,12 @@ import type { Supervisor } from "./supervisor.js";
  * hears of every job's change and removal, to release what an ended job held), the schedules and
  * the concierge (it hears of them too: suggestions, its digests).
  */
-export function buildServices(state: DaemonState, supervisor: Supervisor, store: Store): OpContext {
+export function buildServices(
+  state: DaemonState,
+  supervisor: Supervisor,
+  store: Store,
+  reply: ReplyAs,
+): OpContext {
   const clock = clockFromEnv();
   const feed = new EventsFeed(store, () => state.now());
   const dispatcher = new Dispatcher(state, supervisor);
@@ -45,7 +58,7 @@ export function buildServices(state: DaemonState, supervisor: Supervisor, store:
     clock,
     store,
     dispatch: (launch, extend) => dispatcher.dispatch(launch as DispatchArgs, extend),
-    reply: (job, text, mode, by) => takeReply(services, job, text, mode, undefined, undefined, by),
+    reply: (job, text, mode, by) => reply(services, job, text, mode, by),
   });
   state.jobWatchers.push(
     { changed: (job) => concierge.jobChanged(job), removed: (id) => concierge.jobRemoved(id) },
