@@ -1,7 +1,7 @@
 import { excludedByAffordances } from "../client/affordance-check.js";
 import { type AgentSession, RunEndedError } from "../client/agent-session.js";
 import type { WarrenClient } from "../client/warren-client.js";
-import type { Briefing, Envelope, Receipt } from "../protocol/index.js";
+import type { Briefing, Envelope } from "../protocol/index.js";
 import type { PendingCommand, PlayRecordFile } from "./play-record.js";
 import { choicesFor, fit, QUESTION_LIMITS, questionFor } from "./question.js";
 import type { Seat, SeatReply } from "./seat.js";
@@ -151,17 +151,22 @@ export class Player {
     await this.send(command);
   }
 
-  /** Sends a command (again, after a restart, under the same id) and says what became of it. */
+  /**
+   * Sends a command (again, after a restart, under the same id) and says what became of it. It stays
+   * in the record until the run has moved past its observation: the reply is acked only then.
+   */
   private async send(command: PendingCommand): Promise<void> {
-    let receipt: Receipt;
     try {
-      receipt = await this.session.submit(command.envelope, command.payload, command.command_id);
+      await this.sendOnce(command);
     } catch (error) {
-      if (error instanceof RunEndedError) return; // The loop says how it ended.
-      throw error;
+      if (!(error instanceof RunEndedError)) throw error; // The loop says how it ended.
     } finally {
       this.record.update({ pending: undefined });
     }
+  }
+
+  private async sendOnce(command: PendingCommand): Promise<void> {
+    const receipt = await this.session.submit(command.envelope, command.payload, command.command_id);
     const answered = command.envelope;
     if (receipt.observation_id !== answered.observation_id) {
       // This reply's id was taken for an earlier observation: the same reply again, not a new move.
