@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { DaemonClient } from "pi-roost/client";
-import { playAgent, type RunEvent, WarrenClient } from "../src/client/index.js";
-import type { CommandPayload, Decision } from "../src/engine/index.js";
+import { type CommandPayload, playAgent, type RunEvent, WarrenClient } from "../src/client/index.js";
+import type { Decision } from "../src/engine/index.js";
 import { findScenario } from "../src/scenarios/index.js";
 import { engineerReply, playHome, roost, rowWhen, startWarrenServe } from "./helpers/play-table.js";
 
