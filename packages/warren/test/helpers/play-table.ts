@@ -92,11 +92,12 @@ export async function rowWhen(
   }
 }
 
-/** The engineer's bridge_repair plan, read from the question a row asks. */
+/** The engineer's bridge_repair plan, read from an observation's text (as a row asks it, or pi reads it). */
 export function engineerReply(question: string): string {
   const carry = /You carry: ([^(]*)\(/.exec(question)?.[1] ?? "";
   const items = /Items here: ([^\n]*)/.exec(question)?.[1] ?? "";
-  const atBridge = /\) at [^(]*bridge[^(]*\(/i.test(question);
+  const woke = question.split("\n").find((line) => line.startsWith("[t=")) ?? "";
+  const atBridge = /\) at [^(]*bridge[^(]*\(/i.test(woke);
   if (!carry.includes("toolbox")) return items.includes("toolbox-1") ? "take toolbox-1" : "move_to workshop";
   if (!atBridge) return "move_to bridge";
   return items.includes("plank") ? "repair" : "sleep 2000";
