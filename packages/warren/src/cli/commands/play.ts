@@ -1,3 +1,5 @@
+import { sleep } from "../../client/backoff.js";
+import { isTransient } from "../../client/http.js";
 import { WarrenClient } from "../../client/warren-client.js";
 import { PlayRecordFile } from "../../play/play-record.js";
 import { Player } from "../../play/player.js";
@@ -13,6 +15,22 @@ function parseDeadline(text: string | undefined): number | undefined {
     throw new UsageError(`--deadline must be a positive number of seconds (got "${text}")`);
   }
   return Number(text);
+}
+
+/** How long a player started beside its server waits for it to listen. */
+const SERVER_START_MS = 30_000;
+
+/** A first request, tried again while the server is not up yet (started at the same moment). */
+async function whenServing<T>(request: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + SERVER_START_MS;
+  for (;;) {
+    try {
+      return await request();
+    } catch (error) {
+      if (!isTransient(error) || Date.now() > deadline) throw error;
+      await sleep(250);
+    }
+  }
 }
 
 export const playCommand: CliCommand = {
@@ -44,12 +62,14 @@ export const playCommand: CliCommand = {
     let runId = scenario === undefined ? positionals[1]! : record.current.run_id;
     if (runId === undefined) {
       // Made once: a player started again finds the run in its record.
-      const run = await client.createRun(scenario!, {
-        seed,
-        controlled_agents: [agentId],
-        npc_policy: "solution",
-        ...(deadline === undefined ? {} : { deadline_s: deadline }),
-      });
+      const run = await whenServing(() =>
+        client.createRun(scenario!, {
+          seed,
+          controlled_agents: [agentId],
+          npc_policy: "solution",
+          ...(deadline === undefined ? {} : { deadline_s: deadline }),
+        }),
+      );
       runId = run.run_id;
       record.update({ run_id: runId });
       io.err(`warren play: made ${runId} (${scenario} seed ${seed})`);
