@@ -1,30 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Envelope } from "../src/client/index.js";
-import { createRun } from "../src/index.js";
 import { choicesFor, QUESTION_LIMITS, questionFor } from "../src/play/question.js";
 import { readCommand, writeCommand } from "../src/play/written-command.js";
-
-async function firstEnvelope(): Promise<{
-  envelope: Envelope;
-  briefing: ReturnType<ReturnType<typeof createRun>["briefing"]>;
-}> {
-  const run = createRun({
-    runId: "r",
-    scenario: "bridge_repair",
-    seed: 3,
-    controlledAgents: ["engineer-1"],
-    pace: null,
-  });
-  run.start();
-  const envelope = (await run.nextObservation("engineer-1", -1, 5000))!;
-  const briefing = run.briefing("engineer-1");
-  run.dispose("done with it");
-  return { envelope, briefing };
-}
+import { engineerStart } from "./helpers/play-table.js";
 
 describe("written commands", async () => {
-  const { envelope, briefing } = await firstEnvelope();
+  const { envelope, briefing } = await engineerStart();
   const catalog = briefing.tool_catalog;
 
   it("reads each kind of command against the catalogue", () => {

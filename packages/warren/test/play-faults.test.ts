@@ -1,10 +1,17 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { DaemonClient } from "pi-roost/client";
 import { type CommandPayload, playAgent, type RunEvent, WarrenClient } from "../src/client/index.js";
 import type { Decision } from "../src/engine/index.js";
 import { findScenario } from "../src/scenarios/index.js";
-import { engineerReply, playHome, roost, rowWhen, startWarrenServe } from "./helpers/play-table.js";
+import {
+  dispatchPlayer,
+  engineerReply,
+  playTable,
+  replyUntilEnded,
+  roost,
+  rowWhen,
+} from "./helpers/play-table.js";
 
 function payloadOf(decision: Decision): CommandPayload {
   if (decision.kind === "action") return { action: decision.action, args: decision.args };
@@ -34,19 +41,10 @@ async function until(
 }
 
 describe("warren play across crashes", () => {
-  let warren: { url: string; stop(): void };
-  let table: { home: string; remove(): void };
-  before(async () => {
-    [warren, table] = await Promise.all([startWarrenServe(), playHome()]);
-  });
-  after(async () => {
-    await roost(table.home, "shutdown", "--all");
-    table.remove();
-    warren.stop();
-  });
+  const table = playTable();
 
   it("resends a reply after the daemon and the player were SIGKILLed: duplicate, never a second action", async () => {
-    const client = new WarrenClient(warren.url);
+    const client = new WarrenClient(table.url);
     const scenario = findScenario("bridge_repair")!;
     const run = await client.createRun("bridge_repair", {
       seed: 3,
@@ -64,17 +62,9 @@ describe("warren play across crashes", () => {
         return payloadOf(runner.decide(envelope.observation));
       });
     });
-    const dispatched = await roost(
-      table.home,
-      "dispatch",
-      "warren-play",
-      `${warren.url} ${run.run_id} engineer-1`,
-      "--json",
-    );
-    assert.equal(dispatched.code, 0, dispatched.stderr);
-    const { id } = JSON.parse(dispatched.stdout) as { id: string };
-    const first = await rowWhen(table.home, id, (r) => r.waitingFor === "question");
-    assert.equal(engineerReply(first.question!), "take toolbox-1");
+    const id = await dispatchPlayer(table.home, `${table.url} ${run.run_id} engineer-1`);
+    const asked = await rowWhen(table.home, id, (r) => r.waitingFor === "question");
+    assert.equal(engineerReply(asked.question!), "take toolbox-1");
     assert.equal((await roost(table.home, "reply", id, "take toolbox-1")).code, 0);
     const sent = await rowWhen(table.home, id, (r) => /take toolbox-1: accepted/.test(r.summary ?? ""));
     assert.equal(sent.pending, 1, "the reply is not acked while the run has not moved on");
@@ -95,20 +85,12 @@ describe("warren play across crashes", () => {
     assert.notEqual(resent.pid, sent.pid, "a new player sent it again");
     release();
 
-    let asked = "";
-    for (let replies = 0; ; replies++) {
-      assert.ok(replies < 40, "the engineer's plan takes a dozen moves");
-      const row = await rowWhen(
-        table.home,
-        id,
-        (r) =>
-          (r.waitingFor === "question" && r.question !== asked) || ["done", "failed"].includes(r.lifecycle),
-      );
-      if (row.waitingFor !== "question") break;
-      if (!asked) assert.match(row.question!, /Last: take toolbox-1 → duplicate, outcome accepted/);
-      asked = row.question!;
-      assert.equal((await roost(table.home, "reply", id, engineerReply(asked))).code, 0);
-    }
+    let first = true;
+    await replyUntilEnded(table.home, id, (row) => {
+      if (first) assert.match(row.question!, /Last: take toolbox-1 → duplicate, outcome accepted/);
+      first = false;
+      return engineerReply(row.question!);
+    });
     assert.deepEqual(await Promise.all(others), ["completed", "completed"]);
     assert.equal((await client.run(run.run_id)).status, "completed");
 

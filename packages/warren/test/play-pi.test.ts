@@ -4,10 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { WarrenClient } from "../src/client/index.js";
-import { createRun } from "../src/index.js";
 import { warrenPiProfile } from "../src/play/pi-profile.js";
 import { readCommand } from "../src/play/written-command.js";
-import { engineerReply, roost, startWarrenServe } from "./helpers/play-table.js";
+import type { ToolSpec } from "../src/protocol/index.js";
+import { engineerReply, engineerStart, roost, startWarrenServe } from "./helpers/play-table.js";
 
 /** What this test uses of the fake OpenAI-compatible model of roost's pi tests. */
 interface FakeModel {
@@ -30,20 +30,6 @@ const { startFakeModel, fakeModelsJson } = (await import(
   fakeModelsJson(baseUrl: string): string;
 };
 
-/** The engineer's tools, as its briefing gives them. */
-function engineerCatalog() {
-  const run = createRun({
-    runId: "r",
-    scenario: "bridge_repair",
-    seed: 3,
-    controlledAgents: ["engineer-1"],
-    pace: null,
-  });
-  const catalog = run.briefing("engineer-1").tool_catalog;
-  run.dispose("read its briefing only");
-  return catalog;
-}
-
 /** Polls the run until it has ended; its view. */
 async function ended(client: WarrenClient, runId: string) {
   for (;;) {
@@ -58,8 +44,9 @@ describe("pi playing warren", () => {
   let model: FakeModel;
   let home = "";
   let piDir = "";
-  const catalog = engineerCatalog();
+  let catalog: ToolSpec[] = [];
   before(async () => {
+    catalog = (await engineerStart()).briefing.tool_catalog;
     home = mkdtempSync(join(tmpdir(), "warren-pi-"));
     piDir = mkdtempSync(join(tmpdir(), "warren-pi-agent-"));
     // The fake model plays the engineer's plan from the observation in the last message; as the

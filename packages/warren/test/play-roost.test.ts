@@ -1,55 +1,37 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { WarrenClient } from "../src/client/index.js";
-import { engineerReply, playHome, roost, rowWhen, startWarrenServe } from "./helpers/play-table.js";
+import {
+  dispatchPlayer,
+  engineerReply,
+  playTable,
+  replyUntilEnded,
+  roost,
+  rowWhen,
+} from "./helpers/play-table.js";
 
 describe("warren play under roost", () => {
-  let warren: { url: string; stop(): void };
-  let table: { home: string; remove(): void };
-  before(async () => {
-    [warren, table] = await Promise.all([startWarrenServe(), playHome()]);
-  });
-  after(async () => {
-    await roost(table.home, "shutdown", "--all");
-    table.remove();
-    warren.stop();
-  });
+  const table = playTable();
 
   it("asks each observation in the row and plays bridge_repair to completed on `roost reply`", async () => {
-    const client = new WarrenClient(warren.url);
+    const client = new WarrenClient(table.url);
     const run = await client.createRun("bridge_repair", {
       seed: 3,
       controlled_agents: ["engineer-1"],
       npc_policy: "solution",
       deadline_s: 120,
     });
-    const dispatched = await roost(
-      table.home,
-      "dispatch",
-      "warren-play",
-      `${warren.url} ${run.run_id} engineer-1`,
-      "--json",
-    );
-    assert.equal(dispatched.code, 0, dispatched.stderr);
-    const { id } = JSON.parse(dispatched.stdout) as { id: string };
-    let asked = "";
-    let replies = 0;
-    for (;;) {
-      const row = await rowWhen(
-        table.home,
-        id,
-        (r) =>
-          (r.waitingFor === "question" && r.question !== asked) || ["done", "failed"].includes(r.lifecycle),
-      );
-      if (row.waitingFor !== "question") break;
-      asked = row.question!;
+    const id = await dispatchPlayer(table.home, `${table.url} ${run.run_id} engineer-1`);
+    let first = true;
+    const ended = await replyUntilEnded(table.home, id, async (row) => {
       assert.ok(row.choices.length <= 20 && row.choices.every((c) => c.length <= 200));
       assert.ok(row.choices.includes("noop"), "noop is always a choice");
       assert.match(row.summary!, new RegExp(`/runs/${run.run_id}`), "the viewer's page is in the row");
-      if (replies === 0) {
+      let asked = row.question!;
+      if (first) {
+        first = false;
         // A command that does not fit the catalogue gets a clear answer, and the same observation again.
-        const bad = await roost(table.home, "reply", id, "take");
-        assert.equal(bad.code, 0, bad.stderr);
+        assert.equal((await roost(table.home, "reply", id, "take")).code, 0);
         const again = await rowWhen(
           table.home,
           id,
@@ -58,16 +40,12 @@ describe("warren play under roost", () => {
         assert.match(again.question!, /"take" does not fit: args is missing the required field "item"/);
         asked = again.question!;
       }
+      // A choice's number when the move is among the choices, else the command written out.
       const choice = row.choices.indexOf(engineerReply(asked));
-      const text = choice >= 0 ? String(choice + 1) : engineerReply(asked);
-      const sent = await roost(table.home, "reply", id, text);
-      assert.equal(sent.code, 0, sent.stderr);
-      replies++;
-      assert.ok(replies < 40, "the engineer's plan takes a dozen moves");
-    }
+      return choice >= 0 ? String(choice + 1) : engineerReply(asked);
+    });
     const view = await client.run(run.run_id);
     assert.equal(view.status, "completed", view.status_reason);
-    const ended = await rowWhen(table.home, id, (r) => ["done", "failed"].includes(r.lifecycle));
     assert.equal(ended.state, "done");
     assert.match(ended.summary!, /completed/);
   });

@@ -1,10 +1,15 @@
+import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { after, before } from "node:test";
 import { fileURLToPath } from "node:url";
 import { DaemonClient } from "pi-roost/client";
 import type { JobRow } from "pi-roost/protocol";
+
+import { createRun } from "../../src/index.js";
+import type { Briefing, Envelope } from "../../src/protocol/index.js";
 
 const warrenDir = fileURLToPath(new URL("../..", import.meta.url));
 /** roost's command, as installed beside warren (the workspace's build). */
@@ -101,4 +106,80 @@ export function engineerReply(question: string): string {
   if (!carry.includes("toolbox")) return items.includes("toolbox-1") ? "take toolbox-1" : "move_to workshop";
   if (!atBridge) return "move_to bridge";
   return items.includes("plank") ? "repair" : "sleep 2000";
+}
+
+/**
+ * Registers a suite's hooks: before, a `warren serve` and a roost home with the `warren-play`
+ * profile; after, the jobs and the daemon ended, the home removed and the server stopped.
+ */
+export function playTable(): { readonly url: string; readonly home: string } {
+  let warren: { url: string; stop(): void } | undefined;
+  let table: { home: string; remove(): void } | undefined;
+  before(async () => {
+    [warren, table] = await Promise.all([startWarrenServe(), playHome()]);
+  });
+  after(async () => {
+    if (table) {
+      await roost(table.home, "shutdown", "--all");
+      table.remove();
+    }
+    warren?.stop();
+  });
+  return {
+    get url() {
+      return warren!.url;
+    },
+    get home() {
+      return table!.home;
+    },
+  };
+}
+
+/** Dispatches `warren play SERVER RUN AGENT` as a roost job; its id. */
+export async function dispatchPlayer(home: string, task: string): Promise<string> {
+  const dispatched = await roost(home, "dispatch", "warren-play", task, "--json");
+  assert.equal(dispatched.code, 0, dispatched.stderr);
+  return (JSON.parse(dispatched.stdout) as { id: string }).id;
+}
+
+/**
+ * Answers each new question the job's row asks, through `roost reply`, with what `answer` makes of
+ * the row, until the job has ended; resolves with the row it ended with.
+ */
+export async function replyUntilEnded(
+  home: string,
+  id: string,
+  answer: (row: JobRow) => string | Promise<string>,
+): Promise<JobRow> {
+  let asked = "";
+  for (let replies = 0; ; replies++) {
+    assert.ok(replies < 40, "the engineer's plan takes a dozen moves");
+    const row = await rowWhen(
+      home,
+      id,
+      (r) =>
+        (r.waitingFor === "question" && r.question !== asked) || ["done", "failed"].includes(r.lifecycle),
+    );
+    if (row.waitingFor !== "question") return row;
+    asked = row.question!;
+    const text = await answer(row);
+    const sent = await roost(home, "reply", id, text);
+    assert.equal(sent.code, 0, sent.stderr);
+  }
+}
+
+/** The engineer's first observation and briefing in bridge_repair (seed 3), from an engine run. */
+export async function engineerStart(): Promise<{ envelope: Envelope; briefing: Briefing }> {
+  const run = createRun({
+    runId: "r",
+    scenario: "bridge_repair",
+    seed: 3,
+    controlledAgents: ["engineer-1"],
+    pace: null,
+  });
+  run.start();
+  const envelope = (await run.nextObservation("engineer-1", -1, 5000))!;
+  const briefing = run.briefing("engineer-1");
+  run.dispose("read its start only");
+  return { envelope, briefing };
 }
