@@ -86,11 +86,16 @@ describe("warren play across crashes", () => {
     release();
 
     let first = true;
-    await replyUntilEnded(table.home, id, (row) => {
-      if (first) assert.match(row.question!, /Last: take toolbox-1 → duplicate, outcome accepted/);
-      first = false;
-      return engineerReply(row.question!);
-    });
+    await replyUntilEnded(
+      table.home,
+      id,
+      (row) => {
+        if (first) assert.match(row.question!, /Last: take toolbox-1 → duplicate, outcome accepted/);
+        first = false;
+        return engineerReply(row.question!);
+      },
+      "op",
+    );
     assert.deepEqual(await Promise.all(others), ["completed", "completed"]);
     assert.equal((await client.run(run.run_id)).status, "completed");
 
