@@ -1,17 +1,13 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { after, before, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
-import { startWarrenServe } from "./helpers/play-table.js";
+import { startWarrenServe, warrenBin } from "./helpers/play-table.js";
 
-const packageDir = fileURLToPath(new URL("..", import.meta.url));
-
-/** `warren play ARGS` from the source, outside any roost job: on the terminal. */
+/** `warren play ARGS`, outside any roost job: on the terminal. */
 function play(...args: string[]) {
   const env = { ...process.env };
   for (const name of Object.keys(env)) if (/^(ROOST|PI)_(JOB|SOCKET|DAEMON)/.test(name)) delete env[name];
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "play", ...args], {
-    cwd: packageDir,
+  const child = spawn(process.execPath, [warrenBin, "play", ...args], {
     env,
     stdio: ["pipe", "pipe", "pipe"],
   });
