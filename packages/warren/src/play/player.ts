@@ -159,7 +159,12 @@ export class Player {
     try {
       await this.sendOnce(command);
     } catch (error) {
-      if (!(error instanceof RunEndedError)) throw error; // The loop says how it ended.
+      // A run that ended is said by the loop; anything else (the server unreachable through every
+      // retry) is said in the row, and the same question asked again.
+      if (!(error instanceof RunEndedError)) {
+        this.note = `${command.written} could not be sent (${(error as Error).message}): answer again.`;
+        if (this.current) this.ask(this.current);
+      }
     } finally {
       this.record.update({ pending: undefined });
     }
