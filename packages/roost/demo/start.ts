@@ -31,14 +31,50 @@ const DEMO_PROFILES = {
     env: { PYTHONPATH: join(roostPackage, "sdk", "python") },
   },
   deploy: { command: ["/bin/sh", join(agents, "deploy.sh")], task: "argv", protocol: false },
+  ...warrenProfiles(),
 };
 
-/** One of each kind: protocol agents in TypeScript and Python, and a terminal agent. */
+/** Where the demo's warren server listens. */
+const WARREN_URL = "http://127.0.0.1:8417";
+
+/**
+ * warren beside the fleet: its server as a terminal job, and a person playing bridge_repair's
+ * engineer from the hub (`warren play` makes the run, the others on their solution runners; the
+ * row asks each observation and carries the viewer's URL). The repository's warren command is named
+ * by its path: roost itself knows nothing of warren.
+ */
+function warrenProfiles(): Record<string, unknown> {
+  const warren = join(repository, "packages", "warren", "bin", "warren.js");
+  if (!existsSync(warren)) return {};
+  const port = new URL(WARREN_URL).port;
+  return {
+    "warren-serve": {
+      command: [process.execPath, warren, "serve", "--port", port],
+      task: "argv",
+      protocol: false,
+    },
+    // The task is `SERVER AGENT --scenario NAME ...`, split into words by the shell.
+    "warren-play": {
+      command: ["/bin/sh", "-c", 'exec "$0" "$1" play $2', process.execPath, warren],
+      task: "argv",
+      protocol: true,
+    },
+  };
+}
+
+/** One of each kind: protocol agents in TypeScript and Python, a terminal agent, and a warren run. */
 const FLEET = [
   { profile: "word-count-ts", name: "count-ts", cwd: roostPackage, task: "src/protocol" },
   { profile: "word-count-py", name: "count-py", cwd: join(roostPackage, "sdk"), task: "python" },
   { profile: "planner", name: "planner", cwd: roostPackage },
   { profile: "deploy", name: "deploy", cwd: repository },
+  { profile: "warren-serve", name: "warren-serve", cwd: repository },
+  {
+    profile: "warren-play",
+    name: "bridge-engineer",
+    cwd: repository,
+    task: `${WARREN_URL} engineer-1 --scenario bridge_repair --seed 3 --deadline 900`,
+  },
 ];
 
 /** Dispatches the fleet (each job once: a second run finds the same jobs by their request ids). */

@@ -1,4 +1,5 @@
 import type { CliCommand } from "./command.js";
+import { playCommand } from "./commands/play.js";
 import { replayCommand } from "./commands/replay.js";
 import { runCommand } from "./commands/run.js";
 import { scenariosCommand } from "./commands/scenarios.js";
@@ -24,4 +25,5 @@ export const COMMANDS: CliCommand[] = [
   sweepCommand,
   workerCommand,
   lazyServe,
+  playCommand,
 ];
