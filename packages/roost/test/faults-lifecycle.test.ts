@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { chmodSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
 import { LIMITS } from "../src/protocol/index.js";
@@ -50,6 +51,53 @@ test("1,100 connections, the refused ones sending a line, then shutdown --all: e
     });
   } finally {
     for (const c of held) c.close();
+    await daemon.stop();
+  }
+});
+
+test("connects up to the 1,024 limit in one burst while the daemon is busy are queued, none refused, then all served", async (t) => {
+  const somaxconn = Number(readFileSync("/proc/sys/net/core/somaxconn", "utf8"));
+  if (somaxconn < LIMITS.maxConnections) {
+    // The kernel caps a socket's accept queue at net.core.somaxconn: below the limit, no queue holds the burst.
+    t.skip(
+      `net.core.somaxconn is ${somaxconn}, below ${LIMITS.maxConnections}: the kernel caps the daemon's accept queue`,
+    );
+    return;
+  }
+  const daemon = await startTestDaemon({ config: { agentProfiles: FAULT_PROFILES } });
+  const sockets: Socket[] = [];
+  try {
+    // Stopped, the daemon accepts nothing: every connect waits in its socket's accept queue.
+    process.kill(daemon.pid, "SIGSTOP");
+    const refused: string[] = [];
+    try {
+      const attempts = Array.from({ length: LIMITS.maxConnections - 1 }, () => {
+        const socket = connect(daemon.socketPath);
+        sockets.push(socket);
+        return new Promise<void>((resolve) => {
+          socket.once("connect", () => resolve());
+          socket.once("error", (err: NodeJS.ErrnoException) => {
+            refused.push(err.code ?? err.message);
+            resolve();
+          });
+        });
+      });
+      await Promise.all(attempts);
+    } finally {
+      process.kill(daemon.pid, "SIGCONT");
+    }
+    reportFigures(t, { "connects in a burst": sockets.length, "refused (EAGAIN)": refused.length });
+    assert.deepEqual(refused, [], "no connect refused");
+    // All taken in once the daemon runs again: one more is served beside them.
+    const c = await daemon.connect();
+    const stats = await waitFor("every queued connection taken in", async () => {
+      const answer = await c.request("stats");
+      return answer.result.connections === LIMITS.maxConnections ? answer : undefined;
+    });
+    assert.equal(stats.ok, true);
+    c.close();
+  } finally {
+    for (const socket of sockets) socket.destroy();
     await daemon.stop();
   }
 });
