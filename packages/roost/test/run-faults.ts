@@ -1,4 +1,5 @@
-// `npm run faults`: the fault suite's long form. Each `faults-*.test.ts` file runs alone, in a temp
+// `npm run faults`: the fault suite's long form. Each `faults-*.test.ts` file (or each file named on
+// the command line) runs alone, in a temp
 // folder of its own (its homes, daemons, hosts and jobs are found by it), within a time limit: a
 // file that outlives it is killed and counted failed, never waited for. Progress as each test
 // ends, then a summary with every test's figures; the exit code is 1 when anything failed, timed
@@ -6,17 +7,25 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { killAll, processesMentioning } from "./helpers/leftovers.js";
 
 const TEST_DIR = fileURLToPath(new URL(".", import.meta.url));
 const KILLS = Number(process.env.ROOST_FAULT_KILLS) || 100;
-/** A file's time limit: the kill file's grows with its kills (about 4 s each on a loaded 2-core machine). */
-const fileLimitMs = (file: string) => 5 * 60_000 + (file === "faults-kill.test.ts" ? KILLS * 6000 : 0);
-/** How long a file's processes may take to end after it (a host closing its jobs) before they count as left behind. */
-const LEFTOVER_PATIENCE_MS = 15_000;
+/**
+ * A file's time limit (ROOST_FAULT_FILE_LIMIT_MS sets one for all): the kill file's grows with its
+ * kills (about 4 s each on a loaded 2-core machine).
+ */
+const fileLimitMs = (file: string) =>
+  Number(process.env.ROOST_FAULT_FILE_LIMIT_MS) ||
+  5 * 60_000 + (basename(file) === "faults-kill.test.ts" ? KILLS * 6000 : 0);
+/**
+ * How long a file's processes may take to end after it before they count as left behind (a test's
+ * stop waits for its daemon, which waits for its host: a moment is enough).
+ */
+const LEFTOVER_PATIENCE_MS = 5000;
 
 interface TestResult {
   name: string;
@@ -99,13 +108,16 @@ function logTails(folder: string): string[] {
   return lines;
 }
 
+/** The environment for a file, without node:test's mark of a run already under way (it would skip the file). */
+const { NODE_TEST_CONTEXT: _, ...OWN_ENV } = process.env;
+
 let running: { pid: number } | null = null;
 
 async function runFile(file: string): Promise<FileResult> {
   const folder = mkdtempSync(join(tmpdir(), "roost-faults-"));
   const limit = fileLimitMs(file);
   const started = Date.now();
-  console.log(`${file} (limit ${seconds(limit)})`);
+  console.log(`${basename(file)} (limit ${seconds(limit)})`);
   const child = spawn(
     process.execPath,
     [
@@ -115,11 +127,12 @@ async function runFile(file: string): Promise<FileResult> {
       "--test-reporter=tap",
       // Once its tests are over the file ends, whatever a failed one left open.
       "--test-force-exit",
-      `--test-timeout=${limit - 60_000}`,
-      join(TEST_DIR, file),
+      // A test past this is ended by the test runner, which names it; the file's limit is the backstop.
+      `--test-timeout=${Math.round(limit * 0.8)}`,
+      file,
     ],
     {
-      env: { ...process.env, ROOST_FAULT_KILLS: String(KILLS), TMPDIR: folder },
+      env: { ...OWN_ENV, ROOST_FAULT_KILLS: String(KILLS), TMPDIR: folder },
       // A process group of its own: a file past its limit is killed with all it started.
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
@@ -147,8 +160,9 @@ async function runFile(file: string): Promise<FileResult> {
   running = null;
   tap.end();
 
-  // What the file started must end with it; a host closing its jobs is given a moment.
-  const deadline = Date.now() + LEFTOVER_PATIENCE_MS;
+  // What the file started must end with it; a host closing its jobs is given a moment (none when
+  // the file was killed: what it left then stays).
+  const deadline = timedOut ? 0 : Date.now() + LEFTOVER_PATIENCE_MS;
   let left = processesMentioning(folder);
   while (left.length > 0 && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -163,7 +177,14 @@ async function runFile(file: string): Promise<FileResult> {
   });
   killAll(left);
 
-  const result: FileResult = { file, tests: tap.tests, code, timedOut, ms: Date.now() - started, leftovers };
+  const result: FileResult = {
+    file: basename(file),
+    tests: tap.tests,
+    code,
+    timedOut,
+    ms: Date.now() - started,
+    leftovers,
+  };
   if (failed(result)) {
     if (timedOut) console.log(`  ✖ still running after ${seconds(limit)}: killed`);
     for (const leftover of leftovers) console.log(`  ✖ left running: ${leftover}`);
@@ -189,9 +210,14 @@ process.on("SIGINT", () => {
   process.exit(130);
 });
 
-const files = readdirSync(TEST_DIR)
-  .filter((f) => /^faults-.*\.test\.ts$/.test(f))
-  .sort();
+const named = process.argv.slice(2).map((f) => resolve(f));
+const files =
+  named.length > 0
+    ? named
+    : readdirSync(TEST_DIR)
+        .filter((f) => /^faults-.*\.test\.ts$/.test(f))
+        .sort()
+        .map((f) => join(TEST_DIR, f));
 const started = Date.now();
 console.log(
   `The fault suite, long form: ${files.length} files, ${KILLS} daemon SIGKILLs, one file at a time\n`,
@@ -207,15 +233,16 @@ console.log(
     `${tests.filter((t) => t.skipped).length} skipped`,
 );
 for (const r of results) {
-  const why = r.timedOut
-    ? "TIMED OUT"
-    : r.leftovers.length > 0
-      ? `LEFT ${r.leftovers.length} PROCESSES`
-      : r.tests.some((t) => !t.ok) || r.code !== 0 || r.tests.length === 0
-        ? "FAILED"
-        : "ok";
+  const why =
+    [
+      r.timedOut && "TIMED OUT",
+      (r.code !== 0 || r.tests.length === 0 || r.tests.some((t) => !t.ok)) && "FAILED",
+      r.leftovers.length > 0 && `LEFT ${r.leftovers.length} RUNNING`,
+    ]
+      .filter(Boolean)
+      .join(", ") || "ok";
   console.log(
-    `  ${r.file.padEnd(28)} ${why.padEnd(18)} ${String(r.tests.length).padStart(2)} tests  ${seconds(r.ms)}`,
+    `  ${r.file.padEnd(28)} ${why.padEnd(24)} ${String(r.tests.length).padStart(2)} tests  ${seconds(r.ms)}`,
   );
 }
 console.log("\nFigures:");
