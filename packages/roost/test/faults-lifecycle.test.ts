@@ -121,22 +121,41 @@ test("after the connection limit was abused, SIGTERM still ends the daemon", asy
   }
 });
 
-test("after a SIGKILL: a pid file naming a live unrelated process and the socket file left behind do not stop the next start", async () => {
+test("after SIGKILLs of the daemon and its host: a pid file naming a live unrelated process, or no pid at all, and the socket files left behind do not stop the next start", async (t) => {
   const daemon = await startTestDaemon({ config: { agentProfiles: FAULT_PROFILES } });
   const unrelated = spawn("sleep", ["60"], { stdio: "ignore" });
   try {
+    const host = await hostPidOf(daemon);
     await daemon.kill("SIGKILL");
+    process.kill(host, "SIGKILL");
+    await waitForExit(host);
     assert.ok(existsSync(daemon.socketPath), "the SIGKILL left the socket file");
+    assert.ok(existsSync(join(daemon.stateDir, "host.sock")), "and the host's");
     writeFileSync(join(daemon.stateDir, "daemon.pid"), `${unrelated.pid}\n`);
     await daemon.start();
     const c = await daemon.connect();
     assert.equal((await c.request("stats")).result.pid, daemon.pid);
+    // A new host starts beside the old one's socket file: a job runs.
+    const { id } = (await c.request("dispatch", { profile: "sleeper" })).result;
+    await waitFor("the job to run", async () =>
+      (await c.request("list")).result.rows.find((r: { id: string; pid: number | null }) => r.id === id)?.pid
+        ? true
+        : undefined,
+    );
     c.close();
     assert.equal(readFileSync(join(daemon.stateDir, "daemon.pid"), "utf8").trim(), String(daemon.pid));
     // A second daemon on the same home is refused while this one lives, and says so.
     const second = await daemon.cli(["daemon"]);
     assert.equal(second.code, 1);
     assert.match(second.stderr, /refused to start: a roost daemon \(pid \d+\) already runs/);
+    // A pid file that names no pid (cut short by a full disk) is stale as well.
+    await daemon.kill("SIGKILL");
+    writeFileSync(join(daemon.stateDir, "daemon.pid"), "12ab\n");
+    await daemon.start();
+    const again = await daemon.connect();
+    assert.equal((await again.request("stats")).result.pid, daemon.pid);
+    again.close();
+    reportFigures(t, { "stale pid files": 2, "stale socket files": 2, "starts refused": 0 });
   } finally {
     unrelated.kill();
     await daemon.stop();
