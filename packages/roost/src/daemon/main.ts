@@ -109,7 +109,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
   try {
     await server.listen(paths.socket);
     await supervisor.attach();
-    coordination.schedules.start();
+    // Not once a shutdown came while the host was being connected to.
+    if (!stopping && !jobsLetGo) coordination.schedules.start();
   } catch (err) {
     await stop(false);
     throw err;
