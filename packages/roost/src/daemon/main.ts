@@ -110,7 +110,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
   try {
     await server.listen(paths.socket);
     await supervisor.attach();
-    services.schedules.start();
+    // Not once a shutdown came while the host was being connected to.
+    if (!stopping && !jobsLetGo) services.schedules.start();
   } catch (err) {
     await stop(false);
     throw err;
