@@ -233,6 +233,11 @@ describe("the viewer in a browser", { skip }, () => {
       const run = laggy.server.registry.get(lagRun).run;
       const viewer = await openPage(suite.browser, `${proxy.url}/runs/${lagRun}`);
       await until(viewer.page, "WarrenViewer.page?.feed?.connected && WarrenViewer.page.model.cursor > 0");
+      // A remote agent's card says who holds it (the claim gave no holder name).
+      await until(
+        viewer.page,
+        "document.querySelector('li[data-agent=engineer-1] [data-field=controller]')?.textContent === 'remote holder: a client with no name'",
+      );
       // The viewer's connection stops delivering; large events pile up until the server lags it.
       proxy.pauseDownstream(/spectate/);
       const agent = `/v1/runs/${lagRun}/agents/engineer-1`;

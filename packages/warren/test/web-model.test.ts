@@ -69,6 +69,18 @@ describe("the viewer's run model", () => {
     assert.equal(model.cursor, 12);
   });
 
+  it("keeps the latest events only, dropping a tenth at a time past its limit, and says from which cursor", async () => {
+    const run = await solvedRun("bridge_repair", 3);
+    const model = viewerModel(buildScene(run.id, run.scenario, run.seed, run.agents()), { keepEvents: 50 });
+    for (const event of run.events(0).slice(0, 55)) model.apply(event);
+    assert.equal(model.events.length, 55, "up to a tenth over the limit stays");
+    model.apply(run.events(55, 1)[0]!);
+    assert.equal(model.events.length, 50);
+    assert.equal(model.firstKept, 7);
+    assert.equal(model.events[0]!.cursor, 7);
+    assert.equal(model.cursor, 56);
+  });
+
   it("moves an agent smoothly between cells during a durative move, and opens the bridge's wall", async () => {
     const run = await solvedRun("bridge_repair", 3);
     const events = run.events(0);

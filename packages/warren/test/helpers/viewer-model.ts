@@ -17,6 +17,8 @@ export interface ViewerAgent {
 
 export interface ViewerModel {
   cursor: number;
+  events: RunEvent[];
+  firstKept: number;
   gaps: number;
   duplicates: number;
   status: string;
@@ -31,8 +33,11 @@ export interface ViewerModel {
   digest(): Record<string, unknown>;
 }
 
-export function viewerModel(scene: Scene): ViewerModel {
-  const viewer = (globalThis as unknown as { WarrenViewer: { RunModel: new (scene: Scene) => ViewerModel } })
-    .WarrenViewer;
-  return new viewer.RunModel(scene);
+export function viewerModel(scene: Scene, options: { keepEvents?: number } = {}): ViewerModel {
+  const viewer = (
+    globalThis as unknown as {
+      WarrenViewer: { RunModel: new (scene: Scene, options: { keepEvents?: number }) => ViewerModel };
+    }
+  ).WarrenViewer;
+  return new viewer.RunModel(scene, options);
 }

@@ -31,11 +31,12 @@
   }
 
   function controllerOf(agent) {
-    return agent.controller === "remote"
-      ? "remote holder"
-      : agent.controller === "solution"
-        ? "solution runner"
-        : "none";
+    if (agent.controller === "solution") return "solution runner";
+    if (agent.controller !== "remote") return "none";
+    // `holder` is known only while the page watches a served run: undefined, null (free) or a name.
+    if (agent.holder === undefined) return "remote holder";
+    if (agent.holder === null) return "remote holder: none now";
+    return `remote holder: ${agent.holder || "a client with no name"}`;
   }
 
   function facts(agent) {
@@ -116,14 +117,20 @@
         if (index++ >= MAX_CARDS) break;
         const shown = this.cards.get(agent.id);
         const selected = agent.id === selectedId;
-        if (shown && shown.touched === agent.touched && shown.selected === selected) continue;
+        if (
+          shown &&
+          shown.touched === agent.touched &&
+          shown.holder === agent.holder &&
+          shown.selected === selected
+        )
+          continue;
         const card = this.card(agent, selected);
         // Keyboard focus stays on the card's button as it is redrawn.
         const hadFocus = shown?.li.contains(document.activeElement);
         if (shown) shown.li.replaceWith(card);
         else this.list.append(card);
         if (hadFocus) card.querySelector("button").focus();
-        this.cards.set(agent.id, { li: card, touched: agent.touched, selected });
+        this.cards.set(agent.id, { li: card, touched: agent.touched, holder: agent.holder, selected });
       }
     }
 

@@ -3,8 +3,8 @@
 (() => {
   const viewer = (globalThis.WarrenViewer ??= {});
 
-  /** How many events the model keeps for the log and for replay. */
-  const MAX_KEPT_EVENTS = 200_000;
+  /** How many events the model keeps for the log and for replay (older ones go, a tenth at a time). */
+  const KEEP_EVENTS = 200_000;
 
   function parseCell(name) {
     const m = /^([A-Za-z0-9_-]+):(\d+),(\d+)$/.exec(String(name));
@@ -26,8 +26,9 @@
   }
 
   class RunModel {
-    constructor(scene) {
+    constructor(scene, { keepEvents = KEEP_EVENTS } = {}) {
       this.scene = scene;
+      this.keepEvents = keepEvents;
       this.cursor = 0;
       /** Events that skipped cursors (should stay 0: the stream has no gaps). */
       this.gaps = 0;
@@ -97,8 +98,8 @@
       this.cursor = event.cursor;
       if (event.sim_time_ms > this.simTime) this.simTime = event.sim_time_ms;
       this.events.push(event);
-      if (this.events.length > MAX_KEPT_EVENTS) {
-        this.events.splice(0, this.events.length - MAX_KEPT_EVENTS);
+      if (this.events.length > this.keepEvents * 1.1) {
+        this.events.splice(0, this.events.length - this.keepEvents);
         this.firstKept = this.events[0].cursor;
       }
       this.change(event);

@@ -8,6 +8,8 @@
   const PANEL_MS = 200;
   /** How often the agent cards and the event log are redrawn while events stream: long lists are costly. */
   const LIST_MS = 1000;
+  /** How often a live page asks who holds the remote agents. */
+  const HOLDERS_MS = 2000;
   /** Frame intervals kept for the benchmark. */
   const FRAME_SAMPLES = 3600;
 
@@ -161,6 +163,7 @@
       this.pace = run.pace;
       this.showScene(scene);
       this.setModel(new viewer.RunModel(scene));
+      this.showHolders(run);
       this.mode = "live";
       this.feed = new viewer.SpectatorFeed(runId, {
         cursor: () => this.model.cursor,
@@ -171,12 +174,48 @@
       });
       this.feed.start();
       this.loop();
+      void this.pollHolders();
+    }
+
+    /** Who holds each remote agent's lease: the run view has it, the event stream does not. */
+    showHolders(run) {
+      for (const view of run.agents) {
+        const agent = this.model.agents.get(view.agent_id);
+        if (agent && agent.controller === "remote") agent.holder = view.holder;
+      }
+      this.redrawAll();
+    }
+
+    async pollHolders() {
+      while (this.mode === "live") {
+        await new Promise((resolve) => setTimeout(resolve, HOLDERS_MS));
+        if (this.mode !== "live") return;
+        try {
+          this.showHolders(await getJson(`/v1/runs/${encodeURIComponent(this.runId)}`));
+        } catch {
+          // The next poll tries again; the stream says whether the run is still there.
+        }
+      }
     }
 
     async replayAfterEnd(scene) {
       /** The state the live stream left, to set beside the replay's. */
       this.liveDigest = this.model.digest();
       const { texts } = await getJson(`/runs/${encodeURIComponent(this.runId)}/observations`);
+      if (this.model.firstKept > 1) {
+        // The page kept only the latest events: a replay from the scene would be wrong, so none is offered.
+        this.mode = "ended";
+        this.texts = texts;
+        this.replayBar.replaceChildren(
+          el(
+            "span",
+            { class: "muted" },
+            `No replay here: the page kept only the latest events of this long run (from #${this.model.firstKept}).`,
+          ),
+        );
+        this.replayBar.hidden = false;
+        return;
+      }
       this.replay(scene, this.model.events, texts);
     }
 
