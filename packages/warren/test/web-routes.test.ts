@@ -104,6 +104,8 @@ describe("the viewer's routes", () => {
     assert.ok(wakes.length >= Object.keys(texts).length && Object.keys(texts).length > 10);
     const first = wakes[0]!;
     assert.match(texts[String(first.data.observation_id)], /You woke because the run has started/);
+    // Asked again, the same texts come from the first replay.
+    assert.deepEqual((await call(live.url, "GET", `/runs/${runId}/observations`)).json, { texts });
   });
 });
 

@@ -1,10 +1,17 @@
 import type { FastifyInstance } from "fastify";
+import type { Run } from "../engine/run.js";
 import { HttpError } from "../server/http-error.js";
 import type { RunRegistry } from "../server/run-registry.js";
 import { isViewerAsset, viewerAsset } from "./assets.js";
 import { observationTexts } from "./observation-texts.js";
 import { ASSET_PREFIX, servedPage } from "./pages.js";
 import { buildScene } from "./scene.js";
+
+/** Runs longer than this get no texts: replaying them would hold the server and its memory too long. */
+export const MAX_TEXTS_EVENTS = 100_000;
+
+/** An ended run's texts, replayed once however many pages ask; dropped with the run. */
+const textsByRun = new WeakMap<Run, Promise<Record<string, string>>>();
 
 const CONTENT_TYPES: Record<string, string> = {
   js: "text/javascript; charset=utf-8",
@@ -67,7 +74,18 @@ export function viewerRoutes(app: FastifyInstance, registry: RunRegistry): void 
       const { run } = registry.get(request.params.run);
       // A live run's texts come one at a time from the observation route; replaying it half-way is no use.
       if (!run.isEnded) return { texts: {} };
-      return { texts: await observationTexts(run.scenario, run.seed, run.events(0)) };
+      if (run.eventCursor > MAX_TEXTS_EVENTS) {
+        return {
+          texts: {},
+          note: `run ${run.id} has more than ${MAX_TEXTS_EVENTS} events: its texts are not replayed`,
+        };
+      }
+      let texts = textsByRun.get(run);
+      if (!texts) {
+        texts = observationTexts(run.scenario, run.seed, run.events(0));
+        textsByRun.set(run, texts);
+      }
+      return { texts: await texts };
     },
   );
 }
