@@ -62,8 +62,10 @@
   }
 
   class AgentPanel {
-    constructor(container, { onSelect }) {
+    /** `colorOf(agent)` is its token's colour on the map, shown beside its name. */
+    constructor(container, { onSelect, colorOf }) {
       this.onSelect = onSelect;
+      this.colorOf = colorOf;
       this.detailBox = el("div", { class: "agent-detail-box" });
       this.cardsBox = el("div", { class: "agent-cards-box" });
       container.replaceChildren(this.detailBox, this.cardsBox);
@@ -146,6 +148,7 @@
             "aria-pressed": selected ? "true" : "false",
             onclick: () => this.onSelect(agent.id),
           },
+          el("span", { class: "swatch", style: `background: ${this.colorOf(agent)}`, "aria-hidden": "true" }),
           `${agent.name} (${agent.id})`,
         ),
         facts(agent),

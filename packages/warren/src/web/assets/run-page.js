@@ -93,7 +93,10 @@
       );
       const select = (id) => this.select(id);
       this.map = new viewer.MapView(mapsBox, { onSelect: select });
-      this.agents = new viewer.AgentPanel(agentsBox, { onSelect: select });
+      this.agents = new viewer.AgentPanel(agentsBox, {
+        onSelect: select,
+        colorOf: (agent) => this.map.colorOf(agent),
+      });
       this.log = new viewer.EventLog(logBox, {
         onPick: (event) => {
           const agent = event.data?.agent ?? event.data?.from;
@@ -201,7 +204,10 @@
     async replayAfterEnd(scene) {
       /** The state the live stream left, to set beside the replay's. */
       this.liveDigest = this.model.digest();
-      const { texts } = await getJson(`/runs/${encodeURIComponent(this.runId)}/observations`);
+      // Without the texts the replay still plays; only the observation panel stays empty.
+      const { texts } = await getJson(`/runs/${encodeURIComponent(this.runId)}/observations`).catch(() => ({
+        texts: {},
+      }));
       if (this.model.firstKept > 1) {
         // The page kept only the latest events: a replay from the scene would be wrong, so none is offered.
         this.mode = "ended";
