@@ -20,6 +20,7 @@ import type {
   RunStatus,
   RunSummary,
 } from "./types.js";
+import type { World } from "./world.js";
 
 export const DEFAULT_DECISION_TIMEOUT_MS = 60_000;
 /** Batches processed in one go before yielding to the event loop, so a server stays responsive. */
@@ -146,6 +147,11 @@ export class Run {
 
   get statusReason(): string {
     return this.runStatus === "crashed" ? this.crashReason : this.sim.statusReason;
+  }
+
+  /** The world as it stands, for spectators to draw: read it, never change it. */
+  get world(): World {
+    return this.sim.world;
   }
 
   get simTimeMs(): number {

@@ -3,6 +3,7 @@ import { cellName } from "../engine/grid.js";
 import type { ScenarioDefinition } from "../engine/scenario.js";
 import { Simulation } from "../engine/simulation.js";
 import type { AgentSummary, Controller, ObjectiveView } from "../engine/types.js";
+import type { ItemLocation } from "../engine/world.js";
 
 /** Where an item lies in a scene: on a cell, carried by an agent, or used up. */
 export type SceneItemLocation =
@@ -39,6 +40,12 @@ export interface Scene {
   objectives: ObjectiveView[];
   /** Every tool's lane and whether it is durative, by name: what keeps a lane busy. */
   tools: Record<string, { lane: string; durative: boolean }>;
+}
+
+export function sceneLocation(location: ItemLocation): SceneItemLocation {
+  if (location.at === "cell") return { at: "cell", cell: cellName(location.cell) };
+  if (location.at === "agent") return { at: "agent", agent: location.agent };
+  return { at: "gone" };
 }
 
 export function buildScene(
@@ -80,12 +87,7 @@ export function buildScene(
       id: item.id,
       name: item.name,
       kind: item.kind,
-      location:
-        item.location.at === "cell"
-          ? { at: "cell", cell: cellName(item.location.cell) }
-          : item.location.at === "agent"
-            ? { at: "agent", agent: item.location.agent }
-            : { at: "gone" },
+      location: sceneLocation(item.location),
     })),
     agents: [...world.agents.values()].map((agent) => ({
       id: agent.id,
