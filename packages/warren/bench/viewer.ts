@@ -4,7 +4,7 @@
  *   node --import tsx bench/viewer.ts
  */
 import { existsSync } from "node:fs";
-import { chromium } from "playwright-core";
+import { chromium, type Page } from "playwright-core";
 import { bundledScenarios, type ScenarioCatalog, startServer } from "../src/server/index.js";
 import { CHROMIUM, CHROMIUM_FLAGS } from "../test/helpers/browser.js";
 import { stressScenario } from "./stress-scenario.js";
@@ -28,25 +28,25 @@ const catalog: ScenarioCatalog = {
 const server = await startServer({ host: "127.0.0.1", port: 0 }, { scenarios: catalog });
 const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
 try {
-  // A small run's page first: how long until its map is drawn.
+  /** Opens a run's page and waits until `ready` holds in it; returns the page and the time taken. */
+  const open = async (runId: string, ready: string): Promise<{ page: Page; ms: number }> => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const started = performance.now();
+    await page.goto(`${server.url}/runs/${runId}`);
+    await page.waitForFunction(ready, undefined, { polling: 10 });
+    return { page, ms: performance.now() - started };
+  };
+  // A small run's page first: how long until it is ready.
   const small = server.registry.create("bridge_repair", 1, {});
   await small.run.whenEnded();
-  const smallPage = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  const smallStarted = performance.now();
-  await smallPage.goto(`${server.url}/runs/${small.run.id}`);
-  await smallPage.waitForFunction("globalThis.WarrenViewer?.page?.mode === 'replay'", undefined, {
-    polling: 10,
-  });
-  const smallMs = performance.now() - smallStarted;
-  await smallPage.close();
+  const smallOpened = await open(small.run.id, "globalThis.WarrenViewer?.page?.mode === 'replay'");
+  const smallMs = smallOpened.ms;
+  await smallOpened.page.close();
   const hosted = server.registry.create(stress.name, 1, { pace: PACE });
-  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  const loadStarted = performance.now();
-  await page.goto(`${server.url}/runs/${hosted.run.id}`);
-  await page.waitForFunction("globalThis.WarrenViewer?.page?.map?.time !== undefined", undefined, {
-    polling: 10,
-  });
-  const loadMs = performance.now() - loadStarted;
+  const { page, ms: loadMs } = await open(
+    hosted.run.id,
+    "globalThis.WarrenViewer?.page?.map?.time !== undefined",
+  );
   const cursorBefore = hosted.run.eventCursor;
   await page.evaluate(
     "globalThis.WarrenViewer.page.frameTimes.length = globalThis.WarrenViewer.page.frameWork.length = 0",

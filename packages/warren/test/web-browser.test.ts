@@ -125,6 +125,9 @@ describe("the viewer in a browser", { skip }, () => {
     liveDigest = await read(page, `${VIEW}.liveDigest`);
     assert.equal(liveDigest.cursor, run.eventCursor);
     assert.equal(liveDigest.status, "completed");
+    // No event says the planks were worked into the bridge: the server's world does.
+    assert.ok((liveDigest.items as string[]).includes("plank-1:gone"), String(liveDigest.items));
+    assert.ok((liveDigest.items as string[]).includes("plank-2:gone"), String(liveDigest.items));
     const stream = await read(page, `({ gaps: ${VIEW}.model.gaps, duplicates: ${VIEW}.model.duplicates })`);
     assert.deepEqual(stream, { gaps: 0, duplicates: 0 });
     // The runs page lists it.
@@ -238,6 +241,11 @@ describe("the viewer in a browser", { skip }, () => {
       const run = laggy.server.registry.get(lagRun).run;
       const viewer = await openPage(suite.browser, `${proxy.url}/runs/${lagRun}`);
       await until(viewer.page, "WarrenViewer.page?.feed?.connected && WarrenViewer.page.model.cursor > 0");
+      // A remote agent's card says who holds it (the claim gave no holder name).
+      await until(
+        viewer.page,
+        "document.querySelector('li[data-agent=shouter-1] [data-field=controller]')?.textContent === 'remote holder: a client with no name'",
+      );
       // The viewer's connection stops delivering; large events pile up until the server lags it.
       proxy.pauseDownstream(/spectate/);
       const serverSide = [...laggy.server.app.websocketServer.clients];

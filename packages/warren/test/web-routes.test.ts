@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import { CRATES } from "../src/scenarios/harvest_rush/map.js";
 import { VIEWER_SCRIPTS } from "../src/web/assets.js";
 import { call, runWithClaims, serverForSuite } from "./helpers/server.js";
 
@@ -84,15 +85,25 @@ describe("the viewer's routes", () => {
     const unknown = await call(live.url, "GET", `/runs/${runId}/agents/ghost-1/observation`);
     assert.equal(unknown.status, 404);
     assert.equal(unknown.json.error, "unknown_agent");
-    // Texts of every observation come once the run has ended; none while it goes.
-    assert.deepEqual((await call(live.url, "GET", `/runs/${runId}/observations`)).json, { texts: {} });
+    // The record comes once the run has ended; it is empty while it goes.
+    assert.deepEqual((await call(live.url, "GET", `/runs/${runId}/record`)).json, { texts: {}, changes: [] });
+    // The world as it stands, with the cursor it stands at.
+    const world = await call(live.url, "GET", `/runs/${runId}/world`);
+    assert.equal(world.json.cursor, hosted.run.eventCursor);
+    assert.deepEqual(world.json.items["toolbox-1"], { at: "cell", cell: "valley:1,1" });
+    assert.deepEqual(world.json.features.bridge, { span: "broken (0/2 sections fixed)" });
     hosted.run.dispose("the test is done");
   });
 
-  it("gives every observation text of an ended run, one per wake it logged", async () => {
+  it("gives an ended run's record: every observation text, one per decided wake, and the world's changes", async () => {
     const runId = await endedRun("harvest_rush", 4);
     const run = live.server.registry.get(runId).run;
-    const { texts } = (await call(live.url, "GET", `/runs/${runId}/observations`)).json;
+    const { texts, changes } = (await call(live.url, "GET", `/runs/${runId}/record`)).json;
+    // Each crate sold at the market is used up as its objective counts.
+    const sold = changes.filter((c: { items?: object }) =>
+      Object.values(c.items ?? {}).some((l) => JSON.stringify(l) === '{"at":"gone"}'),
+    );
+    assert.equal(sold.length, CRATES);
     const wakes = run.events(0).filter((e) => e.kind === "wake");
     const decided = new Set(
       run
@@ -104,6 +115,8 @@ describe("the viewer's routes", () => {
     assert.ok(wakes.length >= Object.keys(texts).length && Object.keys(texts).length > 10);
     const first = wakes[0]!;
     assert.match(texts[String(first.data.observation_id)], /You woke because the run has started/);
+    // Asked again, the same record comes from the first replay.
+    assert.deepEqual((await call(live.url, "GET", `/runs/${runId}/record`)).json, { texts, changes });
   });
 });
 
@@ -111,7 +124,7 @@ describe("warren run --html", () => {
   const dir = mkdtempSync(join(tmpdir(), "warren-html-"));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("writes one self-contained HTML file: the viewer inlined, the scene, every event and observation text", async () => {
+  it("writes one self-contained HTML file: the viewer inlined, the scene, every event, its record", async () => {
     const file = join(dir, "run.html");
     const code = await new Promise<number>((resolve) =>
       execFile(
@@ -130,7 +143,8 @@ describe("warren run --html", () => {
     assert.equal(config.events.at(-1).data.status, "completed");
     assert.ok(config.events.every((e: { cursor: number }, i: number) => e.cursor === i + 1));
     const decisions = config.events.filter((e: { kind: string }) => e.kind === "decision");
-    for (const d of decisions) assert.ok(config.texts[d.data.observation_id], d.data.observation_id);
+    for (const d of decisions) assert.ok(config.record.texts[d.data.observation_id], d.data.observation_id);
+    assert.ok(config.record.changes.length > 0);
     assert.match(html, /class RunModel/);
   });
 });

@@ -1,5 +1,6 @@
 import type { RunEvent } from "../engine/types.js";
 import { VIEWER_SCRIPTS, VIEWER_STYLESHEET, viewerAsset } from "./assets.js";
+import type { RunRecord } from "./run-record.js";
 import type { Scene } from "./scene.js";
 
 /** Where the served pages load the viewer's files from. */
@@ -9,7 +10,7 @@ export const ASSET_PREFIX = "/viewer/";
 export type PageConfig =
   | { page: "runs" }
   | { page: "run"; run_id: string }
-  | { page: "file"; scene: Scene; events: RunEvent[]; texts: Record<string, string> };
+  | { page: "file"; scene: Scene; events: RunEvent[]; record: RunRecord };
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
@@ -52,11 +53,11 @@ export function servedPage(title: string, config: PageConfig): string {
 }
 
 /** One self-contained HTML file that replays a run: the viewer's files inlined, the run's data embedded. */
-export function replayFile(scene: Scene, events: RunEvent[], texts: Record<string, string>): string {
+export function replayFile(scene: Scene, events: RunEvent[], record: RunRecord): string {
   const inline = (text: string): string => text.replace(/<\/(script|style)/gi, "<\\/$1");
   return shell(
     `${scene.scenario} seed ${scene.seed} — warren replay`,
-    { page: "file", scene, events, texts },
+    { page: "file", scene, events, record },
     `<style>\n${inline(viewerAsset(VIEWER_STYLESHEET))}\n</style>`,
     VIEWER_SCRIPTS.map((name) => `<script>\n${inline(viewerAsset(name))}\n</script>`).join("\n"),
   );

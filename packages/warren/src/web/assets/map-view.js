@@ -1,5 +1,5 @@
 // The maps: one canvas per space. Walls and places are drawn once into a cached layer; items and
-// agents are drawn every frame, agents batched into one path per role so 1,000 of them stay cheap.
+// agents are drawn every frame, agents batched into one path per colour so 1,000 of them stay cheap.
 (() => {
   const viewer = (globalThis.WarrenViewer ??= {});
 
@@ -18,7 +18,7 @@
     highlight: "#7a00cc",
   };
   // Distinct, dark enough for white text and visible on the light ground.
-  const ROLE_COLORS = [
+  const TOKEN_COLORS = [
     "#1f6feb",
     "#2e7d32",
     "#c2410c",
@@ -36,7 +36,7 @@
       this.selected = null;
       this.highlight = null;
       this.maps = [];
-      this.roleColors = new Map();
+      this.colors = new Map();
     }
 
     setModel(model) {
@@ -67,11 +67,17 @@
       }
     }
 
-    roleColor(role) {
-      let color = this.roleColors.get(role);
+    /** A run with few agents gives each its own colour; a larger one colours them by role. */
+    colorKey(agent) {
+      return this.model.agents.size <= TOKEN_COLORS.length ? agent.id : agent.role;
+    }
+
+    colorOf(agent) {
+      const key = this.colorKey(agent);
+      let color = this.colors.get(key);
       if (!color) {
-        color = ROLE_COLORS[this.roleColors.size % ROLE_COLORS.length];
-        this.roleColors.set(role, color);
+        color = TOKEN_COLORS[this.colors.size % TOKEN_COLORS.length];
+        this.colors.set(key, color);
       }
       return color;
     }
@@ -192,13 +198,14 @@
       }
       g.fill();
       const radius = Math.max(1.5, cell * 0.32);
-      const byRole = new Map();
+      const byColor = new Map();
       const labels = [];
       for (const agent of model.agents.values()) {
         const at = model.position(agent, t);
         if (!at || at.space !== space.id) continue;
-        let list = byRole.get(agent.role);
-        if (!list) byRole.set(agent.role, (list = []));
+        const color = this.colorOf(agent);
+        let list = byColor.get(color);
+        if (!list) byColor.set(color, (list = []));
         const cx = (at.x + 0.5) * cell;
         const cy = (at.y + 0.5) * cell;
         list.push(cx, cy);
@@ -206,8 +213,8 @@
       }
       // Tokens a few pixels wide are squares: as readable, and far cheaper to rasterise than arcs.
       const round = radius >= 4;
-      for (const [role, points] of byRole) {
-        g.fillStyle = this.roleColor(role);
+      for (const [color, points] of byColor) {
+        g.fillStyle = color;
         g.beginPath();
         for (let i = 0; i < points.length; i += 2) {
           if (round) {
