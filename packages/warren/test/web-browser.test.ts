@@ -176,6 +176,23 @@ describe("the viewer in a browser", { skip }, () => {
     await page.click(".replay button.play");
     await until(page, "!WarrenViewer.page.player.playing");
     assert.deepEqual(await digestOf(page), liveDigest);
+    // A paused replay shows no change: its maps are not redrawn, until something changes.
+    const redrawsOver = (frames: number): Promise<number> =>
+      read(
+        page,
+        `new Promise((resolve) => {
+          const from = ${VIEW}.map.draws;
+          let left = ${frames};
+          const next = () => (--left > 0 ? requestAnimationFrame(next) : resolve(${VIEW}.map.draws - from));
+          requestAnimationFrame(next);
+        })`,
+      );
+    await redrawsOver(2);
+    assert.equal(await redrawsOver(10), 0, "a still map is not redrawn");
+    const drawsBefore = await read<number>(page, `${VIEW}.map.draws`);
+    await page.keyboard.press("]");
+    await until(page, `${VIEW}.map.draws > ${drawsBefore}`);
+    await page.keyboard.press("[");
     assert.deepEqual(errors, []);
   });
 

@@ -85,6 +85,8 @@
       this.lastEvent = null;
       /** Bumped when a wall opens, so the map redraws its walls. */
       this.wallsVersion = 0;
+      /** Bumped when an item moves, so the map redraws. */
+      this.itemsVersion = 0;
       /** Bumped when a place's features change, so the places list is redrawn. */
       this.featuresVersion = 0;
       /** Bumped on every change, so views redraw only what moved. */
@@ -238,6 +240,7 @@
       }
       item.location = location;
       item.cellAt = cellOf(location);
+      this.itemsVersion++;
       if (location.at === "agent") this.agents.get(location.agent)?.inventory.push(id);
     }
 
