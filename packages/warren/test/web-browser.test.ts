@@ -71,6 +71,42 @@ function sample(page: Page): Promise<void> {
 
 const samplesOf = (page: Page): Promise<Samples> => read(page, "globalThis.samples");
 
+/**
+ * In the page: every shown element with text of its own whose colour is below WCAG AA against the
+ * first opaque background behind it (4.5:1), and every agent's colour swatch below 3:1 against its
+ * card (the ratio for graphics), each described.
+ */
+const READABILITY_CHECK = `{
+  const rgb = (css) => (css.match(/[\\d.]+/g) ?? []).map(Number);
+  const luminance = ([r, g, b]) => {
+    const lin = (c) => ((c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+  };
+  const ratio = (a, b) => {
+    const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+    return (hi + 0.05) / (lo + 0.05);
+  };
+  const behind = (element) => {
+    for (let e = element; e; e = e.parentElement) {
+      const c = rgb(getComputedStyle(e).backgroundColor);
+      if (c.length === 3 || c[3] > 0) return c;
+    }
+    return [255, 255, 255];
+  };
+  const found = [];
+  for (const e of document.querySelectorAll("body *")) {
+    const ownText = [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!ownText || e.closest("script, style, option") || !e.getClientRects().length) continue;
+    const r = ratio(rgb(getComputedStyle(e).color), behind(e));
+    if (r < 4.5) found.push(e.tagName + "." + e.className + " " + r.toFixed(2) + ": " + e.textContent.slice(0, 40));
+  }
+  for (const swatch of document.querySelectorAll(".swatch")) {
+    const r = ratio(rgb(getComputedStyle(swatch).backgroundColor), behind(swatch.parentElement));
+    if (r < 3) found.push("swatch of " + swatch.closest("[data-agent]").dataset.agent + " " + r.toFixed(2));
+  }
+  found;
+}`;
+
 describe("the viewer in a browser", { skip }, () => {
   let runId = "";
   let liveDigest: Digest;
@@ -81,10 +117,10 @@ describe("the viewer in a browser", { skip }, () => {
   after(() => page?.close());
 
   it("starts a run from the runs page and shows it live to completed: agents moving, objectives done, a reload resuming", async () => {
-    const started = Date.now();
     ({ page, errors } = await openPage(suite.browser, `${live.url}/`));
     await page.locator("#scenario option[value=bridge_repair]").waitFor({ state: "attached" });
-    const loadMs = Date.now() - started;
+    // The page's clock starts at its navigation: the time to ready, without opening the tab.
+    const loadMs = Math.round(await read<number>(page, "performance.now()"));
     await page.selectOption("#scenario", "bridge_repair");
     await page.fill("#seed", "3");
     await page.fill("#pace", "8");
@@ -221,6 +257,11 @@ describe("the viewer in a browser", { skip }, () => {
       `valley:${clinic.x},${clinic.y}`,
       await read(page, `${VIEW}.model.places.get("clinic").cell`),
     );
+  });
+
+  it("has readable colours: every text 4.5:1 against what is behind it, every token 3:1 against its card", async () => {
+    const unreadable = await read<string[]>(page, READABILITY_CHECK);
+    assert.deepEqual(unreadable, []);
   });
 
   it("shows the same final state from a `warren run --html` file, with no server", async () => {

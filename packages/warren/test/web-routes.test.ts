@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { CRATES } from "../src/scenarios/harvest_rush/map.js";
-import { VIEWER_SCRIPTS } from "../src/web/assets.js";
+import { VIEWER_SCRIPTS, VIEWER_STYLESHEET, viewerAsset } from "../src/web/assets.js";
 import { call, runWithClaims, serverForSuite } from "./helpers/server.js";
 
 const live = serverForSuite();
@@ -29,7 +29,7 @@ async function endedRun(scenario: string, seed: number): Promise<string> {
 }
 
 describe("the viewer's routes", () => {
-  it("serves the runs page at / and a run's page at /runs/{run}, each loading every viewer script", async () => {
+  it("serves the runs page at / and a run's page at /runs/{run}, each one document with every viewer file inlined", async () => {
     for (const [path, config] of [
       ["/", '{"page":"runs"}'],
       ["/runs/run-7", '{"page":"run","run_id":"run-7"}'],
@@ -38,21 +38,10 @@ describe("the viewer's routes", () => {
       assert.equal(got.status, 200);
       assert.match(got.type, /^text\/html/);
       assert.ok(got.text.includes(`window.WARREN_PAGE = ${config};`), path);
-      for (const script of VIEWER_SCRIPTS)
-        assert.ok(got.text.includes(`<script src="/viewer/${script}">`), script);
-    }
-  });
-
-  it("serves the viewer's files with their types, and 404 for any other name", async () => {
-    const script = await page("/viewer/model.js");
-    assert.equal(script.status, 200);
-    assert.match(script.type, /^text\/javascript/);
-    assert.match(script.text, /class RunModel/);
-    assert.match((await page("/viewer/viewer.css")).type, /^text\/css/);
-    for (const name of ["secret.js", "..%2Fpages.ts", "model.ts"]) {
-      const missing = await call(live.url, "GET", `/viewer/${name}`);
-      assert.equal(missing.status, 404, name);
-      assert.equal(missing.json.error, "not_found");
+      assert.doesNotMatch(got.text, /<script src=|<link /, "nothing more to fetch");
+      for (const file of [...VIEWER_SCRIPTS, VIEWER_STYLESHEET])
+        assert.ok(got.text.includes(viewerAsset(file).split("\n")[0]!), file);
+      assert.match(got.text, /class RunModel/);
     }
   });
 

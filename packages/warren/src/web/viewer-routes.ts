@@ -1,9 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Run } from "../engine/run.js";
-import { HttpError } from "../server/http-error.js";
 import type { RunRegistry } from "../server/run-registry.js";
-import { isViewerAsset, viewerAsset } from "./assets.js";
-import { ASSET_PREFIX, servedPage } from "./pages.js";
+import { viewerPage } from "./pages.js";
 import { type RunRecord, replayRecord } from "./run-record.js";
 import { buildScene } from "./scene.js";
 import { worldState } from "./world-state.js";
@@ -14,11 +12,6 @@ export const MAX_RECORD_EVENTS = 100_000;
 /** An ended run's record, replayed once however many pages ask; dropped with the run. */
 const records = new WeakMap<Run, Promise<RunRecord>>();
 
-const CONTENT_TYPES: Record<string, string> = {
-  js: "text/javascript; charset=utf-8",
-  css: "text/css; charset=utf-8",
-};
-
 /**
  * The run viewer: `/` lists the runs, `/runs/{run}` shows one (live through the spectator
  * WebSocket, or replayed once it has ended). The pages read `/v1` like any client, plus the
@@ -27,22 +20,13 @@ const CONTENT_TYPES: Record<string, string> = {
  */
 export function viewerRoutes(app: FastifyInstance, registry: RunRegistry): void {
   const html = "text/html; charset=utf-8";
-  app.get("/", async (_request, reply) => reply.type(html).send(servedPage("warren runs", { page: "runs" })));
+  app.get("/", async (_request, reply) => reply.type(html).send(viewerPage("warren runs", { page: "runs" })));
 
   app.get<{ Params: { run: string } }>("/runs/:run", async (request, reply) =>
     reply
       .type(html)
-      .send(servedPage(`warren ${request.params.run}`, { page: "run", run_id: request.params.run })),
+      .send(viewerPage(`warren ${request.params.run}`, { page: "run", run_id: request.params.run })),
   );
-
-  app.get<{ Params: { file: string } }>(`${ASSET_PREFIX}:file`, async (request, reply) => {
-    const { file } = request.params;
-    if (!isViewerAsset(file)) throw new HttpError(404, "not_found", `the viewer has no file "${file}"`);
-    return reply
-      .type(CONTENT_TYPES[file.split(".").pop()!]!)
-      .header("cache-control", "no-cache")
-      .send(viewerAsset(file));
-  });
 
   app.get<{ Params: { run: string } }>("/runs/:run/scene", async (request) => {
     const { run } = registry.get(request.params.run);

@@ -12,6 +12,7 @@
   const POLL_MS = 1000;
   /** Frame intervals kept for the benchmark. */
   const FRAME_SAMPLES = 3600;
+  const ENDED = ["completed", "failed", "crashed"];
 
   async function getJson(path) {
     const response = await fetch(path);
@@ -164,6 +165,8 @@
       ]);
       this.runId = runId;
       this.pace = run.pace;
+      // An ended run's record is asked for at once, beside its events: the page waits for neither in turn.
+      if (ENDED.includes(run.status)) this.recordAsked = this.fetchRecord();
       this.showScene(scene);
       this.setModel(new viewer.RunModel(scene));
       this.showHolders(run);
@@ -213,15 +216,18 @@
       }
     }
 
-    async replayAfterEnd(scene) {
-      await this.fetchWorld();
-      /** The state the live stream left, to set beside the replay's. */
-      this.liveDigest = this.model.digest();
-      // Without the record the replay still plays; only texts and unlogged world changes are missing.
-      const record = await getJson(`/runs/${encodeURIComponent(this.runId)}/record`).catch(() => ({
+    /** An ended run's record; without it the replay still plays, only texts and unlogged world changes are missing. */
+    fetchRecord() {
+      return getJson(`/runs/${encodeURIComponent(this.runId)}/record`).catch(() => ({
         texts: {},
         changes: [],
       }));
+    }
+
+    async replayAfterEnd(scene) {
+      const [record] = await Promise.all([this.recordAsked ?? this.fetchRecord(), this.fetchWorld()]);
+      /** The state the live stream left, to set beside the replay's. */
+      this.liveDigest = this.model.digest();
       if (this.model.firstKept > 1) {
         // The page kept only the latest events: a replay from the scene would be wrong, so none is offered.
         this.mode = "ended";
