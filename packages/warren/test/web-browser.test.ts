@@ -71,6 +71,42 @@ function sample(page: Page): Promise<void> {
 
 const samplesOf = (page: Page): Promise<Samples> => read(page, "globalThis.samples");
 
+/** In the page: keeps the selected agent, its sight square and the map's pixels as they are now. */
+const SNAPSHOT_MAP = `{
+  const view = ${VIEW};
+  const at = view.model.position(view.model.agents.get(view.selected), view.map.time);
+  const map = view.map.maps.find((m) => m.space.id === at.space);
+  const r = view.model.scene.sight_radius;
+  const side = (2 * r + 1) * map.cell * map.ratio;
+  const x0 = (Math.round(at.x) - r) * map.cell * map.ratio;
+  const y0 = (Math.round(at.y) - r) * map.cell * map.ratio;
+  const { width, height } = map.canvas;
+  const pixels = map.canvas.getContext("2d").getImageData(0, 0, width, height).data;
+  globalThis.snapshot = { map, square: { x0, y0, side }, pixels, draws: view.map.draws };
+}`;
+
+/** In the page: the share of the sight square's pixels that changed since the snapshot, and of the rest. */
+const SIGHT_CHANGE = `{
+  const { map, square, pixels } = globalThis.snapshot;
+  const { width, height } = map.canvas;
+  const now = map.canvas.getContext("2d").getImageData(0, 0, width, height).data;
+  const counts = { inside: [0, 0], outside: [0, 0] };
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 4;
+      const changed = now[i] !== pixels[i] || now[i + 1] !== pixels[i + 1] || now[i + 2] !== pixels[i + 2];
+      // The square's dashed edge is drawn across its border: a pixel's margin either side is left out.
+      const dx = Math.min(x - square.x0, square.x0 + square.side - 1 - x);
+      const dy = Math.min(y - square.y0, square.y0 + square.side - 1 - y);
+      const edge = Math.min(dx, dy);
+      if (Math.abs(edge) <= 2) continue;
+      const c = edge > 0 ? counts.inside : counts.outside;
+      c[0] += changed ? 1 : 0;
+      c[1]++;
+    }
+  ({ inside: counts.inside[0] / counts.inside[1], outside: counts.outside[0] / counts.outside[1] });
+}`;
+
 /**
  * In the page: every shown element with text of its own whose colour is below WCAG AA against the
  * first opaque background behind it (4.5:1), and every agent's colour swatch below 3:1 against its
@@ -188,6 +224,15 @@ describe("the viewer in a browser", { skip }, () => {
       "document.querySelector('.agent-detail pre')?.textContent.includes('You are Sam the engineer')",
     );
     await page.screenshot({ path: join(outputDir, "run-page.png"), fullPage: true });
+    await read(page, "document.activeElement?.blur()");
+    // Its sight is shaded on the map: clearing the selection changes the pixels of that square only.
+    await read(page, SNAPSHOT_MAP);
+    await page.keyboard.press("Escape");
+    await until(page, `${VIEW}.map.draws > globalThis.snapshot.draws`);
+    const sight = await read<{ inside: number; outside: number }>(page, SIGHT_CHANGE);
+    assert.ok(sight.inside > 0.5, `${sight.inside} of the sight square changed`);
+    assert.equal(sight.outside, 0, "nothing outside the sight square changed");
+    await page.click("li[data-agent=engineer-1] button");
     await read(page, "document.activeElement?.blur()");
     // [ and ] move the selection through the agents.
     await page.keyboard.press("]");
