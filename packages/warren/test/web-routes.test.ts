@@ -21,10 +21,10 @@ async function page(path: string): Promise<{ status: number; type: string; text:
   };
 }
 
-async function endedRun(scenario: string, seed: number): Promise<string> {
-  const created = await call(live.url, "POST", "/v1/runs", { query: { scenario, seed } });
+async function endedRun(scenario: string, seed: number, at = live): Promise<string> {
+  const created = await call(at.url, "POST", "/v1/runs", { query: { scenario, seed } });
   const runId = created.json.run_id as string;
-  await live.server.registry.get(runId).run.whenEnded();
+  await at.server.registry.get(runId).run.whenEnded();
   return runId;
 }
 
@@ -106,6 +106,23 @@ describe("the viewer's routes", () => {
     assert.match(texts[String(first.data.observation_id)], /You woke because the run has started/);
     // Asked again, the same record comes from the first replay.
     assert.deepEqual((await call(live.url, "GET", `/runs/${runId}/record`)).json, { texts, changes });
+  });
+});
+
+describe("the record of a run whose oldest events were dropped", () => {
+  const forgetful = serverForSuite({ retainedEvents: 40 });
+
+  it("is empty: the run cannot be replayed from its first event", async () => {
+    const runId = await endedRun("harvest_rush", 4, forgetful);
+    const run = forgetful.server.registry.get(runId).run;
+    assert.ok(run.oldestRetainedEvent > 1, `the run kept events from #${run.oldestRetainedEvent}`);
+    const record = await call(forgetful.url, "GET", `/runs/${runId}/record`);
+    assert.equal(record.status, 200);
+    assert.deepEqual(record.json, {
+      texts: {},
+      changes: [],
+      note: `run ${runId} kept only its events from #${run.oldestRetainedEvent}: it cannot be replayed for its record`,
+    });
   });
 });
 

@@ -52,9 +52,15 @@ export function viewerRoutes(app: FastifyInstance, registry: RunRegistry): void 
 
   app.get<{ Params: { run: string } }>("/runs/:run/record", async (request) => {
     const { run } = registry.get(request.params.run);
-    // A live run's texts come one at a time from the observation route, its world from /world; a
-    // run whose oldest events were dropped cannot be replayed at all.
-    if (!run.isEnded || run.oldestRetainedEvent > 1) return { texts: {}, changes: [] };
+    // A live run's texts come one at a time from the observation route, its world from /world.
+    if (!run.isEnded) return { texts: {}, changes: [] };
+    if (run.oldestRetainedEvent > 1) {
+      return {
+        texts: {},
+        changes: [],
+        note: `run ${run.id} kept only its events from #${run.oldestRetainedEvent}: it cannot be replayed for its record`,
+      };
+    }
     if (run.eventCursor > MAX_RECORD_EVENTS) {
       return {
         texts: {},
