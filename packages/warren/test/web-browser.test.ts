@@ -71,6 +71,13 @@ function sample(page: Page): Promise<void> {
 
 const samplesOf = (page: Page): Promise<Samples> => read(page, "globalThis.samples");
 
+/** In the page: resolves with `result`, evaluated then, once `frames` more frames have been drawn. */
+const afterFrames = (frames: number, result = "undefined"): string => `new Promise((resolve) => {
+  let left = ${frames};
+  const next = () => (--left > 0 ? requestAnimationFrame(next) : resolve(${result}));
+  requestAnimationFrame(next);
+})`;
+
 /** In the page: keeps the selected agent, its sight square and the map's pixels as they are now. */
 const SNAPSHOT_MAP = `{
   const view = ${VIEW};
@@ -193,6 +200,13 @@ describe("the viewer in a browser", { skip }, () => {
         "completed",
       );
     }
+    // How it ended, the resupply's deadline, and who plays each agent.
+    assert.match((await page.textContent("#run-reason")) ?? "", /^\(.+\)$/);
+    assert.match((await page.textContent("#objectives li[data-objective=resupply]")) ?? "", / due t=\d+s/);
+    assert.equal(
+      await page.textContent("li[data-agent=courier-1] [data-field=controller]"),
+      "solution runner",
+    );
     const run = live.server.registry.get(runId).run;
     liveDigest = await read(page, `${VIEW}.liveDigest`);
     assert.equal(liveDigest.cursor, run.eventCursor);
@@ -251,9 +265,19 @@ describe("the viewer in a browser", { skip }, () => {
       "WarrenViewer.page.player.index === WarrenViewer.page.player.events.length && !WarrenViewer.page.player.playing",
     );
     assert.deepEqual(await digestOf(page), liveDigest);
-    // Scrubbing back half-way shows the run as it was then.
+    // Scrubbing back half-way shows the run as it was then; played slowly, it pauses where it is.
     await page.locator(".replay input[type=range]").fill("50");
     assert.equal(await read(page, `${VIEW}.model.cursor`), 50);
+    await page.selectOption(".replay select", "1");
+    await page.click(".replay button.play");
+    await until(page, `${VIEW}.player.playing && ${VIEW}.model.cursor > 50`);
+    await page.click(".replay button.play");
+    const paused = await read<number>(page, `${VIEW}.model.cursor`);
+    assert.equal(await read(page, `${VIEW}.player.playing`), false);
+    // A replay moves on only in frames.
+    await read(page, afterFrames(10));
+    assert.equal(await read(page, `${VIEW}.model.cursor`), paused, "a paused replay stays where it is");
+    await page.selectOption(".replay select", "100");
     await page.click(".replay button.play");
     await until(page, "!WarrenViewer.page.player.playing");
     assert.deepEqual(await digestOf(page), liveDigest);
@@ -261,12 +285,7 @@ describe("the viewer in a browser", { skip }, () => {
     const redrawsOver = (frames: number): Promise<number> =>
       read(
         page,
-        `new Promise((resolve) => {
-          const from = ${VIEW}.map.draws;
-          let left = ${frames};
-          const next = () => (--left > 0 ? requestAnimationFrame(next) : resolve(${VIEW}.map.draws - from));
-          requestAnimationFrame(next);
-        })`,
+        `(() => { const from = ${VIEW}.map.draws; return ${afterFrames(frames, `${VIEW}.map.draws - from`)}; })()`,
       );
     await redrawsOver(2);
     assert.equal(await redrawsOver(10), 0, "a still map is not redrawn");
