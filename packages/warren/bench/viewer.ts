@@ -10,6 +10,7 @@ import { loadavg } from "node:os";
 import { chromium, type Page } from "playwright-core";
 import { bundledScenarios, type ScenarioCatalog, startServer } from "../src/server/index.js";
 import { CHROMIUM, CHROMIUM_FLAGS } from "../test/helpers/browser.js";
+import { rendererCpu } from "./renderer-cpu.js";
 import { stressScenario } from "./stress-scenario.js";
 
 const AGENTS = 1000;
@@ -19,6 +20,8 @@ const MEASURE_S = 15;
 const PACE = 1;
 /** Wall seconds of an empty page's frames, before and after. */
 const FLOOR_S = 5;
+/** Wall seconds the run page is traced for its CPU time, once its frames are measured. */
+const CPU_S = 5;
 /** An empty page that only records its frame intervals. */
 const EMPTY_PAGE = `<script>
   globalThis.frameTimes = [];
@@ -85,30 +88,24 @@ try {
     hosted.run.id,
     "globalThis.WarrenViewer?.page?.map?.time !== undefined",
   );
-  // The page's main thread: how much of each second it is busy, all work counted (script, style,
-  // layout, paint, handing frames to the screen).
-  const devtools = await page.context().newCDPSession(page);
-  await devtools.send("Performance.enable");
-  const busySeconds = async (): Promise<number> =>
-    (await devtools.send("Performance.getMetrics")).metrics.find((m) => m.name === "TaskDuration")!.value;
   const floorBefore = await floor();
   const loadBefore = load();
   const cursorBefore = hosted.run.eventCursor;
   const drawsBefore = (await page.evaluate("globalThis.WarrenViewer.page.map.draws")) as number;
-  const busyBefore = await busySeconds();
   await page.evaluate(
     "globalThis.WarrenViewer.page.frameTimes.length = globalThis.WarrenViewer.page.frameWork.length = 0",
   );
   await sleep(MEASURE_S * 1000);
   const frames = (await page.evaluate("globalThis.WarrenViewer.page.frameTimes.slice()")) as number[];
   const work = (await page.evaluate("globalThis.WarrenViewer.page.frameWork.slice()")) as number[];
-  const busy = (await busySeconds()) - busyBefore;
   const shown = (await page.evaluate(
     "({ cursor: globalThis.WarrenViewer.page.model.cursor, lagged: globalThis.WarrenViewer.page.feed.lagged, draws: globalThis.WarrenViewer.page.map.draws })",
   )) as { cursor: number; lagged: number; draws: number };
   const runCursor = hosted.run.eventCursor;
   const loadAfter = load();
   const streamed = runCursor - cursorBefore;
+  // Traced apart from the frames measured: tracing has a cost of its own.
+  const cpu = await rendererCpu(browser, page, CPU_S);
   await page.close();
   const floorAfter = await floor();
   const late = frames.filter((f) => f > 1000 / 50).length;
@@ -127,7 +124,9 @@ try {
   console.log(
     `  ${framesPerSecond(frames)} frames/s over ${frames.length} frames; ${late} frames slower than 20 ms; map redrawn ${((shown.draws - drawsBefore) / MEASURE_S).toFixed(1)} times/s`,
   );
-  console.log(`  page's main thread busy     ${((1000 * busy) / MEASURE_S).toFixed(0)} ms a second`);
+  console.log(
+    `  CPU a second, traced ${CPU_S} s  page main thread ${cpu.main.toFixed(0)} ms, its compositor ${cpu.compositor.toFixed(0)} ms, display compositor ${cpu.display.toFixed(0)} ms`,
+  );
   console.log(`  floor: an empty page, before ${floorBefore}`);
   console.log(`  floor: an empty page, after  ${floorAfter}`);
   hosted.run.dispose("the benchmark is done");
