@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { statePaths } from "../../src/daemon/paths.js";
 import { encodeLine, LIMITS, LineDecoder } from "../../src/protocol/index.js";
+import { waitFor } from "./wait-for.js";
 
 /** The `roost` command, run from the source. */
 export const CLI = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
@@ -124,16 +125,6 @@ function rawConnection(socket: Socket): RawConnection {
   };
 }
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 /** Runs `roost ARGS` from the source. */
 export function runCli(
   home: string,
@@ -241,7 +232,7 @@ export async function startTestDaemon(options: { config?: object; home?: string 
   return daemon;
 }
 
-export { waitFor };
+export { waitFor } from "./wait-for.js";
 
 /** A job's id, token and folder as the daemon keeps them (read from its database, read-only). */
 export async function jobSecrets(stateDir: string): Promise<{ id: string; token: string; dir: string }[]> {
