@@ -8,7 +8,15 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { type Message, receivedBy, startTestDaemon, type TestDaemon, waitFor } from "./helpers/daemon.js";
-import { FAULT_PROFILES, hostPidOf, isAlive, typedLines, waitForExit } from "./helpers/faults.js";
+import {
+  FAULT_PROFILES,
+  hostPidOf,
+  isAlive,
+  reportFigures,
+  typedLines,
+  untilAsking,
+  waitForExit,
+} from "./helpers/faults.js";
 import { once, type Secret, secretOf, timesTaken, untilAnswered } from "./helpers/kill-load.js";
 
 const KILLS = Number(process.env.ROOST_FAULT_KILLS) || 3;
@@ -40,6 +48,7 @@ test(`${KILLS} SIGKILLs of the daemon under load: lost 0, doubled 0, every agent
       const ready = rows.filter((r) => (agents.includes(r.id) ? r.connected : r.id === typist && r.pid));
       return ready.length === agents.length + 1 ? rows : undefined;
     });
+    await untilAsking(daemon, typist);
     const pids = new Map(live.filter((r) => r.pid).map((r) => [r.id, r.pid as number]));
     const as: Secret = await secretOf(daemon, sender);
 
@@ -145,12 +154,21 @@ test(`${KILLS} SIGKILLs of the daemon under load: lost 0, doubled 0, every agent
     const quitters = rows.filter((r) => r.profile === "quitter").length;
     const board = (await untilAnswered(daemon, "task", { action: "list" })).result.tasks as Message[];
     const claimed = board.filter((task) => claims.answered.includes(task.id) && task.owner?.id === sender);
-    t.diagnostic(
-      `${KILLS} SIGKILLs: ${replies.length} replies, ${dispatched.size} dispatches, ${typed.length} typed replies, ` +
-        `${messages.answered.length} messages (${messages.unsure.length} unanswered), ${claims.answered.length} claims; ` +
-        `replies and messages lost ${figures.lost}, doubled ${figures.doubled}; typed lost ${typedLost}, doubled ${typedDoubled}; ` +
-        `dispatches doubled ${quitters - dispatched.size}`,
-    );
+    const agentRows = [...pids].map(([id, pid]) => ({ pid, row: rows.find((r) => r.id === id)! }));
+    reportFigures(t, {
+      kills: KILLS,
+      replies: replies.length,
+      dispatches: dispatched.size,
+      typed: typed.length,
+      messages: messages.answered.length,
+      "messages unanswered": messages.unsure.length,
+      claims: claims.answered.length,
+      "claims held": `${claimed.length}/${claims.answered.length}`,
+      lost: figures.lost + typedLost,
+      doubled: figures.doubled + typedDoubled + (quitters - dispatched.size),
+      "agents alive": `${agentRows.filter(({ pid, row }) => row.pid === pid && isAlive(pid)).length}/${pids.size}`,
+      restarts: agentRows.reduce((sum, { row }) => sum + row.restarts, 0),
+    });
     assert.deepEqual(missing, [], "lost");
     assert.equal(doubled, 0, "doubled");
     assert.equal(typedLost, 0);
@@ -170,7 +188,7 @@ test(`${KILLS} SIGKILLs of the daemon under load: lost 0, doubled 0, every agent
   }
 });
 
-test("SIGKILL of the process host: its jobs are reaped, their replies kept, and respawn delivers them", async () => {
+test("SIGKILL of the process host: its jobs are reaped, their replies kept, and respawn delivers them", async (t) => {
   const daemon = await startTestDaemon({ config: { agentProfiles: FAULT_PROFILES } });
   try {
     const c = await daemon.connect();
@@ -195,11 +213,13 @@ test("SIGKILL of the process host: its jobs are reaped, their replies kept, and 
       "the respawned agent to get both again",
       async () => {
         const texts = receivedBy(join(daemon.stateDir, "jobs", id)).map((r) => r.text);
-        return texts.filter((t) => t === "kept").length >= 2 ? true : undefined;
+        return texts.filter((text) => text === "kept").length >= 2 ? true : undefined;
       },
       60_000,
     );
-    assert.notEqual(await hostPidOf(daemon), host, "a new host");
+    const newHost = await hostPidOf(daemon);
+    reportFigures(t, { "host SIGKILLs": 1, "job after": reaped.lifecycle, "replies kept": reaped.pending });
+    assert.notEqual(newHost, host, "a new host");
     assert.ok(readFileSync(join(daemon.stateDir, "daemon.log"), "utf8").length > 0);
     c.close();
   } finally {

@@ -4,7 +4,14 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { type Message, startTestDaemon, type TestDaemon, waitFor } from "./helpers/daemon.js";
-import { FAULT_PROFILES, hostPidOf, typedLines, waitForExit } from "./helpers/faults.js";
+import {
+  FAULT_PROFILES,
+  hostPidOf,
+  reportFigures,
+  typedLines,
+  untilAsking,
+  waitForExit,
+} from "./helpers/faults.js";
 
 /** The daemon's deadline on a host request, and a margin for a loaded machine. */
 const PROMPT_MS = 5000 + 3000;
@@ -37,14 +44,10 @@ async function timed(request: Promise<Message>): Promise<{ answer: Message; ms: 
   return { answer, ms: Date.now() - started };
 }
 
-test("a stopped host: dispatch, a typed reply and stop answer busy promptly, the requests behind them are served, and the daemon recovers", async () => {
+test("a stopped host: dispatch, a typed reply and stop answer busy promptly, the requests behind them are served, and the daemon recovers", async (t) => {
   const c = await daemon.connect();
   const typist = (await c.request("dispatch", { profile: "typist" })).result.id as string;
-  await waitFor("the typist to run", async () =>
-    (await c.request("list")).result.rows.find((r: Message) => r.id === typist && r.lifecycle === "running")
-      ? true
-      : undefined,
-  );
+  await untilAsking(daemon, typist);
   const host = await hostPidOf(daemon);
   stopHost(host);
   try {
@@ -56,16 +59,19 @@ test("a stopped host: dispatch, a typed reply and stop answer busy promptly, the
     const dispatch = timed(c.request("dispatch", { profile: "sleeper", requestId: "while-stopped" }));
     const stop = timed(c.request("stop", { id: typist }));
     const list = timed(c.request("list"));
+    const waits: Record<string, number> = {};
     for (const [what, pending] of [
       ["reply", typed],
       ["dispatch", dispatch],
       ["stop", stop],
     ] as const) {
       const { answer, ms } = await pending;
+      waits[`${what}: busy after, ms`] = ms;
       assert.equal(answer.code, "busy", `${what}: ${JSON.stringify(answer)}`);
       assert.ok(ms < PROMPT_MS, `${what} answered in ${ms} ms`);
     }
     const listed = await list;
+    reportFigures(t, { ...waits, "list behind them: served after, ms": listed.ms });
     assert.equal(listed.answer.ok, true);
     // Another connection is served meanwhile too.
     const other = await daemon.connect();
@@ -92,7 +98,7 @@ test("a stopped host: dispatch, a typed reply and stop answer busy promptly, the
   c.close();
 });
 
-test("a stopped agent does not hold up the daemon: its replies are queued, other clients served", async () => {
+test("a stopped agent does not hold up the daemon: its replies are queued, other clients served", async (t) => {
   const c = await daemon.connect();
   const { id } = (await c.request("dispatch", { profile: "holder", task: "first" })).result;
   const row = await waitFor("the agent to report", async () => {
@@ -101,11 +107,14 @@ test("a stopped agent does not hold up the daemon: its replies are queued, other
   });
   process.kill(row.pid, "SIGSTOP");
   try {
+    let longest = 0;
     for (let i = 0; i < 20; i++) {
       const answer = await timed(c.request("reply", { id, text: `reply ${i}` }));
+      longest = Math.max(longest, answer.ms);
       assert.equal(answer.answer.ok, true);
       assert.ok(answer.ms < 2000);
     }
+    reportFigures(t, { "replies to a stopped agent": 20, "longest answer, ms": longest });
     assert.equal((await c.request("stats")).ok, true);
   } finally {
     process.kill(row.pid, "SIGCONT");
@@ -113,7 +122,7 @@ test("a stopped agent does not hold up the daemon: its replies are queued, other
   c.close();
 });
 
-test("shutdown --all while the host is stopped says it could not end the jobs, and the daemon still exits", async () => {
+test("shutdown --all while the host is stopped says it could not end the jobs, and the daemon still exits", async (t) => {
   const c = await daemon.connect();
   const host = await hostPidOf(daemon);
   stopHost(host);
@@ -124,10 +133,11 @@ test("shutdown --all while the host is stopped says it could not end the jobs, a
       return answer.answer.code === "busy" && answer.ms < 1000 ? true : undefined;
     });
     const pid = daemon.pid;
-    const shutdown = await daemon.cli(["shutdown", "--all"]);
-    assert.notEqual(shutdown.code, 0);
-    assert.match(shutdown.stderr, /does not answer/);
+    const shutdown = await timed(daemon.cli(["shutdown", "--all"]).then((r) => r as Message));
+    assert.notEqual(shutdown.answer.code, 0);
+    assert.match(shutdown.answer.stderr, /does not answer/);
     await waitForExit(pid);
+    reportFigures(t, { "roost shutdown --all, host stopped: the command took, ms": shutdown.ms });
   } finally {
     continueHost(host);
     c.close();

@@ -105,10 +105,12 @@ describe("warren play across crashes", () => {
       (e) => e.kind === "decision" && e.data.observation_id === "engineer-1#0",
     );
     assert.equal(firstMoves.length, 1, "the engineer's first move was taken once");
+    assert.equal(firstMoves[0]!.receipt?.status, "accepted");
+    // An accepted command is its decision event; the resend is a verdict of its own.
     const verdicts = events.filter((e) => e.kind === "verdict" && e.data.observation_id === "engineer-1#0");
     assert.deepEqual(
       verdicts.map((e) => e.data.status),
-      ["accepted", "duplicate"],
+      ["duplicate"],
     );
   });
 });

@@ -71,6 +71,85 @@ function sample(page: Page): Promise<void> {
 
 const samplesOf = (page: Page): Promise<Samples> => read(page, "globalThis.samples");
 
+/** In the page: resolves with `result`, evaluated then, once `frames` more frames have been drawn. */
+const afterFrames = (frames: number, result = "undefined"): string => `new Promise((resolve) => {
+  let left = ${frames};
+  const next = () => (--left > 0 ? requestAnimationFrame(next) : resolve(${result}));
+  requestAnimationFrame(next);
+})`;
+
+/** In the page: keeps the selected agent, its sight square and the map's pixels as they are now. */
+const SNAPSHOT_MAP = `{
+  const view = ${VIEW};
+  const at = view.model.position(view.model.agents.get(view.selected), view.map.time);
+  const map = view.map.maps.find((m) => m.space.id === at.space);
+  const r = view.model.scene.sight_radius;
+  const side = (2 * r + 1) * map.cell * map.ratio;
+  const x0 = (Math.round(at.x) - r) * map.cell * map.ratio;
+  const y0 = (Math.round(at.y) - r) * map.cell * map.ratio;
+  const { width, height } = map.canvas;
+  const pixels = map.canvas.getContext("2d").getImageData(0, 0, width, height).data;
+  globalThis.snapshot = { map, square: { x0, y0, side }, pixels, draws: view.map.draws };
+}`;
+
+/** In the page: the share of the sight square's pixels that changed since the snapshot, and of the rest. */
+const SIGHT_CHANGE = `{
+  const { map, square, pixels } = globalThis.snapshot;
+  const { width, height } = map.canvas;
+  const now = map.canvas.getContext("2d").getImageData(0, 0, width, height).data;
+  const counts = { inside: [0, 0], outside: [0, 0] };
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 4;
+      const changed = now[i] !== pixels[i] || now[i + 1] !== pixels[i + 1] || now[i + 2] !== pixels[i + 2];
+      // The square's dashed edge is drawn across its border: a pixel's margin either side is left out.
+      const dx = Math.min(x - square.x0, square.x0 + square.side - 1 - x);
+      const dy = Math.min(y - square.y0, square.y0 + square.side - 1 - y);
+      const edge = Math.min(dx, dy);
+      if (Math.abs(edge) <= 2) continue;
+      const c = edge > 0 ? counts.inside : counts.outside;
+      c[0] += changed ? 1 : 0;
+      c[1]++;
+    }
+  ({ inside: counts.inside[0] / counts.inside[1], outside: counts.outside[0] / counts.outside[1] });
+}`;
+
+/**
+ * In the page: every shown element with text of its own whose colour is below WCAG AA against the
+ * first opaque background behind it (4.5:1), and every agent's colour swatch below 3:1 against its
+ * card (the ratio for graphics), each described.
+ */
+const READABILITY_CHECK = `{
+  const rgb = (css) => (css.match(/[\\d.]+/g) ?? []).map(Number);
+  const luminance = ([r, g, b]) => {
+    const lin = (c) => ((c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+  };
+  const ratio = (a, b) => {
+    const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+    return (hi + 0.05) / (lo + 0.05);
+  };
+  const behind = (element) => {
+    for (let e = element; e; e = e.parentElement) {
+      const c = rgb(getComputedStyle(e).backgroundColor);
+      if (c.length === 3 || c[3] > 0) return c;
+    }
+    return [255, 255, 255];
+  };
+  const found = [];
+  for (const e of document.querySelectorAll("body *")) {
+    const ownText = [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!ownText || e.closest("script, style, option") || !e.getClientRects().length) continue;
+    const r = ratio(rgb(getComputedStyle(e).color), behind(e));
+    if (r < 4.5) found.push(e.tagName + "." + e.className + " " + r.toFixed(2) + ": " + e.textContent.slice(0, 40));
+  }
+  for (const swatch of document.querySelectorAll(".swatch")) {
+    const r = ratio(rgb(getComputedStyle(swatch).backgroundColor), behind(swatch.parentElement));
+    if (r < 3) found.push("swatch of " + swatch.closest("[data-agent]").dataset.agent + " " + r.toFixed(2));
+  }
+  found;
+}`;
+
 describe("the viewer in a browser", { skip }, () => {
   let runId = "";
   let liveDigest: Digest;
@@ -81,10 +160,10 @@ describe("the viewer in a browser", { skip }, () => {
   after(() => page?.close());
 
   it("starts a run from the runs page and shows it live to completed: agents moving, objectives done, a reload resuming", async () => {
-    const started = Date.now();
     ({ page, errors } = await openPage(suite.browser, `${live.url}/`));
     await page.locator("#scenario option[value=bridge_repair]").waitFor({ state: "attached" });
-    const loadMs = Date.now() - started;
+    // The page's clock starts at its navigation: the time to ready, without opening the tab.
+    const loadMs = Math.round(await read<number>(page, "performance.now()"));
     await page.selectOption("#scenario", "bridge_repair");
     await page.fill("#seed", "3");
     await page.fill("#pace", "8");
@@ -121,10 +200,20 @@ describe("the viewer in a browser", { skip }, () => {
         "completed",
       );
     }
+    // How it ended, the resupply's deadline, and who plays each agent.
+    assert.match((await page.textContent("#run-reason")) ?? "", /^\(.+\)$/);
+    assert.match((await page.textContent("#objectives li[data-objective=resupply]")) ?? "", / due t=\d+s/);
+    assert.equal(
+      await page.textContent("li[data-agent=courier-1] [data-field=controller]"),
+      "solution runner",
+    );
     const run = live.server.registry.get(runId).run;
     liveDigest = await read(page, `${VIEW}.liveDigest`);
     assert.equal(liveDigest.cursor, run.eventCursor);
     assert.equal(liveDigest.status, "completed");
+    // No event says the planks were worked into the bridge: the server's world does.
+    assert.ok((liveDigest.items as string[]).includes("plank-1:gone"), String(liveDigest.items));
+    assert.ok((liveDigest.items as string[]).includes("plank-2:gone"), String(liveDigest.items));
     const stream = await read(page, `({ gaps: ${VIEW}.model.gaps, duplicates: ${VIEW}.model.duplicates })`);
     assert.deepEqual(stream, { gaps: 0, duplicates: 0 });
     // The runs page lists it.
@@ -150,6 +239,15 @@ describe("the viewer in a browser", { skip }, () => {
     );
     await page.screenshot({ path: join(outputDir, "run-page.png"), fullPage: true });
     await read(page, "document.activeElement?.blur()");
+    // Its sight is shaded on the map: clearing the selection changes the pixels of that square only.
+    await read(page, SNAPSHOT_MAP);
+    await page.keyboard.press("Escape");
+    await until(page, `${VIEW}.map.draws > globalThis.snapshot.draws`);
+    const sight = await read<{ inside: number; outside: number }>(page, SIGHT_CHANGE);
+    assert.ok(sight.inside > 0.5, `${sight.inside} of the sight square changed`);
+    assert.equal(sight.outside, 0, "nothing outside the sight square changed");
+    await page.click("li[data-agent=engineer-1] button");
+    await read(page, "document.activeElement?.blur()");
     // [ and ] move the selection through the agents.
     await page.keyboard.press("]");
     assert.equal(await read(page, `${VIEW}.selected`), "courier-1");
@@ -167,12 +265,34 @@ describe("the viewer in a browser", { skip }, () => {
       "WarrenViewer.page.player.index === WarrenViewer.page.player.events.length && !WarrenViewer.page.player.playing",
     );
     assert.deepEqual(await digestOf(page), liveDigest);
-    // Scrubbing back half-way shows the run as it was then.
+    // Scrubbing back half-way shows the run as it was then; played slowly, it pauses where it is.
     await page.locator(".replay input[type=range]").fill("50");
     assert.equal(await read(page, `${VIEW}.model.cursor`), 50);
+    await page.selectOption(".replay select", "1");
+    await page.click(".replay button.play");
+    await until(page, `${VIEW}.player.playing && ${VIEW}.model.cursor > 50`);
+    await page.click(".replay button.play");
+    const paused = await read<number>(page, `${VIEW}.model.cursor`);
+    assert.equal(await read(page, `${VIEW}.player.playing`), false);
+    // A replay moves on only in frames.
+    await read(page, afterFrames(10));
+    assert.equal(await read(page, `${VIEW}.model.cursor`), paused, "a paused replay stays where it is");
+    await page.selectOption(".replay select", "100");
     await page.click(".replay button.play");
     await until(page, "!WarrenViewer.page.player.playing");
     assert.deepEqual(await digestOf(page), liveDigest);
+    // A paused replay shows no change: its maps are not redrawn, until something changes.
+    const redrawsOver = (frames: number): Promise<number> =>
+      read(
+        page,
+        `(() => { const from = ${VIEW}.map.draws; return ${afterFrames(frames, `${VIEW}.map.draws - from`)}; })()`,
+      );
+    await redrawsOver(2);
+    assert.equal(await redrawsOver(10), 0, "a still map is not redrawn");
+    const drawsBefore = await read<number>(page, `${VIEW}.map.draws`);
+    await page.keyboard.press("]");
+    await until(page, `${VIEW}.map.draws > ${drawsBefore}`);
+    await page.keyboard.press("[");
     assert.deepEqual(errors, []);
   });
 
@@ -201,6 +321,11 @@ describe("the viewer in a browser", { skip }, () => {
       `valley:${clinic.x},${clinic.y}`,
       await read(page, `${VIEW}.model.places.get("clinic").cell`),
     );
+  });
+
+  it("has readable colours: every text 4.5:1 against what is behind it, every token 3:1 against its card", async () => {
+    const unreadable = await read<string[]>(page, READABILITY_CHECK);
+    assert.deepEqual(unreadable, []);
   });
 
   it("shows the same final state from a `warren run --html` file, with no server", async () => {
@@ -238,6 +363,11 @@ describe("the viewer in a browser", { skip }, () => {
       const run = laggy.server.registry.get(lagRun).run;
       const viewer = await openPage(suite.browser, `${proxy.url}/runs/${lagRun}`);
       await until(viewer.page, "WarrenViewer.page?.feed?.connected && WarrenViewer.page.model.cursor > 0");
+      // A remote agent's card says who holds it (the claim gave no holder name).
+      await until(
+        viewer.page,
+        "document.querySelector('li[data-agent=shouter-1] [data-field=controller]')?.textContent === 'remote holder: a client with no name'",
+      );
       // The viewer's connection stops delivering; large events pile up until the server lags it.
       proxy.pauseDownstream(/spectate/);
       const serverSide = [...laggy.server.app.websocketServer.clients];

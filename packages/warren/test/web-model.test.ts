@@ -3,25 +3,28 @@ import { describe, it } from "node:test";
 import { cellName } from "../src/engine/grid.js";
 import type { RunEvent } from "../src/engine/index.js";
 import { Run } from "../src/engine/run.js";
-import type { World } from "../src/engine/world.js";
 import { findScenario } from "../src/scenarios/index.js";
+import { type RunRecord, recordRun, replayRecord } from "../src/web/run-record.js";
 import { buildScene } from "../src/web/scene.js";
+import { worldState } from "../src/web/world-state.js";
 import { remoteRun } from "./helpers/engine-runs.js";
 import { viewerModel } from "./helpers/viewer-model.js";
 
-async function solvedRun(name: string, seed: number): Promise<Run> {
+/** A run with every agent on its runner, recorded as it ran, once it has ended. */
+async function solvedRun(name: string, seed: number): Promise<{ run: Run; record: RunRecord }> {
   const run = new Run({ runId: "r", scenario: findScenario(name)!, seed, npcPolicy: "solution", pace: null });
+  const record = recordRun(run);
   run.start();
   await run.whenEnded();
-  return run;
+  return { run, record };
 }
 
 describe("the viewer's run model", () => {
   for (const name of ["bridge_repair", "signal_relay", "harvest_rush"]) {
-    it(`ends a solved ${name} run where the engine does: agents, carried items, objectives, status`, async () => {
-      const run = await solvedRun(name, 3);
+    it(`ends a solved ${name} run where the engine does: agents, items, place features, objectives, status`, async () => {
+      const { run, record } = await solvedRun(name, 3);
       const scene = buildScene(run.id, run.scenario, run.seed, run.agents());
-      const model = viewerModel(scene);
+      const model = viewerModel(scene, { changes: record.changes });
       for (const event of run.events(0)) assert.ok(model.apply(event));
       const summary = run.summary();
       assert.equal(model.status, "completed");
@@ -32,31 +35,23 @@ describe("the viewer's run model", () => {
         const seen = model.objectives.get(o.id)!;
         assert.deepEqual([seen.status, seen.progress], [o.status, o.progress]);
       }
-      // The engine's own world, read through the run's private simulation: the truth to compare with.
-      const world = (run as unknown as { sim: { world: World } }).sim.world;
-      for (const [id, truth] of world.agents) {
+      for (const [id, truth] of run.world.agents) {
         const agent = model.agents.get(id)!;
         assert.equal(agent.cell, cellName(truth.cell), `${id}'s cell`);
         assert.deepEqual([...agent.inventory].sort(), [...truth.inventory].sort(), `${id} carries`);
       }
-      for (const [id, truth] of world.items) {
-        const seen = model.items.get(id)!.location;
-        const where =
-          truth.location.at === "cell"
-            ? cellName(truth.location.cell)
-            : truth.location.at === "agent"
-              ? truth.location.agent
-              : "gone";
-        const shown = seen.at === "cell" ? seen.cell : seen.at === "agent" ? seen.agent : "gone";
-        // A scenario may use an item up without an event (a plank worked into the bridge): the
-        // model then shows it where it was last seen. Everything else matches.
-        if (where !== "gone") assert.equal(shown, where, `${id}'s place`);
+      const truth = worldState(run.world, run.scenario);
+      for (const [id, location] of Object.entries(truth.items)) {
+        assert.deepEqual(model.items.get(id)!.location, location, `${id}'s place`);
+      }
+      for (const [id, features] of Object.entries(truth.features)) {
+        assert.deepEqual(model.places.get(id)!.features, features, `${id}'s features`);
       }
     });
   }
 
   it("counts a repeated event as a duplicate and a skipped cursor as a gap, applying neither twice", async () => {
-    const run = await solvedRun("harvest_rush", 1);
+    const { run } = await solvedRun("harvest_rush", 1);
     const events = run.events(0);
     const model = viewerModel(buildScene(run.id, run.scenario, run.seed, run.agents()));
     for (const event of events.slice(0, 10)) model.apply(event);
@@ -69,8 +64,20 @@ describe("the viewer's run model", () => {
     assert.equal(model.cursor, 12);
   });
 
+  it("keeps the latest events only, dropping a tenth at a time past its limit, and says from which cursor", async () => {
+    const { run } = await solvedRun("bridge_repair", 3);
+    const model = viewerModel(buildScene(run.id, run.scenario, run.seed, run.agents()), { keepEvents: 50 });
+    for (const event of run.events(0).slice(0, 55)) model.apply(event);
+    assert.equal(model.events.length, 55, "up to a tenth over the limit stays");
+    model.apply(run.events(55, 1)[0]!);
+    assert.equal(model.events.length, 50);
+    assert.equal(model.firstKept, 7);
+    assert.equal(model.events[0]!.cursor, 7);
+    assert.equal(model.cursor, 56);
+  });
+
   it("moves an agent smoothly between cells during a durative move, and opens the bridge's wall", async () => {
-    const run = await solvedRun("bridge_repair", 3);
+    const { run } = await solvedRun("bridge_repair", 3);
     const events = run.events(0);
     const model = viewerModel(buildScene(run.id, run.scenario, run.seed, run.agents()));
     const start = events.findIndex(
@@ -119,6 +126,47 @@ describe("the viewer's run model", () => {
     assert.equal(agent.command?.outcome, "rejected");
     assert.match(agent.command?.reason ?? "", /stand at the bridge/);
     run.dispose();
+  });
+});
+
+describe("a run's record", () => {
+  it("replayed from an ended run's events, equals the record made as it ran, world changes at the run's own cursors", async () => {
+    // A remote agent's verdicts are events the replay does not have: its cursors differ from the run's.
+    const { run } = remoteRun("bridge_repair", {
+      controlled: ["engineer-1"],
+      npcPolicy: "solution",
+      seed: 3,
+    });
+    const record = recordRun(run);
+    const envelope = run.outstanding("engineer-1")!;
+    const bogus = { command_id: "c-x", observation_id: "nope", noop: true };
+    assert.equal(run.submit("engineer-1", bogus).status, "rejected");
+    run.submit("engineer-1", { command_id: "c-1", observation_id: envelope.observation_id, noop: true });
+    run.dispose("enough");
+    const replayed = await replayRecord(run.scenario, run.seed, run.events(0));
+    assert.ok(record.changes.length > 0 || Object.keys(record.texts).length > 0);
+    assert.deepEqual(replayed.texts, record.texts);
+    const simCursors = new Set(
+      run
+        .events(0)
+        .filter((e) => e.sim)
+        .map((e) => e.cursor),
+    );
+    assert.ok(replayed.changes.every((c) => simCursors.has(c.cursor)));
+  });
+
+  it("notes a plank worked into the bridge, which no event says, at the cursor it happened", async () => {
+    const { run, record } = await solvedRun("bridge_repair", 3);
+    const replayed = await replayRecord(run.scenario, run.seed, run.events(0));
+    assert.deepEqual(replayed, record);
+    // The plank is used up as the repair begins, before its decision is logged: the change is at the decision.
+    const repairs = run.events(0).filter((e) => e.kind === "decision" && e.data.action === "repair");
+    assert.equal(repairs.length, 2);
+    for (const repair of repairs) {
+      const change = record.changes.find((c) => c.cursor === repair.cursor)!;
+      assert.ok(change, `a change at the repair #${repair.cursor}`);
+      assert.deepEqual(Object.values(change.items ?? {}), [{ at: "gone" }]);
+    }
   });
 });
 

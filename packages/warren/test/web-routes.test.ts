@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { VIEWER_SCRIPTS } from "../src/web/assets.js";
+import { CRATES } from "../src/scenarios/harvest_rush/map.js";
+import { VIEWER_SCRIPTS, VIEWER_STYLESHEET, viewerAsset } from "../src/web/assets.js";
 import { call, runWithClaims, serverForSuite } from "./helpers/server.js";
 
 const live = serverForSuite();
@@ -20,15 +21,15 @@ async function page(path: string): Promise<{ status: number; type: string; text:
   };
 }
 
-async function endedRun(scenario: string, seed: number): Promise<string> {
-  const created = await call(live.url, "POST", "/v1/runs", { query: { scenario, seed } });
+async function endedRun(scenario: string, seed: number, at = live): Promise<string> {
+  const created = await call(at.url, "POST", "/v1/runs", { query: { scenario, seed } });
   const runId = created.json.run_id as string;
-  await live.server.registry.get(runId).run.whenEnded();
+  await at.server.registry.get(runId).run.whenEnded();
   return runId;
 }
 
 describe("the viewer's routes", () => {
-  it("serves the runs page at / and a run's page at /runs/{run}, each loading every viewer script", async () => {
+  it("serves the runs page at / and a run's page at /runs/{run}, each one document with every viewer file inlined", async () => {
     for (const [path, config] of [
       ["/", '{"page":"runs"}'],
       ["/runs/run-7", '{"page":"run","run_id":"run-7"}'],
@@ -37,21 +38,10 @@ describe("the viewer's routes", () => {
       assert.equal(got.status, 200);
       assert.match(got.type, /^text\/html/);
       assert.ok(got.text.includes(`window.WARREN_PAGE = ${config};`), path);
-      for (const script of VIEWER_SCRIPTS)
-        assert.ok(got.text.includes(`<script src="/viewer/${script}">`), script);
-    }
-  });
-
-  it("serves the viewer's files with their types, and 404 for any other name", async () => {
-    const script = await page("/viewer/model.js");
-    assert.equal(script.status, 200);
-    assert.match(script.type, /^text\/javascript/);
-    assert.match(script.text, /class RunModel/);
-    assert.match((await page("/viewer/viewer.css")).type, /^text\/css/);
-    for (const name of ["secret.js", "..%2Fpages.ts", "model.ts"]) {
-      const missing = await call(live.url, "GET", `/viewer/${name}`);
-      assert.equal(missing.status, 404, name);
-      assert.equal(missing.json.error, "not_found");
+      assert.doesNotMatch(got.text, /<script src=|<link /, "nothing more to fetch");
+      for (const file of [...VIEWER_SCRIPTS, VIEWER_STYLESHEET])
+        assert.ok(got.text.includes(viewerAsset(file).split("\n")[0]!), file);
+      assert.match(got.text, /class RunModel/);
     }
   });
 
@@ -84,15 +74,25 @@ describe("the viewer's routes", () => {
     const unknown = await call(live.url, "GET", `/runs/${runId}/agents/ghost-1/observation`);
     assert.equal(unknown.status, 404);
     assert.equal(unknown.json.error, "unknown_agent");
-    // Texts of every observation come once the run has ended; none while it goes.
-    assert.deepEqual((await call(live.url, "GET", `/runs/${runId}/observations`)).json, { texts: {} });
+    // The record comes once the run has ended; it is empty while it goes.
+    assert.deepEqual((await call(live.url, "GET", `/runs/${runId}/record`)).json, { texts: {}, changes: [] });
+    // The world as it stands, with the cursor it stands at.
+    const world = await call(live.url, "GET", `/runs/${runId}/world`);
+    assert.equal(world.json.cursor, hosted.run.eventCursor);
+    assert.deepEqual(world.json.items["toolbox-1"], { at: "cell", cell: "valley:1,1" });
+    assert.deepEqual(world.json.features.bridge, { span: "broken (0/2 sections fixed)" });
     hosted.run.dispose("the test is done");
   });
 
-  it("gives every observation text of an ended run, one per wake it logged", async () => {
+  it("gives an ended run's record: every observation text, one per decided wake, and the world's changes", async () => {
     const runId = await endedRun("harvest_rush", 4);
     const run = live.server.registry.get(runId).run;
-    const { texts } = (await call(live.url, "GET", `/runs/${runId}/observations`)).json;
+    const { texts, changes } = (await call(live.url, "GET", `/runs/${runId}/record`)).json;
+    // Each crate sold at the market is used up as its objective counts.
+    const sold = changes.filter((c: { items?: object }) =>
+      Object.values(c.items ?? {}).some((l) => JSON.stringify(l) === '{"at":"gone"}'),
+    );
+    assert.equal(sold.length, CRATES);
     const wakes = run.events(0).filter((e) => e.kind === "wake");
     const decided = new Set(
       run
@@ -104,6 +104,25 @@ describe("the viewer's routes", () => {
     assert.ok(wakes.length >= Object.keys(texts).length && Object.keys(texts).length > 10);
     const first = wakes[0]!;
     assert.match(texts[String(first.data.observation_id)], /You woke because the run has started/);
+    // Asked again, the same record comes from the first replay.
+    assert.deepEqual((await call(live.url, "GET", `/runs/${runId}/record`)).json, { texts, changes });
+  });
+});
+
+describe("the record of a run whose oldest events were dropped", () => {
+  const forgetful = serverForSuite({ retainedEvents: 40 });
+
+  it("is empty: the run cannot be replayed from its first event", async () => {
+    const runId = await endedRun("harvest_rush", 4, forgetful);
+    const run = forgetful.server.registry.get(runId).run;
+    assert.ok(run.oldestRetainedEvent > 1, `the run kept events from #${run.oldestRetainedEvent}`);
+    const record = await call(forgetful.url, "GET", `/runs/${runId}/record`);
+    assert.equal(record.status, 200);
+    assert.deepEqual(record.json, {
+      texts: {},
+      changes: [],
+      note: `run ${runId} kept only its events from #${run.oldestRetainedEvent}: it cannot be replayed for its record`,
+    });
   });
 });
 
@@ -111,7 +130,7 @@ describe("warren run --html", () => {
   const dir = mkdtempSync(join(tmpdir(), "warren-html-"));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("writes one self-contained HTML file: the viewer inlined, the scene, every event and observation text", async () => {
+  it("writes one self-contained HTML file: the viewer inlined, the scene, every event, its record", async () => {
     const file = join(dir, "run.html");
     const code = await new Promise<number>((resolve) =>
       execFile(
@@ -130,7 +149,8 @@ describe("warren run --html", () => {
     assert.equal(config.events.at(-1).data.status, "completed");
     assert.ok(config.events.every((e: { cursor: number }, i: number) => e.cursor === i + 1));
     const decisions = config.events.filter((e: { kind: string }) => e.kind === "decision");
-    for (const d of decisions) assert.ok(config.texts[d.data.observation_id], d.data.observation_id);
+    for (const d of decisions) assert.ok(config.record.texts[d.data.observation_id], d.data.observation_id);
+    assert.ok(config.record.changes.length > 0);
     assert.match(html, /class RunModel/);
   });
 });

@@ -114,8 +114,11 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
   try {
     await server.listen(paths.socket);
     await supervisor.attach();
-    services.schedules.start();
-    services.concierge.start();
+    // Not once a shutdown came while the host was being connected to.
+    if (!stopping && !jobsLetGo) {
+      services.schedules.start();
+      services.concierge.start();
+    }
   } catch (err) {
     await stop(false);
     throw err;

@@ -228,7 +228,9 @@ export class SocketServer {
       this.server.once("error", reject);
       // Created owner-only from the start: no moment where another user could connect.
       const oldMask = process.umask(0o177);
-      this.server.listen(path, () => {
+      // An accept queue as long as the connection limit: a burst of connects while the daemon is
+      // busy waits to be taken in, instead of failing with EAGAIN (the kernel's default is 511).
+      this.server.listen({ path, backlog: LIMITS.maxConnections }, () => {
         process.umask(oldMask);
         chmodSync(path, 0o600);
         this.server.off("error", reject);

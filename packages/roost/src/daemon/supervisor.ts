@@ -77,8 +77,19 @@ export class Supervisor {
     void this.attach().catch((err) => this.log(`roost: process host lost: ${(err as Error).message}`));
   };
 
+  /** The attach under way: a close waits for it, so that the host it brings is ended or let go too. */
+  private attaching: Promise<void> | null = null;
+
   /** Connects to the host (starting it if need be) and takes up every job where it stands. */
-  async attach(): Promise<void> {
+  attach(): Promise<void> {
+    const attaching = this.connectAndAdopt().finally(() => {
+      if (this.attaching === attaching) this.attaching = null;
+    });
+    this.attaching = attaching;
+    return attaching;
+  }
+
+  private async connectAndAdopt(): Promise<void> {
     let host: ProcessHost | undefined;
     for (let attempt = 0; !host; attempt++) {
       try {
@@ -95,7 +106,7 @@ export class Supervisor {
     const toStart = await this.adopt(host);
     // Only now do the ops get the host: a dispatch cannot race the adoption.
     this.state.host = host;
-    for (const job of toStart) void this.start(job);
+    if (!this.closing) for (const job of toStart) void this.start(job);
   }
 
   private detach(): void {
@@ -355,6 +366,8 @@ export class Supervisor {
   /** Lets go of the host; `all` ends every job and the host as well. */
   async close(all: boolean): Promise<void> {
     this.closing = true;
+    // A shutdown as the daemon starts (or finds its host again) ends the host being connected to as well.
+    await this.attaching?.catch(() => {});
     for (const job of this.state.jobs.values()) this.clearTimers(job);
     const host = this.host;
     this.detach();

@@ -1,5 +1,4 @@
 /** How the hub shows the concierge: its line (what it said; a need stands out), suggestions, orders. */
-import type { StandingOrder } from "../protocol/concierge.js";
 import type { JobRow } from "../protocol/rows.js";
 import type { HubState } from "./hub-state.js";
 import { clockTime } from "./pane-view.js";
@@ -49,13 +48,6 @@ export function suggestedLine(row: JobRow, width: number, selected: boolean): st
     width,
   );
   return selected ? selectedBackground(line) : line;
-}
-
-export function orderItem(order: StandingOrder): string {
-  const clock = order.when
-    ? `${cyan(order.when)}${dim(` · next ${clockTime(order.nextAt)}`)}`
-    : dim("standing");
-  return `${dim(`#${order.id}`)} ${clock} ${order.text}${dim(` · by ${order.by}, applied ${order.count}x`)}`;
 }
 
 /** The bottom line while the concierge's menu or one of its editors is open, or null. */

@@ -1,5 +1,5 @@
 import { visibleWidth } from "@mariozechner/pi-tui";
-import { orderItem } from "./concierge-view.js";
+import type { StandingOrder } from "../protocol/concierge.js";
 import type { BoardCounts, HubState, PaneKind } from "./hub-state.js";
 import { fit } from "./row-view.js";
 import { bold, cyan, dim, grey, oneLine } from "./style.js";
@@ -26,6 +26,14 @@ function paneItems(state: HubState, pane: PaneKind): string[] {
     (s) =>
       `${bold(s.name)} ${cyan(s.when)}${s.paused ? dim(" (paused)") : ""}${s.next ? dim(` · next ${clockTime(s.next)}`) : ""}`,
   );
+}
+
+/** A standing order of the concierge: its number, its clock, its text, who gave it. */
+export function orderItem(order: StandingOrder): string {
+  const clock = order.when
+    ? `${cyan(order.when)}${dim(` · next ${clockTime(order.nextAt)}`)}`
+    : dim("standing");
+  return `${dim(`#${order.id}`)} ${clock} ${order.text}${dim(` · by ${order.by}, applied ${order.count}x`)}`;
 }
 
 /** What an empty pane says, with how to fill it. */

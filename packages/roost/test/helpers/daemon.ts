@@ -5,7 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { statePaths } from "../../src/daemon/paths.js";
+import { isProcessAlive } from "../../src/home/process.js";
 import { encodeLine, LIMITS, LineDecoder } from "../../src/protocol/index.js";
+import { killAll, processesMentioning } from "./leftovers.js";
 import { waitFor } from "./wait-for.js";
 
 /** The `roost` command, run from the source. */
@@ -153,7 +155,8 @@ export async function startTestDaemon(options: { config?: object; home?: string 
   if (options.config) writeFileSync(join(home, "roost.json"), JSON.stringify(options.config, null, 2));
   const paths = statePaths(home);
   let child: ChildProcess | null = null;
-  let exited: Promise<void> = Promise.resolve();
+  /** Whether the last daemon this helper started has exited. */
+  let gone = true;
 
   const start = async () => {
     const proc = spawn(process.execPath, ["--import", "tsx", CLI, "daemon"], {
@@ -162,16 +165,13 @@ export async function startTestDaemon(options: { config?: object; home?: string 
     });
     let stderr = "";
     proc.stderr.on("data", (d) => (stderr += d));
-    let gone = false;
-    exited = new Promise((r) =>
-      proc.once("exit", () => {
-        gone = true;
-        r();
-      }),
-    );
+    gone = false;
     child = proc;
-    // A test process that ends early (a timeout) takes its daemon with it.
-    const endWithTest = () => proc.kill("SIGTERM");
+    proc.once("exit", () => {
+      if (child === proc) gone = true;
+    });
+    // A test process that ends early (a timeout, a forced exit) takes the home's processes with it.
+    const endWithTest = () => killAll(processesMentioning(home));
     process.once("exit", endWithTest);
     proc.once("exit", () => process.off("exit", endWithTest));
     await waitFor(
@@ -185,6 +185,7 @@ export async function startTestDaemon(options: { config?: object; home?: string 
       // A loaded machine can take a while to start node, tsx and the daemon.
       60_000,
     ).catch((err) => {
+      proc.kill("SIGKILL");
       throw new Error(`${(err as Error).message}\n${stderr}`);
     });
   };
@@ -200,39 +201,47 @@ export async function startTestDaemon(options: { config?: object; home?: string 
     connect: () => connectRaw(paths.socket),
     kill: async (signal = "SIGTERM") => {
       child?.kill(signal);
-      await exited;
+      await waitFor("the daemon to exit", async () => (gone ? true : undefined), 30_000);
     },
     start,
     cli: (args, env) => runCli(home, args, env),
     stop: async () => {
-      const running = await connectRaw(paths.socket)
-        .then((c) => {
-          c.close();
-          return true;
-        })
-        .catch(() => false);
-      if (!running) await start();
-      const c = await connectRaw(paths.socket);
+      try {
+        await shutdownAll();
+      } catch (err) {
+        // Not ended as asked: ended here all the same, so that no test leaves a daemon, a host or a
+        // job behind (a live child would also keep the test's process from ever exiting). The home
+        // stays, its logs with it.
+        killAll(processesMentioning(home));
+        child?.kill("SIGKILL");
+        throw new Error(`the daemon on ${home} did not shut down: ${(err as Error).message}`);
+      }
+      rmSync(home, { recursive: true, force: true, maxRetries: 5 });
+    },
+  };
+  /** `shutdown {all}` to whichever daemon runs on the home (started if none), until it has exited. */
+  const shutdownAll = async () => {
+    const running = await connectRaw(paths.socket)
+      .then((c) => {
+        c.close();
+        return true;
+      })
+      .catch(() => false);
+    if (!running) await start();
+    const c = await connectRaw(paths.socket);
+    try {
       // The daemon may be one a client started (not this helper's child): its own pid is waited for.
       const { pid } = (await c.request("stats")).result;
       await c.request("shutdown", { all: true });
-      await exited;
-      await c.closed;
-      await waitFor("the daemon to exit", async () => {
-        try {
-          process.kill(pid, 0);
-          return undefined;
-        } catch {
-          return true;
-        }
-      });
-      rmSync(home, { recursive: true, force: true, maxRetries: 5 });
-    },
+      await waitFor("the daemon to exit", async () => (isProcessAlive(pid) ? undefined : true), 30_000);
+    } finally {
+      c.close();
+    }
   };
   return daemon;
 }
 
-export { waitFor } from "./wait-for.js";
+export { waitFor };
 
 /** A job's id, token and folder as the daemon keeps them (read from its database, read-only). */
 export async function jobSecrets(stateDir: string): Promise<{ id: string; token: string; dir: string }[]> {

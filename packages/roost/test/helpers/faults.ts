@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { TestContext } from "node:test";
 import { TEST_PROFILES, type TestDaemon, waitFor } from "./daemon.js";
 
 /**
@@ -46,6 +47,19 @@ export async function hostPidOf(daemon: TestDaemon): Promise<number> {
   });
 }
 
+/** Resolves once the terminal job shows a question on its screen: only then is a reply typed, not held. */
+export async function untilAsking(daemon: TestDaemon, id: string): Promise<void> {
+  await waitFor(`job ${id} to ask for a line`, async () => {
+    const c = await daemon.connect();
+    try {
+      const row = (await c.request("list")).result.rows.find((r: { id: string }) => r.id === id);
+      return row?.lifecycle === "running" && row.waitingFor === "question" ? true : undefined;
+    } finally {
+      c.close();
+    }
+  });
+}
+
 /** Resolves once the process is gone. */
 export function waitForExit(pid: number, timeoutMs = 15_000): Promise<true> {
   return waitFor(`pid ${pid} to exit`, async () => (isAlive(pid) ? undefined : true), timeoutMs);
@@ -60,4 +74,12 @@ export function typedLines(daemon: TestDaemon, jobId: string): string[] {
   } catch {
     return [];
   }
+}
+
+/**
+ * Puts a test's figures in its report as one `figures {...}` diagnostic line: `npm run faults`
+ * gathers them into its summary.
+ */
+export function reportFigures(t: TestContext, figures: Record<string, number | string>): void {
+  t.diagnostic(`figures ${JSON.stringify(figures)}`);
 }

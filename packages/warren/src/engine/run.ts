@@ -26,6 +26,7 @@ import {
   type RunStatus,
   type RunSummary,
 } from "./types.js";
+import type { World } from "./world.js";
 
 export const DEFAULT_DECISION_TIMEOUT_MS = 60_000;
 /** A run that has not ended after this much wall time fails, whatever its agents do. */
@@ -209,6 +210,11 @@ export class Run {
 
   get statusReason(): string {
     return this.runStatus === "crashed" ? this.crashReason : this.sim.statusReason;
+  }
+
+  /** The world as it stands, for spectators to draw: read it, never change it. */
+  get world(): World {
+    return this.sim.world;
   }
 
   get simTimeMs(): number {

@@ -32,7 +32,3 @@ export function viewerAsset(name: string): string {
   }
   return text;
 }
-
-export function isViewerAsset(name: string): boolean {
-  return name === VIEWER_STYLESHEET || (VIEWER_SCRIPTS as readonly string[]).includes(name);
-}

@@ -1,15 +1,13 @@
 import type { RunEvent } from "../engine/types.js";
 import { VIEWER_SCRIPTS, VIEWER_STYLESHEET, viewerAsset } from "./assets.js";
+import type { RunRecord } from "./run-record.js";
 import type { Scene } from "./scene.js";
-
-/** Where the served pages load the viewer's files from. */
-export const ASSET_PREFIX = "/viewer/";
 
 /** What the page's script is told about itself. */
 export type PageConfig =
   | { page: "runs" }
   | { page: "run"; run_id: string }
-  | { page: "file"; scene: Scene; events: RunEvent[]; texts: Record<string, string> };
+  | { page: "file"; scene: Scene; events: RunEvent[]; record: RunRecord };
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
@@ -23,14 +21,23 @@ function scriptJson(value: unknown): string {
     .replace(/\u2029/g, "\\u2029");
 }
 
-function shell(title: string, config: PageConfig, head: string, scripts: string): string {
+/**
+ * A viewer page, its files inlined: one document, nothing more to fetch before it runs (a served
+ * page loads without a round of requests for its files, and a replay file opens from disk).
+ */
+export function viewerPage(title: string, config: PageConfig): string {
+  const inline = (text: string): string => text.replace(/<\/(script|style)/gi, "<\\/$1");
+  const style = `<style>\n${inline(viewerAsset(VIEWER_STYLESHEET))}\n</style>`;
+  const scripts = VIEWER_SCRIPTS.map((name) => `<script>\n${inline(viewerAsset(name))}\n</script>`).join(
+    "\n",
+  );
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
-${head}
+${style}
 </head>
 <body>
 <div id="app" aria-live="polite">Loading…</div>
@@ -41,23 +48,12 @@ ${scripts}
 `;
 }
 
-/** A page served by `warren serve`, loading the viewer's files from the server. */
-export function servedPage(title: string, config: PageConfig): string {
-  return shell(
-    title,
-    config,
-    `<link rel="stylesheet" href="${ASSET_PREFIX}${VIEWER_STYLESHEET}">`,
-    VIEWER_SCRIPTS.map((name) => `<script src="${ASSET_PREFIX}${name}"></script>`).join("\n"),
-  );
-}
-
-/** One self-contained HTML file that replays a run: the viewer's files inlined, the run's data embedded. */
-export function replayFile(scene: Scene, events: RunEvent[], texts: Record<string, string>): string {
-  const inline = (text: string): string => text.replace(/<\/(script|style)/gi, "<\\/$1");
-  return shell(
-    `${scene.scenario} seed ${scene.seed} — warren replay`,
-    { page: "file", scene, events, texts },
-    `<style>\n${inline(viewerAsset(VIEWER_STYLESHEET))}\n</style>`,
-    VIEWER_SCRIPTS.map((name) => `<script>\n${inline(viewerAsset(name))}\n</script>`).join("\n"),
-  );
+/** One self-contained HTML file that replays a run: the run's data embedded. */
+export function replayFile(scene: Scene, events: RunEvent[], record: RunRecord): string {
+  return viewerPage(`${scene.scenario} seed ${scene.seed} — warren replay`, {
+    page: "file",
+    scene,
+    events,
+    record,
+  });
 }

@@ -3,6 +3,7 @@ import { cellName } from "../engine/grid.js";
 import type { ScenarioDefinition } from "../engine/scenario.js";
 import { Simulation } from "../engine/simulation.js";
 import type { AgentSummary, Controller, ObjectiveView } from "../engine/types.js";
+import type { AgentState, ItemLocation, Place, World } from "../engine/world.js";
 
 /** Where an item lies in a scene: on a cell, carried by an agent, or used up. */
 export type SceneItemLocation =
@@ -41,6 +42,31 @@ export interface Scene {
   tools: Record<string, { lane: string; durative: boolean }>;
 }
 
+export function sceneLocation(location: ItemLocation): SceneItemLocation {
+  if (location.at === "cell") return { at: "cell", cell: cellName(location.cell) };
+  if (location.at === "agent") return { at: "agent", agent: location.agent };
+  return { at: "gone" };
+}
+
+/**
+ * A place's features as a spectator sees them: what every agent would see, merged, since some
+ * features are for one role's eyes only (asked once per role: they differ by role, not by agent).
+ */
+export function spectatorFeatures(
+  scenario: ScenarioDefinition,
+  world: World,
+  place: Place,
+): Record<string, unknown> {
+  if (!scenario.placeFeatures) return {};
+  const viewerByRole = new Map<string, AgentState>();
+  for (const agent of world.agents.values())
+    if (!viewerByRole.has(agent.role)) viewerByRole.set(agent.role, agent);
+  return Object.assign(
+    {},
+    ...[...viewerByRole.values()].map((viewer) => scenario.placeFeatures!(world, place, viewer)),
+  );
+}
+
 export function buildScene(
   runId: string,
   scenario: ScenarioDefinition,
@@ -74,22 +100,13 @@ export function buildScene(
       name: place.name,
       cell: cellName(place.cell),
       description: place.description,
-      // A spectator sees what every agent would: some features are for one role's eyes only.
-      features: Object.assign(
-        {},
-        ...[...world.agents.values()].map((viewer) => scenario.placeFeatures?.(world, place, viewer) ?? {}),
-      ),
+      features: spectatorFeatures(scenario, world, place),
     })),
     items: [...world.items.values()].map((item) => ({
       id: item.id,
       name: item.name,
       kind: item.kind,
-      location:
-        item.location.at === "cell"
-          ? { at: "cell", cell: cellName(item.location.cell) }
-          : item.location.at === "agent"
-            ? { at: "agent", agent: item.location.agent }
-            : { at: "gone" },
+      location: sceneLocation(item.location),
     })),
     agents: [...world.agents.values()].map((agent) => ({
       id: agent.id,

@@ -1,40 +1,32 @@
 import type { FastifyInstance } from "fastify";
-import { HttpError } from "../server/http-error.js";
+import type { Run } from "../engine/run.js";
 import type { RunRegistry } from "../server/run-registry.js";
-import { isViewerAsset, viewerAsset } from "./assets.js";
-import { observationTexts } from "./observation-texts.js";
-import { ASSET_PREFIX, servedPage } from "./pages.js";
+import { viewerPage } from "./pages.js";
+import { type RunRecord, replayRecord } from "./run-record.js";
 import { buildScene } from "./scene.js";
+import { worldState } from "./world-state.js";
 
-const CONTENT_TYPES: Record<string, string> = {
-  js: "text/javascript; charset=utf-8",
-  css: "text/css; charset=utf-8",
-};
+/** Runs longer than this get no record: replaying them would hold the server and its memory too long. */
+export const MAX_RECORD_EVENTS = 100_000;
+
+/** An ended run's record, replayed once however many pages ask; dropped with the run. */
+const records = new WeakMap<Run, Promise<RunRecord>>();
 
 /**
  * The run viewer: `/` lists the runs, `/runs/{run}` shows one (live through the spectator
- * WebSocket, or replayed once it has ended). The pages read `/v1` like any client, plus three
- * viewer-only documents: a run's scene, an agent's latest observation, and the observation texts
- * of an ended run (empty while it is going).
+ * WebSocket, or replayed once it has ended). The pages read `/v1` like any client, plus the
+ * viewer's own documents: a run's scene, its world now, an agent's latest observation, and the
+ * record of an ended run (observation texts and world changes; empty while it is going).
  */
 export function viewerRoutes(app: FastifyInstance, registry: RunRegistry): void {
   const html = "text/html; charset=utf-8";
-  app.get("/", async (_request, reply) => reply.type(html).send(servedPage("warren runs", { page: "runs" })));
+  app.get("/", async (_request, reply) => reply.type(html).send(viewerPage("warren runs", { page: "runs" })));
 
   app.get<{ Params: { run: string } }>("/runs/:run", async (request, reply) =>
     reply
       .type(html)
-      .send(servedPage(`warren ${request.params.run}`, { page: "run", run_id: request.params.run })),
+      .send(viewerPage(`warren ${request.params.run}`, { page: "run", run_id: request.params.run })),
   );
-
-  app.get<{ Params: { file: string } }>(`${ASSET_PREFIX}:file`, async (request, reply) => {
-    const { file } = request.params;
-    if (!isViewerAsset(file)) throw new HttpError(404, "not_found", `the viewer has no file "${file}"`);
-    return reply
-      .type(CONTENT_TYPES[file.split(".").pop()!]!)
-      .header("cache-control", "no-cache")
-      .send(viewerAsset(file));
-  });
 
   app.get<{ Params: { run: string } }>("/runs/:run/scene", async (request) => {
     const { run } = registry.get(request.params.run);
@@ -53,11 +45,34 @@ export function viewerRoutes(app: FastifyInstance, registry: RunRegistry): void 
     },
   );
 
-  app.get<{ Params: { run: string } }>("/runs/:run/observations", async (request) => {
+  app.get<{ Params: { run: string } }>("/runs/:run/world", async (request) => {
     const { run } = registry.get(request.params.run);
-    // A live run's texts come one at a time from the observation route; replaying it half-way is no
-    // use, and a run whose oldest events were dropped cannot be replayed at all.
-    if (!run.isEnded || run.oldestRetainedEvent > 1) return { texts: {} };
-    return { texts: await observationTexts(run.scenario, run.seed, run.events(0)) };
+    return { cursor: run.eventCursor, ...worldState(run.world, run.scenario) };
+  });
+
+  app.get<{ Params: { run: string } }>("/runs/:run/record", async (request) => {
+    const { run } = registry.get(request.params.run);
+    // A live run's texts come one at a time from the observation route, its world from /world.
+    if (!run.isEnded) return { texts: {}, changes: [] };
+    if (run.oldestRetainedEvent > 1) {
+      return {
+        texts: {},
+        changes: [],
+        note: `run ${run.id} kept only its events from #${run.oldestRetainedEvent}: it cannot be replayed for its record`,
+      };
+    }
+    if (run.eventCursor > MAX_RECORD_EVENTS) {
+      return {
+        texts: {},
+        changes: [],
+        note: `run ${run.id} has more than ${MAX_RECORD_EVENTS} events: it is not replayed for its record`,
+      };
+    }
+    let record = records.get(run);
+    if (!record) {
+      record = replayRecord(run.scenario, run.seed, run.events(0));
+      records.set(run, record);
+    }
+    return record;
   });
 }

@@ -1,5 +1,6 @@
 import type { RunEvent } from "../../src/engine/index.js";
 import type { Scene } from "../../src/web/scene.js";
+import type { WorldChange } from "../../src/web/world-state.js";
 
 /** The browser's run model, loaded into Node as the page loads it: a plain script, no exports. */
 const modelScript = "../../src/web/assets/model.js";
@@ -17,12 +18,15 @@ export interface ViewerAgent {
 
 export interface ViewerModel {
   cursor: number;
+  events: RunEvent[];
+  firstKept: number;
   gaps: number;
   duplicates: number;
   status: string;
   simTime: number;
   agents: Map<string, ViewerAgent>;
   items: Map<string, { location: { at: string; cell?: string; agent?: string } }>;
+  places: Map<string, { features: Record<string, unknown> }>;
   objectives: Map<string, { status: string; progress: { current: number; target: number } }>;
   spaces: Map<string, { width: number; blocked: Uint8Array }>;
   apply(event: RunEvent): boolean;
@@ -31,8 +35,16 @@ export interface ViewerModel {
   digest(): Record<string, unknown>;
 }
 
-export function viewerModel(scene: Scene): ViewerModel {
-  const viewer = (globalThis as unknown as { WarrenViewer: { RunModel: new (scene: Scene) => ViewerModel } })
-    .WarrenViewer;
-  return new viewer.RunModel(scene);
+export interface ViewerModelOptions {
+  keepEvents?: number;
+  changes?: WorldChange[];
+}
+
+export function viewerModel(scene: Scene, options: ViewerModelOptions = {}): ViewerModel {
+  const viewer = (
+    globalThis as unknown as {
+      WarrenViewer: { RunModel: new (scene: Scene, options: ViewerModelOptions) => ViewerModel };
+    }
+  ).WarrenViewer;
+  return new viewer.RunModel(scene, options);
 }

@@ -9,8 +9,8 @@ import {
 } from "../../engine/index.js";
 import type { RunResult } from "../../protocol/index.js";
 import { createRun } from "../../scenarios/index.js";
-import { recordObservationTexts } from "../../web/observation-texts.js";
 import { replayFile } from "../../web/pages.js";
+import { type RunRecord, recordRun } from "../../web/run-record.js";
 import { buildScene } from "../../web/scene.js";
 import { type CliCommand, type CliIo, UsageError } from "../command.js";
 import { parseOptions, parseSeed } from "../parse-options.js";
@@ -66,7 +66,7 @@ export const runCommand: CliCommand = {
         );
       }
     });
-    const texts = typeof values.html === "string" ? recordObservationTexts(run) : {};
+    const record: RunRecord | undefined = typeof values.html === "string" ? recordRun(run) : undefined;
     const started = performance.now();
     run.start();
     const summary = await run.whenEnded();
@@ -87,9 +87,9 @@ export const runCommand: CliCommand = {
       };
       writeFileSync(values.log, `${JSON.stringify(file)}\n`);
     }
-    if (typeof values.html === "string") {
+    if (typeof values.html === "string" && record) {
       const scene = buildScene(run.id, run.scenario, seed, run.agents());
-      writeFileSync(values.html, replayFile(scene, run.events(0), texts));
+      writeFileSync(values.html, replayFile(scene, run.events(0), record));
     }
     printResult(io, summary, wallMs, values.json === true);
     return summary.status === "completed" ? 0 : 1;

@@ -31,11 +31,12 @@
   }
 
   function controllerOf(agent) {
-    return agent.controller === "remote"
-      ? "remote holder"
-      : agent.controller === "solution"
-        ? "solution runner"
-        : "none";
+    if (agent.controller === "solution") return "solution runner";
+    if (agent.controller !== "remote") return "none";
+    // `holder` is known only while the page watches a served run: undefined, null (free) or a name.
+    if (agent.holder === undefined) return "remote holder";
+    if (agent.holder === null) return "remote holder: none now";
+    return `remote holder: ${agent.holder || "a client with no name"}`;
   }
 
   function facts(agent) {
@@ -61,8 +62,10 @@
   }
 
   class AgentPanel {
-    constructor(container, { onSelect }) {
+    /** `colorOf(agent)` is its token's colour on the map, shown beside its name. */
+    constructor(container, { onSelect, colorOf }) {
       this.onSelect = onSelect;
+      this.colorOf = colorOf;
       this.detailBox = el("div", { class: "agent-detail-box" });
       this.cardsBox = el("div", { class: "agent-cards-box" });
       container.replaceChildren(this.detailBox, this.cardsBox);
@@ -116,14 +119,20 @@
         if (index++ >= MAX_CARDS) break;
         const shown = this.cards.get(agent.id);
         const selected = agent.id === selectedId;
-        if (shown && shown.touched === agent.touched && shown.selected === selected) continue;
+        if (
+          shown &&
+          shown.touched === agent.touched &&
+          shown.holder === agent.holder &&
+          shown.selected === selected
+        )
+          continue;
         const card = this.card(agent, selected);
         // Keyboard focus stays on the card's button as it is redrawn.
         const hadFocus = shown?.li.contains(document.activeElement);
         if (shown) shown.li.replaceWith(card);
         else this.list.append(card);
         if (hadFocus) card.querySelector("button").focus();
-        this.cards.set(agent.id, { li: card, touched: agent.touched, selected });
+        this.cards.set(agent.id, { li: card, touched: agent.touched, holder: agent.holder, selected });
       }
     }
 
@@ -139,6 +148,7 @@
             "aria-pressed": selected ? "true" : "false",
             onclick: () => this.onSelect(agent.id),
           },
+          el("span", { class: "swatch", style: `background: ${this.colorOf(agent)}`, "aria-hidden": "true" }),
           `${agent.name} (${agent.id})`,
         ),
         facts(agent),

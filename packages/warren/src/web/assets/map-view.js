@@ -1,5 +1,8 @@
 // The maps: one canvas per space. Walls and places are drawn once into a cached layer; items and
-// agents are drawn every frame, agents batched into one path per role so 1,000 of them stay cheap.
+// agents are drawn over it, agents batched into one path per colour so 1,000 of them stay cheap.
+// A frame redraws the maps only when what they show changed: a token moved by a pixel or more
+// from where it was drawn, an item or wall changed, the selection or a highlight. A canvas changed
+// costs the browser a copy of all its pixels to the screen, whatever was drawn on it.
 (() => {
   const viewer = (globalThis.WarrenViewer ??= {});
 
@@ -18,7 +21,7 @@
     highlight: "#7a00cc",
   };
   // Distinct, dark enough for white text and visible on the light ground.
-  const ROLE_COLORS = [
+  const TOKEN_COLORS = [
     "#1f6feb",
     "#2e7d32",
     "#c2410c",
@@ -36,11 +39,17 @@
       this.selected = null;
       this.highlight = null;
       this.maps = [];
-      this.roleColors = new Map();
+      this.colors = new Map();
+      /** Times the maps were redrawn (a page that shows no change redraws nothing). */
+      this.draws = 0;
     }
 
     setModel(model) {
       this.model = model;
+      this.agentList = [...model.agents.values()];
+      /** Where each agent of agentList was drawn, in cells: space, x, y (null: not on a map). */
+      this.drawnAt = this.agentList.map(() => ({ space: null, x: 0, y: 0 }));
+      this.drawnState = null;
       this.container.replaceChildren();
       this.maps = [];
       const width = Math.max(200, this.container.clientWidth || 600);
@@ -65,13 +74,21 @@
         this.container.append(figure);
         this.maps.push({ space, cell, canvas, ratio, background: null, backgroundKey: -1 });
       }
+      /** Device pixels per cell on the most detailed map: a token moved less than one is not redrawn. */
+      this.pixelsPerCell = Math.max(1, ...this.maps.map((m) => m.cell * m.ratio));
     }
 
-    roleColor(role) {
-      let color = this.roleColors.get(role);
+    /** A run with few agents gives each its own colour; a larger one colours them by role. */
+    colorKey(agent) {
+      return this.model.agents.size <= TOKEN_COLORS.length ? agent.id : agent.role;
+    }
+
+    colorOf(agent) {
+      const key = this.colorKey(agent);
+      let color = this.colors.get(key);
       if (!color) {
-        color = ROLE_COLORS[this.roleColors.size % ROLE_COLORS.length];
-        this.roleColors.set(role, color);
+        color = TOKEN_COLORS[this.colors.size % TOKEN_COLORS.length];
+        this.colors.set(key, color);
       }
       return color;
     }
@@ -143,23 +160,57 @@
       return layer;
     }
 
-    /** Draws every map at sim time t (fractional between events while moves are under way). */
+    /** Draws every map at sim time t (fractional between events while moves are under way), if it changed. */
     render(t) {
       this.time = t;
       const now = performance.now();
       if (this.highlight && now > this.highlight.until) this.highlight = null;
-      for (const map of this.maps) this.renderMap(map, t, now);
+      const positions = this.agentList.map((agent) => this.model.position(agent, t));
+      if (!this.changedSinceDrawn(positions)) return;
+      this.draws++;
+      for (const map of this.maps) this.renderMap(map, positions, now);
     }
 
-    renderMap(map, t, now) {
+    /**
+     * Whether the maps would look different from when they were last drawn, remembering what they
+     * will show if so. Tokens are compared in device pixels: a move of less than one is not seen.
+     */
+    changedSinceDrawn(positions) {
+      const model = this.model;
+      const state = `${model.itemsVersion} ${model.wallsVersion} ${this.selected}`;
+      // A highlight pulses: it is redrawn every frame while shown, and once more when it goes.
+      let changed = state !== this.drawnState || this.highlight !== null || this.highlightShown;
+      for (let i = 0; i < positions.length && !changed; i++) {
+        const at = positions[i];
+        const drawn = this.drawnAt[i];
+        if (!at || !drawn.space) changed = (at?.space ?? null) !== drawn.space;
+        else {
+          const pixels = Math.max(Math.abs(at.x - drawn.x), Math.abs(at.y - drawn.y)) * this.pixelsPerCell;
+          changed = at.space !== drawn.space || pixels >= 1;
+        }
+      }
+      if (!changed) return false;
+      this.drawnState = state;
+      this.highlightShown = this.highlight !== null;
+      positions.forEach((at, i) => {
+        const drawn = this.drawnAt[i];
+        drawn.space = at ? at.space : null;
+        if (!at) return;
+        drawn.x = at.x;
+        drawn.y = at.y;
+      });
+      return true;
+    }
+
+    renderMap(map, positions, now) {
       const { space, cell, canvas, ratio } = map;
       const g = canvas.getContext("2d");
       g.setTransform(1, 0, 0, 1, 0, 0);
       g.drawImage(this.backgroundOf(map), 0, 0);
       g.scale(ratio, ratio);
       const model = this.model;
-      const selected = this.selected && model.agents.get(this.selected);
-      const selectedAt = selected && model.position(selected, t);
+      const selectedIndex = this.selected ? this.agentList.findIndex((a) => a.id === this.selected) : -1;
+      const selectedAt = selectedIndex >= 0 ? positions[selectedIndex] : null;
       if (selectedAt && selectedAt.space === space.id) {
         const r = model.scene.sight_radius;
         const x0 = Math.round(selectedAt.x) - r;
@@ -192,28 +243,32 @@
       }
       g.fill();
       const radius = Math.max(1.5, cell * 0.32);
-      const byRole = new Map();
+      const byColor = new Map();
       const labels = [];
-      for (const agent of model.agents.values()) {
-        const at = model.position(agent, t);
+      for (let i = 0; i < positions.length; i++) {
+        const at = positions[i];
         if (!at || at.space !== space.id) continue;
-        let list = byRole.get(agent.role);
-        if (!list) byRole.set(agent.role, (list = []));
+        const agent = this.agentList[i];
+        const color = this.colorOf(agent);
+        let list = byColor.get(color);
+        if (!list) byColor.set(color, (list = []));
         const cx = (at.x + 0.5) * cell;
         const cy = (at.y + 0.5) * cell;
         list.push(cx, cy);
         if (cell >= 16) labels.push(agent.name, cx, cy);
       }
-      // Tokens a few pixels wide are squares: as readable, and far cheaper to rasterise than arcs.
+      // Tokens a few pixels wide are squares on whole pixels: as readable, and far cheaper to
+      // rasterise than arcs or blended edges.
       const round = radius >= 4;
-      for (const [role, points] of byRole) {
-        g.fillStyle = this.roleColor(role);
+      const side = Math.max(2, Math.round(radius * 2));
+      for (const [color, points] of byColor) {
+        g.fillStyle = color;
         g.beginPath();
         for (let i = 0; i < points.length; i += 2) {
           if (round) {
             g.moveTo(points[i] + radius, points[i + 1]);
             g.arc(points[i], points[i + 1], radius, 0, Math.PI * 2);
-          } else g.rect(points[i] - radius, points[i + 1] - radius, radius * 2, radius * 2);
+          } else g.rect(Math.round(points[i] - side / 2), Math.round(points[i + 1] - side / 2), side, side);
         }
         g.fill();
       }

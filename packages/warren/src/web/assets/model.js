@@ -3,8 +3,8 @@
 (() => {
   const viewer = (globalThis.WarrenViewer ??= {});
 
-  /** How many events the model keeps for the log and for replay. */
-  const MAX_KEPT_EVENTS = 200_000;
+  /** How many events the model keeps for the log and for replay (older ones go, a tenth at a time). */
+  const KEEP_EVENTS = 200_000;
 
   function parseCell(name) {
     const m = /^([A-Za-z0-9_-]+):(\d+),(\d+)$/.exec(String(name));
@@ -26,8 +26,14 @@
   }
 
   class RunModel {
-    constructor(scene) {
+    /**
+     * `changes`: the world's changes by cursor from the run's record (what the events do not say),
+     * applied after their event; without them a live page sets the world with `setWorld`.
+     */
+    constructor(scene, { keepEvents = KEEP_EVENTS, changes = [] } = {}) {
       this.scene = scene;
+      this.keepEvents = keepEvents;
+      this.changes = new Map(changes.map((c) => [c.cursor, c]));
       this.cursor = 0;
       /** Events that skipped cursors (should stay 0: the stream has no gaps). */
       this.gaps = 0;
@@ -79,6 +85,10 @@
       this.lastEvent = null;
       /** Bumped when a wall opens, so the map redraws its walls. */
       this.wallsVersion = 0;
+      /** Bumped when an item moves, so the map redraws. */
+      this.itemsVersion = 0;
+      /** Bumped when a place's features change, so the places list is redrawn. */
+      this.featuresVersion = 0;
       /** Bumped on every change, so views redraw only what moved. */
       this.version = 0;
     }
@@ -97,11 +107,13 @@
       this.cursor = event.cursor;
       if (event.sim_time_ms > this.simTime) this.simTime = event.sim_time_ms;
       this.events.push(event);
-      if (this.events.length > MAX_KEPT_EVENTS) {
-        this.events.splice(0, this.events.length - MAX_KEPT_EVENTS);
+      if (this.events.length > this.keepEvents * 1.1) {
+        this.events.splice(0, this.events.length - this.keepEvents);
         this.firstKept = this.events[0].cursor;
       }
       this.change(event);
+      const change = this.changes.get(event.cursor);
+      if (change) this.setWorld(change);
       this.lastEvent = event;
       this.version++;
       return true;
@@ -238,7 +250,24 @@
       }
       item.location = location;
       item.cellAt = cellOf(location);
+      this.itemsVersion++;
       if (location.at === "agent") this.agents.get(location.agent)?.inventory.push(id);
+    }
+
+    /** Sets items and place features to the server's truth ({items, features}, either may be partial). */
+    setWorld(world) {
+      for (const [id, location] of Object.entries(world.items ?? {})) {
+        const item = this.items.get(id);
+        if (item && JSON.stringify(item.location) !== JSON.stringify(location)) this.moveItem(id, location);
+      }
+      for (const [id, features] of Object.entries(world.features ?? {})) {
+        const place = this.places.get(id);
+        if (place && JSON.stringify(place.features) !== JSON.stringify(features)) {
+          place.features = features;
+          this.featuresVersion++;
+        }
+      }
+      this.version++;
     }
 
     setOpen(cellName) {

@@ -1,5 +1,5 @@
-// The places of the map, as a list: what each is, what the scenario said of it at the start, and
-// a button that shows it on the map.
+// The places of the map, as a list: what each is, its features as they stand, and a button that
+// shows it on the map.
 (() => {
   const viewer = (globalThis.WarrenViewer ??= {});
   const { el } = viewer;
@@ -20,7 +20,7 @@
           ),
           ` ${place.cell} `,
           el("span", { class: "muted" }, place.description),
-          features.length ? el("div", { class: "features" }, `at the start: ${features.join(", ")}`) : null,
+          features.length ? el("div", { class: "features" }, features.join(", ")) : null,
         );
       }),
     );

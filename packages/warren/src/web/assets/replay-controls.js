@@ -7,8 +7,9 @@
 
   class ReplayPlayer {
     /** Starts at the end of the run (its final state); play starts over from the beginning. */
-    constructor(container, { scene, events, onModel }) {
+    constructor(container, { scene, events, changes, onModel }) {
       this.scene = scene;
+      this.changes = changes;
       this.events = events;
       this.onModel = onModel;
       this.playing = false;
@@ -87,7 +88,7 @@
     seek(index) {
       const target = Math.max(0, Math.min(this.events.length, index));
       if (!this.model || target < this.index) {
-        this.model = new viewer.RunModel(this.scene);
+        this.model = new viewer.RunModel(this.scene, { changes: this.changes });
         this.index = 0;
         this.onModel(this.model);
       }

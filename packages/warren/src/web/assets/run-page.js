@@ -8,8 +8,11 @@
   const PANEL_MS = 200;
   /** How often the agent cards and the event log are redrawn while events stream: long lists are costly. */
   const LIST_MS = 1000;
+  /** How often a live page asks for the world (and every other time, who holds the remote agents). */
+  const POLL_MS = 1000;
   /** Frame intervals kept for the benchmark. */
   const FRAME_SAMPLES = 3600;
+  const ENDED = ["completed", "failed", "crashed"];
 
   async function getJson(path) {
     const response = await fetch(path);
@@ -91,7 +94,10 @@
       );
       const select = (id) => this.select(id);
       this.map = new viewer.MapView(mapsBox, { onSelect: select });
-      this.agents = new viewer.AgentPanel(agentsBox, { onSelect: select });
+      this.agents = new viewer.AgentPanel(agentsBox, {
+        onSelect: select,
+        colorOf: (agent) => this.map.colorOf(agent),
+      });
       this.log = new viewer.EventLog(logBox, {
         onPick: (event) => {
           const agent = event.data?.agent ?? event.data?.from;
@@ -105,7 +111,7 @@
     setModel(model) {
       this.model = model;
       this.map.setModel(model);
-      this.placesBox.replaceChildren(viewer.placeList(model, (cell) => this.map.flash(cell)));
+      this.placesVersion = -1;
       this.log.setModel(model);
       this.redrawAll();
     }
@@ -159,8 +165,11 @@
       ]);
       this.runId = runId;
       this.pace = run.pace;
+      // An ended run's record is asked for at once, beside its events: the page waits for neither in turn.
+      if (ENDED.includes(run.status)) this.recordAsked = this.fetchRecord();
       this.showScene(scene);
       this.setModel(new viewer.RunModel(scene));
+      this.showHolders(run);
       this.mode = "live";
       this.feed = new viewer.SpectatorFeed(runId, {
         cursor: () => this.model.cursor,
@@ -171,23 +180,80 @@
       });
       this.feed.start();
       this.loop();
+      void this.pollServer();
+    }
+
+    /** Who holds each remote agent's lease: the run view has it, the event stream does not. */
+    showHolders(run) {
+      for (const view of run.agents) {
+        const agent = this.model.agents.get(view.agent_id);
+        if (agent && agent.controller === "remote") agent.holder = view.holder;
+      }
+      this.redrawAll();
+    }
+
+    /** Sets items and features to the server's truth when the page has every event the server has. */
+    async fetchWorld() {
+      try {
+        const world = await getJson(`/runs/${encodeURIComponent(this.runId)}/world`);
+        if (world.cursor === this.model.cursor) this.model.setWorld(world);
+      } catch {
+        // The next poll tries again; the stream says whether the run is still there.
+      }
+    }
+
+    /** While live: the world every second, the lease holders every other second. */
+    async pollServer() {
+      for (let round = 0; this.mode === "live"; round++) {
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        if (this.mode !== "live") return;
+        await this.fetchWorld();
+        if (round % 2 === 1 && this.mode === "live") {
+          await getJson(`/v1/runs/${encodeURIComponent(this.runId)}`)
+            .then((run) => this.showHolders(run))
+            .catch(() => {});
+        }
+      }
+    }
+
+    /** An ended run's record; without it the replay still plays, only texts and unlogged world changes are missing. */
+    fetchRecord() {
+      return getJson(`/runs/${encodeURIComponent(this.runId)}/record`).catch(() => ({
+        texts: {},
+        changes: [],
+      }));
     }
 
     async replayAfterEnd(scene) {
+      const [record] = await Promise.all([this.recordAsked ?? this.fetchRecord(), this.fetchWorld()]);
       /** The state the live stream left, to set beside the replay's. */
       this.liveDigest = this.model.digest();
-      const { texts } = await getJson(`/runs/${encodeURIComponent(this.runId)}/observations`);
-      this.replay(scene, this.model.events, texts);
+      if (this.model.firstKept > 1) {
+        // The page kept only the latest events: a replay from the scene would be wrong, so none is offered.
+        this.mode = "ended";
+        this.texts = record.texts;
+        this.replayBar.replaceChildren(
+          el(
+            "span",
+            { class: "muted" },
+            `No replay here: the page kept only the latest events of this long run (from #${this.model.firstKept}).`,
+          ),
+        );
+        this.replayBar.hidden = false;
+        return;
+      }
+      this.replay(scene, this.model.events, record);
     }
 
     /** Replays a run from its events (the run has ended). */
-    replay(scene, events, texts) {
-      this.texts = texts;
+    replay(scene, events, record) {
+      this.texts = record.texts;
       this.mode = "replay";
       this.showScene(scene);
       this.player = new viewer.ReplayPlayer(this.replayBar, {
         scene,
         events,
+        changes: record.changes,
         onModel: (model) => this.setModel(model),
       });
       this.loop();
@@ -201,9 +267,10 @@
         this.frameTimes.push(now - last);
         if (this.frameTimes.length > FRAME_SAMPLES) this.frameTimes.shift();
         last = now;
+        const started = performance.now();
         this.drawFrame(now);
         // The page's own work per frame, apart from what the machine leaves it: a benchmark reads both.
-        this.frameWork.push(performance.now() - now);
+        this.frameWork.push(performance.now() - started);
         if (this.frameWork.length > FRAME_SAMPLES) this.frameWork.shift();
         requestAnimationFrame(frame);
       };
@@ -291,6 +358,10 @@
           ),
         ),
       );
+      if (this.placesVersion !== model.featuresVersion) {
+        this.placesVersion = model.featuresVersion;
+        this.placesBox.replaceChildren(viewer.placeList(model, (cell) => this.map.flash(cell)));
+      }
       const selected = this.selected && model.agents.get(this.selected);
       this.agents.renderDetail(model, this.selected, selected ? this.observationText(selected) : "");
     }
@@ -306,7 +377,7 @@
       if (config.page === "file") {
         // A file stands alone: there is no runs page to go back to.
         root.querySelector("nav")?.remove();
-        page.replay(config.scene, config.events, config.texts);
+        page.replay(config.scene, config.events, config.record);
       } else await page.watch(config.run_id);
     } catch (error) {
       root.replaceChildren(

@@ -103,14 +103,6 @@
         message.textContent = error.message;
       }
     });
-    try {
-      const { scenarios } = await call("GET", "/v1/scenarios");
-      scenario.replaceChildren(
-        ...scenarios.map((s) => el("option", { value: s.name }, `${s.name} — ${s.title}`)),
-      );
-    } catch (error) {
-      message.textContent = error.message;
-    }
     const refresh = async () => {
       try {
         const { runs } = await call("GET", "/v1/runs");
@@ -122,7 +114,16 @@
       }
       setTimeout(refresh, REFRESH_MS);
     };
+    // The runs and the scenarios are asked for together.
     void refresh();
+    try {
+      const { scenarios } = await call("GET", "/v1/scenarios");
+      scenario.replaceChildren(
+        ...scenarios.map((s) => el("option", { value: s.name }, `${s.name} — ${s.title}`)),
+      );
+    } catch (error) {
+      message.textContent = error.message;
+    }
   }
 
   if (globalThis.WARREN_PAGE?.page === "runs") {
