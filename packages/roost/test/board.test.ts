@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { DaemonClient } from "../src/client/daemon-client.js";
-import { takeWriterLock } from "../src/client/writer-lock.js";
+import { takeWriterLock } from "../src/home/writer-lock.js";
 import { type BoardCounts, type BoardTask, RoostError } from "../src/protocol/index.js";
 import type { EventMessage } from "../src/protocol/messages.js";
 import { agentDoes, boardLog, boardProfiles, startAgent } from "./helpers/board.js";

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { DaemonClient } from "../client/daemon-client.js";
-import { roostHome } from "../daemon/paths.js";
+import { roostHome } from "../home/paths.js";
 import { RoostError } from "../protocol/index.js";
 
 type OptionSpec = { type: "string" | "boolean"; short?: string };

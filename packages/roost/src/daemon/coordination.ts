@@ -1,15 +1,15 @@
 import { TaskBoard } from "./board/task-board.js";
 import type { Caller } from "./caller.js";
-import { EventsFeed } from "./events-feed.js";
-import { isLive } from "./job.js";
-import { JobEvents } from "./job-events.js";
+import { EventsFeed } from "./feed/events-feed.js";
+import { JobEvents } from "./feed/job-events.js";
+import type { DaemonState } from "./jobs/daemon-state.js";
+import { isLive } from "./jobs/job.js";
+import type { Supervisor } from "./jobs/supervisor.js";
 import { dispatch } from "./ops/jobs.js";
 import { PeerService } from "./peers/peer-service.js";
 import { clockFromEnv } from "./schedules/clock.js";
 import { Scheduler } from "./schedules/scheduler.js";
-import type { DaemonState } from "./state.js";
-import type { Store } from "./store.js";
-import type { Supervisor } from "./supervisor.js";
+import type { Store } from "./store/store.js";
 
 /** The daemon itself as a caller: what a schedule's run dispatches through. */
 const daemonCaller: Caller = {

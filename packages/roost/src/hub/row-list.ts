@@ -1,6 +1,5 @@
 import { homedir } from "node:os";
 import type { JobRow } from "../protocol/rows.js";
-import type { Grouping } from "./hub-state.js";
 import { isWaiting, rowLook, STATE_GROUPS, type StateGroup } from "./row-look.js";
 
 /** One line-group of the list: a group's heading, or a row (with its depth under its parent). */
@@ -57,6 +56,9 @@ export function matchesFilter(row: JobRow, filter: string): boolean {
   ];
   return fields.some((f) => f?.toLowerCase().includes(needle));
 }
+
+/** How the rows are grouped: by their folder, or by their state. */
+export type Grouping = "dir" | "state";
 
 function groupKey(row: JobRow, grouping: Grouping, held: ReadonlyMap<string, string>): string {
   return grouping === "dir" ? row.cwd : (held.get(row.id) ?? rowLook(row).group);

@@ -1,4 +1,4 @@
-/** The events feed (M43): what happened across the jobs, the last 1000 kept. */
+/** The events feed (the `events` op): what happened across the jobs, the last 1000 kept. */
 
 export const FEED_KINDS = ["task", "schedule"] as const;
 /** Kinds grow as more of the daemon writes to the feed. */

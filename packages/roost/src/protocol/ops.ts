@@ -1,6 +1,7 @@
 import type { AttachArgs, AttachInputArgs, AttachResizeArgs, AttachResult } from "./attach.js";
 import type { TaskArgs, TaskResult } from "./board.js";
 import type { DescribeArgs, DescribeResult } from "./describe.js";
+import type { DispatchArgs } from "./dispatch.js";
 import type { EventsArgs, EventsResult } from "./feed.js";
 import type {
   HandbackArgs,
@@ -52,14 +53,6 @@ export interface HelloResult {
 export interface JobAuth {
   id: string;
   token: string;
-}
-
-export interface DispatchArgs {
-  profile: string;
-  task?: string;
-  cwd?: string;
-  name?: string;
-  requestId?: string;
 }
 
 export interface ReplyArgs {

@@ -1,8 +1,8 @@
-import type { DispatchArgs } from "./ops.js";
+import type { DispatchArgs } from "./dispatch.js";
 
 /**
- * Schedules (M46's vocabulary): `every 30m`, `daily 18:00`, `weekdays 09:00`, `cron "…"`, read in
- * the daemon's local time zone.
+ * Schedules, in the spec's vocabulary: `every 30m`, `daily 18:00`, `weekdays 09:00`, `cron "…"`,
+ * read in the daemon's local time zone.
  */
 export type ScheduleLaunch = Omit<DispatchArgs, "requestId">;
 

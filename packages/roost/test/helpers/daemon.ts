@@ -4,7 +4,8 @@ import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { statePaths } from "../../src/daemon/paths.js";
+import { statePaths } from "../../src/home/paths.js";
+import { isProcessAlive } from "../../src/home/process.js";
 import { encodeLine, LIMITS, LineDecoder } from "../../src/protocol/index.js";
 
 /** The `roost` command, run from the source. */
@@ -227,14 +228,7 @@ export async function startTestDaemon(options: { config?: object; home?: string 
       await c.request("shutdown", { all: true });
       await exited;
       await c.closed;
-      await waitFor("the daemon to exit", async () => {
-        try {
-          process.kill(pid, 0);
-          return undefined;
-        } catch {
-          return true;
-        }
-      });
+      await waitFor("the daemon to exit", async () => (isProcessAlive(pid) ? undefined : true));
       rmSync(home, { recursive: true, force: true, maxRetries: 5 });
     },
   };

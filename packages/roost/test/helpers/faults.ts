@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { isProcessAlive } from "../../src/home/process.js";
 import { TEST_PROFILES, type TestDaemon, waitFor } from "./daemon.js";
 
 /**
@@ -22,11 +23,7 @@ export const FAULT_PROFILES = {
 
 /** Whether a process lives (a zombie counts as gone). */
 export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
+  if (!isProcessAlive(pid)) return false;
   try {
     return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
   } catch {

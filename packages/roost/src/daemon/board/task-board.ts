@@ -6,8 +6,8 @@ import {
   type TaskActor,
   type TaskResult,
 } from "../../protocol/index.js";
-import type { EventsFeed } from "../events-feed.js";
-import type { Job } from "../job.js";
+import type { EventsFeed } from "../feed/events-feed.js";
+import type { Job } from "../jobs/job.js";
 import type { OpContext } from "../ops/context.js";
 import { deliverItem } from "../peers/deliver-item.js";
 import type { ForegroundPeers } from "../peers/foreground.js";

@@ -1,10 +1,10 @@
 import type { TaskBoard } from "../board/task-board.js";
 import type { Caller } from "../caller.js";
-import type { EventsFeed } from "../events-feed.js";
+import type { EventsFeed } from "../feed/events-feed.js";
+import type { DaemonState } from "../jobs/daemon-state.js";
+import type { Supervisor } from "../jobs/supervisor.js";
 import type { PeerService } from "../peers/peer-service.js";
 import type { Scheduler } from "../schedules/scheduler.js";
-import type { DaemonState } from "../state.js";
-import type { Supervisor } from "../supervisor.js";
 
 /** What every op works with. */
 export interface OpContext {

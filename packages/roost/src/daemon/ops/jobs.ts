@@ -2,12 +2,14 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import type { AgentProfile } from "../../home/agent-profile.js";
+import { loadProfiles } from "../../home/profiles.js";
 import { foldName, jobEnvironment, LIMITS, RoostError } from "../../protocol/index.js";
-import { type AgentProfile, loadProfiles, profileArgv } from "../config.js";
-import { type Job, jobFromRecord } from "../job.js";
-import { removeJobFolder } from "../job-folders.js";
-import type { DaemonState } from "../state.js";
-import type { JobRecord } from "../store.js";
+import type { DaemonState } from "../jobs/daemon-state.js";
+import { type Job, jobFromRecord } from "../jobs/job.js";
+import { removeJobFolder } from "../jobs/job-folders.js";
+import { profileArgv } from "../jobs/profile-argv.js";
+import type { JobRecord } from "../store/store.js";
 import { typeTaskAtPrompt } from "../terminal/terminal-replies.js";
 import { optionalRequestId, optionalString, requiredString } from "./args.js";
 import type { OpContext, OpHandler } from "./context.js";
@@ -147,7 +149,7 @@ async function makeJob(
   // Known at once (a resend meanwhile finds it); started once its row is committed.
   state.jobs.set(id, job);
   try {
-    await state.store.createJob(record, requestId, queued ? typed : null);
+    await state.store.createJob(job.record, requestId, queued ? typed : null);
   } catch (err) {
     // Not kept, so not made: a resend makes it anew.
     if (state.jobs.get(id) === job) state.jobs.delete(id);

@@ -1,5 +1,5 @@
 import type { ReplyMode } from "../../protocol/index.js";
-import type { Job } from "../job.js";
+import type { Job } from "../jobs/job.js";
 import type { OpContext } from "./context.js";
 
 /** The user's reply in the events feed: `reply`, `steer` or `typed` (into a terminal), to whom, and its start. */

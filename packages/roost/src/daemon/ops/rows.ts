@@ -1,5 +1,5 @@
 import { foldName, RoostError } from "../../protocol/index.js";
-import type { Job } from "../job.js";
+import type { Job } from "../jobs/job.js";
 import { optionalBoolean } from "./args.js";
 import type { OpContext, OpHandler } from "./context.js";
 

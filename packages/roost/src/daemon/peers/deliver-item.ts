@@ -1,7 +1,7 @@
 import { type DeliverKind, LIMITS, type MessageOutcome, RoostError } from "../../protocol/index.js";
-import { deliverEvent, isEnded, type Job, jobRecord } from "../job.js";
+import { deliverEvent, type Job, jobRecord } from "../jobs/job.js";
 import type { OpContext } from "../ops/context.js";
-import type { StoredReply } from "../store.js";
+import type { StoredReply } from "../store/store.js";
 
 export interface AgentItem {
   kind: DeliverKind;
@@ -59,10 +59,7 @@ export function deliverItem(
   state.store.addAgentItem(jobRecord(job), stored, job.updatedAt);
   job.pending.push(stored);
   let outcome: MessageOutcome = "queued";
-  if (isEnded(job)) {
-    job.crashStreak = 0;
-    job.error = null;
-    void supervisor.start(job);
+  if (supervisor.wake(job)) {
     outcome = "started";
   } else if (job.connection && job.report?.agentItems) {
     if (job.savingReplies > 0) heldBack.add(stored);

@@ -6,10 +6,10 @@
  * dispatched task waits for the agent's input prompt, never typed into a dialog.
  */
 import { type ReplyMode, type ReplyResult, RoostError } from "../../protocol/index.js";
-import { isEnded, type Job, jobRecord } from "../job.js";
+import type { DaemonState } from "../jobs/daemon-state.js";
+import { isEnded, type Job, jobRecord } from "../jobs/job.js";
 import type { OpContext } from "../ops/context.js";
 import { feedReply } from "../ops/reply-feed.js";
-import type { DaemonState } from "../state.js";
 import { choiceIndex, choose } from "./choosing.js";
 import { dropHeldReply, heldReplyOf, holdReply } from "./held-replies.js";
 import { type Settled, terminalRowsOf } from "./terminal-rows.js";
@@ -61,13 +61,12 @@ async function typeReply(ctx: OpContext, job: Job, reply: TerminalReply): Promis
     return { held: true, saved: false, duplicate: true };
 
   const rows = terminalRowsOf(state);
-  const wasEnded = isEnded(job);
-  const startedFor = wasEnded ? { was: job.lifecycle, restarts: job.restarts } : null;
+  const startedFor = isEnded(job) ? { was: job.lifecycle, restarts: job.restarts } : null;
+  const waking = supervisor.wake(job);
+  const wasEnded = waking !== null;
   let settled: Settled | null = null;
-  if (wasEnded) {
-    job.crashStreak = 0;
-    job.error = null;
-    await supervisor.start(job);
+  if (waking) {
+    await waking;
     // Looked at once the program settled: its prompt, a dialog, or (a program roost does not know) quiet.
     if (job.lifecycle === "running") settled = await rows.whenSettled(job, false);
   }

@@ -6,11 +6,11 @@
  */
 import { emptyReport, type Report } from "../../protocol/index.js";
 import type { ScreenSnapshot } from "../host/api.js";
-import type { Job } from "../job.js";
-import type { DaemonState } from "../state.js";
-import { screenRulesOf } from "./blocked-patterns.js";
+import type { DaemonState } from "../jobs/daemon-state.js";
+import type { Job } from "../jobs/job.js";
 import { readScreen, type ScreenReading } from "./screen-reading.js";
 import { setScreenReport } from "./screen-report.js";
+import { screenRulesOf } from "./screen-rules.js";
 
 /** No output for this long and the agent is idle. */
 export const QUIET_MS = Number(process.env.ROOST_TERMINAL_QUIET_MS) || 1000;

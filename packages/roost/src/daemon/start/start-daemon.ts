@@ -1,19 +1,19 @@
 import { mkdirSync, rmSync } from "node:fs";
-import { RoostError } from "../protocol/index.js";
-import { startCoordination } from "./coordination.js";
-import type { ProcessHost } from "./host/api.js";
-import { connectHost } from "./host/index.js";
-import { jobFromRecord } from "./job.js";
-import { acquireDaemonLock } from "./lock.js";
-import { releaseCaller } from "./ops/agent.js";
-import type { OpContext } from "./ops/context.js";
-import { roostHome, statePaths } from "./paths.js";
-import { route } from "./router.js";
-import { SocketServer } from "./server.js";
-import { DaemonState } from "./state.js";
-import { Store } from "./store.js";
-import { Supervisor } from "./supervisor.js";
-import { attachmentsOf } from "./terminal/attachments.js";
+import { roostHome, statePaths } from "../../home/paths.js";
+import { RoostError } from "../../protocol/index.js";
+import { startCoordination } from "../coordination.js";
+import type { ProcessHost } from "../host/api.js";
+import { connectHost } from "../host/index.js";
+import { DaemonState } from "../jobs/daemon-state.js";
+import { jobFromRecord } from "../jobs/job.js";
+import { Supervisor } from "../jobs/supervisor.js";
+import { releaseCaller } from "../ops/agent.js";
+import type { OpContext } from "../ops/context.js";
+import { route } from "../router.js";
+import { SocketServer } from "../server.js";
+import { Store } from "../store/store.js";
+import { attachmentsOf } from "../terminal/attachments.js";
+import { acquireDaemonLock } from "./daemon-lock.js";
 
 export interface DaemonOptions {
   home?: string;

@@ -1,10 +1,10 @@
-import { type Lifecycle, RoostError } from "../protocol/index.js";
-import type { HostJobInfo, ProcessHost, ScreenSnapshot } from "./host/api.js";
-import { isLive, type Job } from "./job.js";
+import { type Lifecycle, RoostError } from "../../protocol/index.js";
+import type { HostJobInfo, ProcessHost, ScreenSnapshot } from "../host/api.js";
+import { keepLastScreen } from "../terminal/last-screen.js";
+import { terminalRowsOf } from "../terminal/terminal-rows.js";
+import type { DaemonState } from "./daemon-state.js";
+import { isEnded, isLive, type Job } from "./job.js";
 import { removeStrayJobFolders } from "./job-folders.js";
-import type { DaemonState } from "./state.js";
-import { keepLastScreen } from "./terminal/last-screen.js";
-import { terminalRowsOf } from "./terminal/terminal-rows.js";
 
 /** Crashes in a row before a job is given up (`failed`). */
 export const MAX_CRASHES_IN_A_ROW = 3;
@@ -268,6 +268,18 @@ export class Supervisor {
       }
     }
     this.state.save(job);
+  }
+
+  /**
+   * Starts an ended job (reaped, done, failed) again for what came for it (a reply, an agent
+   * item), its crash count and error cleared. A stopped job is not woken: the user stopped it, and
+   * what came waits for a respawn. Returns the start, or null when the job had not ended.
+   */
+  wake(job: Job): Promise<void> | null {
+    if (!isEnded(job)) return null;
+    job.crashStreak = 0;
+    job.error = null;
+    return this.start(job);
   }
 
   /** Stops the job: SIGTERM, then SIGKILL if it lingers. An ended job is marked stopped at once. */
