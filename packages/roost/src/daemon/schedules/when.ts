@@ -38,7 +38,8 @@ function cron(pattern: string): When {
   }
   return {
     next: (after) => job.nextRun(new Date(after))?.getTime() ?? null,
-    latest: (at) => job.previousRuns(1, new Date(at))[0]?.getTime() ?? null,
+    // croner's previous runs are strictly before the date it is given: `at` itself counts too.
+    latest: (at) => job.previousRuns(1, new Date(at + 1))[0]?.getTime() ?? null,
   };
 }
 
