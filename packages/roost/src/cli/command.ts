@@ -27,7 +27,7 @@ export interface CommandContext {
   print(human: string, value: unknown): void;
 }
 
-export function helpText(command: Command): string {
+function helpText(command: Command): string {
   const options = Object.keys(command.options ?? {});
   return [
     `usage: roost ${command.usage}`,

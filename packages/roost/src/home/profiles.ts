@@ -13,7 +13,7 @@ import { isReaderName, READER_NAMES } from "./reader-names.js";
  * Profiles roost has without a `roost.json`: the coding agents it knows, run as terminal agents with
  * the task typed at their prompt. A profile of the same name in `roost.json` replaces one.
  */
-export const BUILT_IN_PROFILES: ReadonlyMap<string, AgentProfile> = new Map([
+const BUILT_IN_PROFILES: ReadonlyMap<string, AgentProfile> = new Map([
   ["claude", { command: ["claude"], task: "type", protocol: false, reader: "claude" }],
   ["codex", { command: ["codex"], task: "type", protocol: false, reader: "codex" }],
 ]);

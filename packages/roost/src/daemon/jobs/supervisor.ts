@@ -7,7 +7,7 @@ import { isEnded, isLive, type Job } from "./job.js";
 import { removeStrayJobFolders } from "./job-folders.js";
 
 /** Crashes in a row before a job is given up (`failed`). */
-export const MAX_CRASHES_IN_A_ROW = 3;
+const MAX_CRASHES_IN_A_ROW = 3;
 /** The first restart waits this long; each next one twice as long. */
 const RESTART_BACKOFF_MS = 250;
 /** A run this long clears the crash count: the job was working. */

@@ -12,7 +12,7 @@ export class DaemonRunningError extends Error {
 }
 
 /** Whether something answers on the socket. */
-export function socketAnswers(socketPath: string, timeoutMs = 1000): Promise<boolean> {
+function socketAnswers(socketPath: string, timeoutMs = 1000): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = createConnection(socketPath);
     const done = (answer: boolean) => {

@@ -13,7 +13,7 @@ import { setScreenReport } from "./screen-report.js";
 import { screenRulesOf } from "./screen-rules.js";
 
 /** No output for this long and the agent is idle. */
-export const QUIET_MS = Number(process.env.ROOST_TERMINAL_QUIET_MS) || 1000;
+const QUIET_MS = Number(process.env.ROOST_TERMINAL_QUIET_MS) || 1000;
 /** A row whose text alone changes is told at most this often (state and status changes at once). */
 const SUMMARY_INTERVAL_MS = 200;
 /** A program roost knows nothing of takes text after its first output and this much quiet. */
