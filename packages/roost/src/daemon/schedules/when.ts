@@ -51,7 +51,7 @@ function clockTime(hours: string, minutes: string, form: string): [number, numbe
 }
 
 /**
- * Reads a schedule's `when` (M46's vocabulary): `every 30m` (m, h or d), `daily 18:00`,
+ * Reads a schedule's `when` (the spec's vocabulary): `every 30m` (m, h or d), `daily 18:00`,
  * `weekdays 09:00` (Monday to Friday), `cron "m h dom mon dow"`. Anything else is `bad_request`
  * with the reason. `anchor` is where `every` counts from.
  */
