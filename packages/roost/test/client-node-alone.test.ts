@@ -17,6 +17,28 @@ const src = join(root, "src");
 const entries = [join(src, "client", "agent.ts"), join(src, "client", "reporter.ts")];
 const allowedFolders = [join(src, "client"), join(src, "protocol")];
 
+/** The modules a file loads when it runs: type-only imports and exports are gone by then. */
+function runtimeImports(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest);
+  const out: string[] = [];
+  for (const statement of source.statements) {
+    if (ts.isImportDeclaration(statement)) {
+      const clause = statement.importClause;
+      const typeOnly =
+        clause?.isTypeOnly ||
+        (clause !== undefined &&
+          clause.name === undefined &&
+          clause.namedBindings !== undefined &&
+          ts.isNamedImports(clause.namedBindings) &&
+          clause.namedBindings.elements.every((e) => e.isTypeOnly));
+      if (!typeOnly) out.push((statement.moduleSpecifier as ts.StringLiteral).text);
+    } else if (ts.isExportDeclaration(statement) && statement.moduleSpecifier && !statement.isTypeOnly) {
+      out.push((statement.moduleSpecifier as ts.StringLiteral).text);
+    }
+  }
+  return out;
+}
+
 /** Every module the agent client loads, following relative imports from its entries. */
 function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
@@ -24,9 +46,7 @@ function importGraph(): Map<string, string[]> {
   while (queue.length > 0) {
     const file = queue.shift()!;
     if (graph.has(file)) continue;
-    const specifiers = ts
-      .preProcessFile(readFileSync(file, "utf8"), true, true)
-      .importedFiles.map((imported) => imported.fileName);
+    const specifiers = runtimeImports(file);
     graph.set(file, specifiers);
     for (const specifier of specifiers) {
       if (specifier.startsWith(".")) queue.push(resolve(dirname(file), specifier).replace(/\.js$/, ".ts"));

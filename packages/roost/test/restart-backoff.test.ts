@@ -70,7 +70,11 @@ beforeEach(async () => {
   store = new Store(paths.db);
   state = new DaemonState(paths, store);
   host = new FakeHost();
-  supervisor = new Supervisor(state, async () => host as unknown as ProcessHost);
+  supervisor = new Supervisor(
+    state,
+    async () => host as unknown as ProcessHost,
+    (line) => process.stderr.write(`${line}\n`),
+  );
   await supervisor.attach();
 });
 

@@ -31,7 +31,8 @@ async function measure(agents: number): Promise<Measurement> {
   run.onEvent((e) => {
     if (!e.sim) return;
     events++;
-    if (e.kind === "wake") wakes++;
+    // A refusal's wake has no event of its own: its decision announces it (wakes_at_ms).
+    if (e.kind === "wake" || (e.kind === "decision" && "refused" in e.data)) wakes++;
   });
   const cpu = process.cpuUsage();
   const started = performance.now();

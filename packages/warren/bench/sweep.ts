@@ -1,16 +1,20 @@
 /**
- * Sweep throughput: runs per second of short headless runs on 1, 2 and N local processes, then
- * through the Redis queue (when redis-server is installed) with this process's worker and two
- * more beside it, and the queue's overhead on runs of about a second.
+ * Sweep throughput: runs per second of a whole local sweep (records written, progress kept) on 1,
+ * 2 and N = cores processes, for short headless runs and for runs of about 75 ms, each setting
+ * played twice and the better kept; beside each, the CPU the sweep's own process and its workers
+ * used, to show which one limits. Then, when redis-server is installed, the Redis queue with three
+ * workers and its overhead on runs of about a second.
  *
  *   node --import tsx bench/sweep.ts
  */
-import { availableParallelism } from "node:os";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
 import type { AgentMix } from "../src/sweep/agent-mix.js";
 import { playOnQueue } from "../src/sweep/queue-sweep.js";
 import { startQueueWorker } from "../src/sweep/queue-worker.js";
 import { RunPool } from "../src/sweep/run-pool.js";
-import type { RunRecord } from "../src/sweep/run-record.js";
+import { runSweep } from "../src/sweep/sweep.js";
 import { planRuns, type RunSpec } from "../src/sweep/sweep-plan.js";
 import { redisMissing, startRedis } from "../test/helpers/redis-server.js";
 
@@ -18,46 +22,118 @@ const SCENARIOS = ["bridge_repair", "signal_relay", "harvest_rush"];
 const seeds = (from: number, count: number): number[] => Array.from({ length: count }, (_, i) => from + i);
 const short = (from: number, count: number): RunSpec[] =>
   planRuns(SCENARIOS, seeds(from, count), [{ name: "solution" }]);
-// bridge_repair takes 49 s of sim time at most: at 49 sim ms per wall ms a run lasts about a second.
+// bridge_repair takes 30 to 49 s of sim time: at 500 sim ms per wall ms a run lasts 60 to 100 ms.
+const PACED_MIX: AgentMix = { name: "paced", pace: 500 };
+const paced = (from: number, count: number): RunSpec[] =>
+  planRuns(["bridge_repair"], seeds(from, count), [PACED_MIX]);
+// At 49 sim ms per wall ms, about a second.
 const SECOND_MIX: AgentMix = { name: "second", pace: 49 };
 const secondLong = (from: number, count: number): RunSpec[] =>
   planRuns(["bridge_repair"], seeds(from, count), [SECOND_MIX]);
 
-async function timed(play: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await play();
-  return (performance.now() - started) / 1000;
-}
-
-async function onPool(size: number, specs: RunSpec[]): Promise<number> {
-  const pool = new RunPool(size);
-  // Warm-up: every process loads the engine before the clock starts.
-  await Promise.all(
-    short(1_000_000, size)
-      .slice(0, size)
-      .map((spec) => pool.run(spec)),
-  );
-  const seconds = await timed(() => Promise.all(specs.map((spec) => pool.run(spec))));
-  await pool.close();
-  return seconds;
-}
-
-const line = (label: string, runs: number, seconds: number): void =>
-  console.log(
-    `  ${label.padEnd(34)} ${String(runs).padStart(4)} runs  ${seconds.toFixed(2).padStart(6)} s  ${(runs / seconds).toFixed(1).padStart(6)} runs/s`,
-  );
-
+const root = mkdtempSync(join(tmpdir(), "warren-bench-sweep-"));
+const quiet = { write: () => {}, isTTY: false };
 const cores = availableParallelism();
-console.log(`short headless runs (3 scenarios, every agent on its runner), ${cores} cores:`);
-// Enough runs (each a few ms now) that starting the processes does not hide how they scale.
-const shortRuns = short(1, 600);
-const rates: Record<number, number> = {};
-for (const size of [...new Set([1, 2, cores])]) {
-  const seconds = await onPool(size, shortRuns);
-  rates[size] = shortRuns.length / seconds;
-  line(`local, ${size} process${size === 1 ? "" : "es"}`, shortRuns.length, seconds);
+const TICK_MS = 10; // /proc's clock ticks, 100 a second on Linux
+
+/** CPU ms a process has used, from /proc (Linux); undefined elsewhere or once it is gone. */
+function cpuMsOf(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return undefined;
+  }
 }
-console.log(`  speed-up with 2: ${(rates[2]! / rates[1]!).toFixed(2)}x (goal: near 2x on 2 free cores)`);
+
+const ownCpuMs = (): number => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
+interface Measure {
+  seconds: number;
+  /** The sweep's own process: CPU over wall time, in cores. */
+  sweepCores: number;
+  /** The workers: CPU over wall time and worker count, the share of their time they computed. */
+  workersCpu: number | undefined;
+  /** The share of the workers' time they waited for runs to play: the pool, not the machine, keeping them idle. */
+  workersWaiting: number;
+  /** Runs over the batches the pool sent. */
+  runsPerBatch: number;
+}
+
+/** One whole sweep of `specs` on a pool of `size` processes already started and warmed up. */
+async function sweepOnce(pool: RunPool, specs: RunSpec[]): Promise<Measure> {
+  const out = mkdtempSync(join(root, "sweep-"));
+  const workerCpu = (): number[] | undefined => {
+    const each = pool.pids.map(cpuMsOf);
+    return each.every((ms) => ms !== undefined) ? (each as number[]) : undefined;
+  };
+  const workersBefore = workerCpu();
+  const batchesBefore = pool.batchesSent;
+  const busyBefore = pool.busyMs;
+  const cpuBefore = ownCpuMs();
+  const started = performance.now();
+  await runSweep({ plan: specs, outDir: out, workers: pool.size, pool, progress: quiet });
+  const wallMs = performance.now() - started;
+  const sweepCores = (ownCpuMs() - cpuBefore) / wallMs;
+  const workersAfter = workerCpu();
+  const workersCpu =
+    workersBefore && workersAfter
+      ? workersAfter.reduce((sum, ms, i) => sum + ms - workersBefore[i]!, 0) / wallMs / pool.size
+      : undefined;
+  rmSync(out, { recursive: true, force: true });
+  const workersWaiting = 1 - (pool.busyMs - busyBefore) / wallMs / pool.size;
+  const runsPerBatch = specs.length / (pool.batchesSent - batchesBefore);
+  return { seconds: wallMs / 1000, sweepCores, workersCpu, workersWaiting, runsPerBatch };
+}
+
+/** The better of two sweeps on `size` fresh processes. */
+async function bestOfTwo(size: number, specs: RunSpec[], warmUp: RunSpec[]): Promise<Measure> {
+  const pool = new RunPool(size);
+  try {
+    // Every process loads the engine before the clock starts.
+    await Promise.all(warmUp.slice(0, 4 * size).map((spec) => pool.run(spec)));
+    const first = await sweepOnce(pool, specs);
+    const second = await sweepOnce(pool, specs);
+    return first.seconds <= second.seconds ? first : second;
+  } finally {
+    await pool.close();
+  }
+}
+
+const percent = (x: number | undefined): string => (x === undefined ? "-" : `${(x * 100).toFixed(0)}%`);
+
+async function scaling(title: string, specs: RunSpec[], warmUp: RunSpec[]): Promise<void> {
+  console.log(`${title}: ${specs.length} runs a sweep, the better of two`);
+  console.log(
+    "  workers    runs/s  speed-up  sweep process CPU  workers' CPU  workers waiting  runs a batch",
+  );
+  let floor = 0;
+  for (const size of [...new Set([1, 2, cores])]) {
+    const best = await bestOfTwo(size, specs, warmUp);
+    const rate = specs.length / best.seconds;
+    if (size === 1) floor = rate;
+    console.log(
+      `  ${String(size).padStart(7)}  ${rate.toFixed(1).padStart(8)}  ${`${(rate / floor).toFixed(2)}x`.padStart(8)}  ${percent(best.sweepCores).padStart(17)}  ${percent(best.workersCpu).padStart(12)}  ${percent(best.workersWaiting).padStart(15)}  ${best.runsPerBatch.toFixed(1).padStart(12)}`,
+    );
+  }
+}
+
+const load = (): string =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ");
+
+console.log(`${cores} cores; load average ${load()} (1, 5, 15 min) before the first sweep`);
+await scaling(
+  "short headless runs (3 scenarios, every agent on its runner)",
+  short(1, 600),
+  short(1_000_000, 8),
+);
+await scaling("~75 ms runs (bridge_repair paced at 500 sim ms a wall ms)", paced(1, 40), paced(1_000_000, 8));
+console.log(`load average ${load()} after`);
 
 const missing = redisMissing();
 if (missing) {
@@ -67,19 +143,26 @@ if (missing) {
   try {
     // Three workers of one run each, started once and warmed up: "this process's" and two beside it.
     const workers = await Promise.all([1, 2, 3].map(() => startQueueWorker(redis.url, { concurrency: 1 })));
-    const collect = (specs: RunSpec[], sweepId: string): Promise<void> => {
-      const records: RunRecord[] = [];
-      return playOnQueue(redis.url, sweepId, specs, 0, {
-        finished: (r) => records.push(r),
+    const collect = (specs: RunSpec[], sweepId: string): Promise<void> =>
+      playOnQueue(redis.url, sweepId, specs, 0, {
+        finished: () => {},
         failed: (spec, error) => console.log(`  ${spec.key} failed: ${error}`),
       });
+    const timed = async (play: () => Promise<unknown>): Promise<number> => {
+      const started = performance.now();
+      await play();
+      return (performance.now() - started) / 1000;
     };
     await collect(short(2_000_000, 6), "warmup");
-    console.log("queue on redis-server, this process's worker and 2 beside it:");
+    const line = (label: string, runs: number, seconds: number): void =>
+      console.log(
+        `  ${label.padEnd(32)} ${String(runs).padStart(4)} runs  ${seconds.toFixed(2).padStart(6)} s  ${(runs / seconds).toFixed(1).padStart(6)} runs/s`,
+      );
+    console.log("queue on redis-server, three workers of one run each:");
     const queuedShort = short(1, 60);
     line("short runs", queuedShort.length, await timed(() => collect(queuedShort, "short")));
     const longRuns = secondLong(1, 9);
-    const local = await onPool(3, longRuns);
+    const local = (await bestOfTwo(3, longRuns, short(1_000_000, 8))).seconds;
     const queued = await timed(() => collect(secondLong(1, 9), "second"));
     line("~1 s runs, local, 3 processes", longRuns.length, local);
     line("~1 s runs, queue, 3 workers", longRuns.length, queued);
@@ -92,3 +175,4 @@ if (missing) {
     await redis.stop();
   }
 }
+rmSync(root, { recursive: true, force: true });

@@ -118,10 +118,10 @@ describe("TypeScript client", () => {
     assert.equal(rejections[0], undefined);
     assert.match(rejections[1]!, /^"fly" is not offered now; offered: .*move_to/);
     assert.match(rejections[2]!, /^move_to's dest must be one of .*workshop|bridge/);
-    const verdicts = run.events().filter((e) => e.kind === "verdict");
+    const commands = run.events().filter((e) => e.kind === "verdict" || e.receipt);
     assert.deepEqual(
-      verdicts.map((v) => v.data.status),
-      ["accepted"],
+      commands.map((e) => `${e.kind} ${e.receipt?.status}`),
+      ["decision accepted"],
       "only the noop reached the server",
     );
   });

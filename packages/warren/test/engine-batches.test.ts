@@ -40,8 +40,8 @@ test("commands of the same millisecond resolve in the seeded order: the batch's 
     new RemoteAgent(run, "a-1").act("take", { item: "pebble" });
     const a = run.receipt(
       "a-1",
-      [...run.events()].reverse().find((e) => e.kind === "verdict" && e.data.agent === "a-1")!.data
-        .command_id as string,
+      [...run.events()].reverse().find((e) => e.kind === "decision" && e.data.agent === "a-1")!.receipt!
+        .command_id,
     )!;
     const b = run.receipt("b-1", bSent.command_id)!;
     const expected = new SeededRandom(seed).shuffled(["a-1", "b-1"])[0]!;

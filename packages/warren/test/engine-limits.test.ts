@@ -27,11 +27,67 @@ test("an agent that only sends refused actions cannot freeze its run: sim time m
   assert.equal(run.status, "failed");
   assert.match(run.statusReason, /the run's sim-time limit of 30 s passed with repair, resupply unmet/);
   assert.equal(run.simTimeMs, 30_000);
-  // Each refusal is one simulation event (its decision, carrying the refusal) besides its wake.
-  const refusals = run.events().filter((e) => e.kind === "decision" && e.data.agent === "engineer-1");
-  assert.equal(refusals.length, commands);
-  assert.ok(refusals.every((e) => typeof e.data.refused === "string"));
-  assert.equal(run.events().filter((e) => e.kind === "refused").length, 0);
+  // Each refusal is one event: its decision, carrying the refusal; the engineer's only other
+  // events are its first wake and the start.
+  const own = run.events().filter((e) => e.data.agent === "engineer-1");
+  assert.deepEqual(
+    own.map((e) => e.kind),
+    ["wake", ...Array(commands).fill("decision")],
+  );
+  assert.ok(own.slice(1).every((e) => typeof e.data.refused === "string"));
+});
+
+test("a refused action is one event: the command, why, when the agent wakes again, and the receipt", () => {
+  const { run } = remoteRun("bridge_repair", { controlled: ["engineer-1"] });
+  const sam = new RemoteAgent(run, "engineer-1");
+  const first = sam.envelope();
+  const before = run.eventCursor;
+  const receipt = sam.act("take", { item: "anvil" });
+  assert.equal(receipt.outcome, "rejected");
+  const logged = run.events(before).filter((e) => e.data.agent === "engineer-1");
+  assert.equal(logged.length, 1, JSON.stringify(logged));
+  const [refusal] = logged;
+  assert.equal(refusal!.kind, "decision");
+  assert.equal(refusal!.sim, true);
+  assert.deepEqual(refusal!.data, {
+    agent: "engineer-1",
+    observation_id: first.observation_id,
+    action: "take",
+    args: { item: "anvil" },
+    refused: receipt.outcome_reason,
+    wakes_at_ms: first.sim_time_ms + 100,
+  });
+  assert.deepEqual(refusal!.receipt, receipt);
+  // The wake it announced came, unlogged, at that time, naming the refusal.
+  const next = sam.envelope();
+  assert.equal(next.sim_time_ms, refusal!.data.wakes_at_ms);
+  assert.equal(next.reason, "refused");
+  assert.equal(
+    run.events(before).filter((e) => e.kind === "wake" && e.data.agent === "engineer-1").length,
+    0,
+  );
+});
+
+test("the receipt on a decision event is outside the log hash: other command ids, same hash", () => {
+  const hashes = ["a", "b"].map((prefix) => {
+    const { run } = remoteRun("bridge_repair", { controlled: ["engineer-1"] });
+    for (let i = 0; i < 3; i++) {
+      const envelope = run.outstanding("engineer-1")!;
+      run.submit("engineer-1", {
+        command_id: `${prefix}-${i}`,
+        observation_id: envelope.observation_id,
+        action: "take",
+        args: { item: "anvil" },
+      });
+    }
+    const receipts = run.events().flatMap((e) => (e.receipt ? [e.receipt.command_id] : []));
+    assert.deepEqual(
+      receipts,
+      [0, 1, 2].map((i) => `${prefix}-${i}`),
+    );
+    return run.logHash();
+  });
+  assert.equal(hashes[0], hashes[1]);
 });
 
 test("a run past its wall-time limit fails with the reason, whatever its agents do", () => {
@@ -59,7 +115,7 @@ test("a rejected command repeated on one observation is one verdict event", () =
   const { run } = remoteRun("bridge_repair", { controlled: ["engineer-1"] });
   const sam = new RemoteAgent(run, "engineer-1");
   const before = run.eventCursor;
-  for (let i = 0; i < 1_000; i++)
+  for (let i = 0; i < 89_000; i++)
     assert.equal(sam.send({ action: "take", args: { item: 7 } }).status, "rejected");
   const verdicts = run.events(before).filter((e) => e.kind === "verdict");
   assert.equal(verdicts.length, 1);
@@ -118,7 +174,7 @@ test("the command ledger forgets the oldest closed observations past its limit; 
   for (let seq = 0; seq < 5; seq++) {
     ledger.issue(`a#${seq}`);
     assert.equal(answer(`c${seq}`, `a#${seq}`, `a#${seq}`).status, "accepted");
-    ledger.settle([{ agentId: "a", observationId: `a#${seq}`, outcome: "accepted", reason: "" }]);
+    ledger.settle({ agentId: "a", observationId: `a#${seq}`, outcome: "accepted", reason: "" });
   }
   ledger.issue("a#5");
   assert.equal(ledger.receipt("a", "c0"), undefined, "forgotten with its observation");

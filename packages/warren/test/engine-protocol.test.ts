@@ -150,18 +150,15 @@ test("acceptance is exactly-once; non-accepted verdicts do not occupy the comman
   assert.match(unknown.detail, /never issued/);
   const foreign = run.submit("engineer-1", { command_id: "c-y", observation_id: "courier-1#0", noop: true });
   assert.equal(foreign.status, "rejected");
-  // Verdicts are on the spectator stream, outside the hashed history; each status once per
-  // observation, so the unchanged retry and the second rejection on engineer-1#1 add nothing.
+  // Verdicts of commands not accepted are on the spectator stream, outside the hashed history;
+  // each status once per observation, so the unchanged retry and the second rejection on
+  // engineer-1#1 add nothing. The accepted command is its decision event, receipt and all.
+  const decision = run.events().find((e) => e.kind === "decision" && e.data.agent === "engineer-1")!;
+  assert.deepEqual(decision.receipt, { ...ok, outcome: "accepted" });
   const verdicts = run.events().filter((e) => e.kind === "verdict");
   assert.deepEqual(
     verdicts.map((v) => `${v.data.observation_id} ${v.data.status}`),
-    [
-      "engineer-1#0 rejected",
-      "engineer-1#0 accepted",
-      "engineer-1#0 duplicate",
-      "engineer-1#0 stale",
-      "engineer-1#99 rejected",
-    ],
+    ["engineer-1#0 rejected", "engineer-1#0 duplicate", "engineer-1#0 stale", "engineer-1#99 rejected"],
   );
   assert.ok(verdicts.every((v) => !v.sim));
 });

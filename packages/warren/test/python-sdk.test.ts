@@ -175,9 +175,7 @@ print(json.dumps({"status": status, "rejections": rejections}))
       server.url,
       runId,
     );
-    await waitFor("the first command", async () =>
-      run.events().some((e) => e.kind === "verdict") ? true : undefined,
-    );
+    await waitFor("the first command", async () => (run.events().some((e) => e.receipt) ? true : undefined));
     run.dispose("the test is done");
     const result = (await playing) as { status: string; rejections: (string | null)[] };
     // Ended either way: disposed here, or failed first at its deadline while the engineer slept.
@@ -186,12 +184,12 @@ print(json.dumps({"status": status, "rejections": rejections}))
     assert.match(result.rejections[1]!, /^"fly" is not offered now/);
     assert.match(result.rejections[2]!, /^move_to's dest must be one of/);
     // The first observation got one command, the sleep (a message may wake the engineer later).
-    const verdicts = run
+    const commands = run
       .events()
-      .filter((e) => e.kind === "verdict" && e.data.observation_id === "engineer-1#0");
+      .filter((e) => (e.kind === "verdict" || e.receipt) && e.data.observation_id === "engineer-1#0");
     assert.deepEqual(
-      verdicts.map((v) => [v.data.status, v.data.detail]),
-      [["accepted", ""]],
+      commands.map((e) => [e.kind, e.receipt?.status, e.data.sleep_ms]),
+      [["decision", "accepted", 600_000]],
     );
   });
 

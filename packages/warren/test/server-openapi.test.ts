@@ -58,6 +58,13 @@ describe("OpenAPI", () => {
     assert.deepEqual(schemas.CreateRunRequest.properties.affordances, ref("AffordanceMode"));
     assert.deepEqual(schemas.NpcPolicy.enum, ["solution", "none", "noop", "random", "greedy"]);
     assert.deepEqual(schemas.RunEndedEvent.properties.data.properties.scores, ref("RunScores"));
+    // A decision event carries its receipt; a refused action is that one event.
+    assert.deepEqual(schemas.RunEvent.properties.receipt, ref("Receipt"));
+    assert.ok(!schemas.RunEvent.required.includes("receipt"));
+    assert.match(
+      schemas.RunEvent.description,
+      /a refused action is that one event.*`refused`.*`wakes_at_ms`/,
+    );
     assert.deepEqual(doc.components.securitySchemes.leaseQuery, {
       type: "apiKey",
       in: "query",
@@ -95,6 +102,17 @@ describe("OpenAPI", () => {
       doc.paths["/v1/runs"].post.description,
       /starts when every controlled agent has been claimed/,
     );
+    // Every route of a run but GET answers 410 once the server keeps only the run's summary.
+    for (const [path, method] of [
+      [`${agent}/briefing`, "get"],
+      [`${agent}/commands`, "post"],
+      [`${agent}/commands/{command_id}`, "get"],
+      [`${agent}/release`, "post"],
+      ["/v1/runs/{run}/spectate", "get"],
+    ] as const) {
+      assert.match(doc.paths[path][method].responses["410"].description, /keeps only its summary/, path);
+    }
+    assert.match(doc.paths["/v1/runs/{run}"].get.description, /forgotten \(404 unknown_run/);
     const spectate = doc.paths["/v1/runs/{run}/spectate"].get;
     assert.ok(spectate.responses["101"]);
     assert.deepEqual(Object.keys(spectate["x-websocket"].close_codes), ["1000", "1013"]);

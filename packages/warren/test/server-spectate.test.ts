@@ -137,6 +137,47 @@ describe("spectator stream", () => {
     assert.equal((resumed.frames[0] as RunEvent).cursor, kept);
   });
 
+  it("shows a refused action as one frame: the command, why, when the agent wakes again, and its receipt", async () => {
+    const { runId, leases } = await runWithClaims(live.url, "bridge_repair", ["engineer-1"], {
+      npc_policy: "noop",
+    });
+    const agent = `/v1/runs/${runId}/agents/engineer-1`;
+    const lease = leases["engineer-1"]!;
+    const envelope = (await call(live.url, "GET", `${agent}/observations`, { query: { lease, wait: 5 } }))
+      .json;
+    const watcher = watch(runId, 0);
+    await watcher.headers;
+    const command = { command_id: "anvil", observation_id: envelope.observation_id, action: "take" };
+    const receipt = (
+      await call(live.url, "POST", `${agent}/commands`, {
+        query: { lease },
+        body: { ...command, args: { item: "anvil" } },
+      })
+    ).json;
+    assert.equal(receipt.status, "accepted");
+    const next = (await call(live.url, "GET", `${agent}/observations`, { query: { lease, wait: 5 } })).json;
+    assert.equal(next.reason, "refused");
+    const own = () =>
+      watcher.frames.filter((f): f is RunEvent => "data" in f && f.data.agent === "engineer-1");
+    await waitFor("the refusal's frame", async () =>
+      own().some((f) => f.kind === "decision") ? true : undefined,
+    );
+    const [wake, refusal, ...more] = own();
+    assert.equal(wake!.kind, "wake");
+    assert.deepEqual(more, [], "nothing else of the engineer's: no verdict, no wake of its own");
+    assert.equal(refusal!.kind, "decision");
+    assert.equal(refusal!.data.refused, next.observation.outcomes[0].reason);
+    assert.equal(refusal!.data.wakes_at_ms, next.sim_time_ms);
+    assert.deepEqual(refusal!.receipt, {
+      ...receipt,
+      outcome: "rejected",
+      outcome_reason: refusal!.data.refused,
+    });
+    watcher.socket.close();
+    await watcher.closed;
+    live.server.registry.get(runId).run.dispose("the test is done");
+  });
+
   it("answers an unknown run with 404, a bad since with 400, another protocol with 409 and a plain GET with 426", async () => {
     const unknown = watch("run-404", 0);
     const refused = await refusal(unknown.socket);

@@ -1,25 +1,12 @@
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { readRecords, runWarren, startWarren } from "./helpers/warren-process.js";
+import { childrenOf, readRecords, runWarren, startWarren } from "./helpers/warren-process.js";
 
 const root = mkdtempSync(join(tmpdir(), "warren-sweep-death-"));
 after(() => rmSync(root, { recursive: true, force: true }));
-
-/** The processes whose parent is `pid`. */
-function childrenOf(pid: number): number[] {
-  try {
-    return execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" })
-      .split("\n")
-      .filter((line) => line.trim() !== "")
-      .map(Number);
-  } catch {
-    return []; // ps exits 1 when there are none
-  }
-}
 
 test("a run whose process dies is an error of that run alone; the sweep goes on and a restart plays it", async () => {
   const mixes = join(root, "slow.json");

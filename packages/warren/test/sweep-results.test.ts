@@ -7,7 +7,7 @@ import type { AgentScore, Controller } from "../src/engine/index.js";
 import { type RunRecord, recordProblem } from "../src/sweep/run-record.js";
 import { SweepDir } from "../src/sweep/sweep-dir.js";
 import { formatDuration, SweepProgress } from "../src/sweep/sweep-progress.js";
-import { summarize, summaryTable } from "../src/sweep/sweep-summary.js";
+import { digestOf, summarize, summaryTable } from "../src/sweep/sweep-summary.js";
 import { wilsonInterval } from "../src/sweep/wilson.js";
 
 const root = mkdtempSync(join(tmpdir(), "warren-sweep-results-"));
@@ -81,7 +81,7 @@ test("the summary: one row per scenario x mix, means per run, sim time and time 
     agent("b", "remote", share / 2),
     agent("c", "solution", 1 - share),
   ];
-  const summary = summarize([
+  const records = [
     record({
       seed: 1,
       sim_time_ms: 2000,
@@ -110,7 +110,8 @@ test("the summary: one row per scenario x mix, means per run, sim time and time 
       agents: tested(0.5),
     }),
     record({ seed: 1, mix: "other", key: "s/other/1", success: false, status: "failed", commands: 3 }),
-  ]);
+  ];
+  const summary = summarize(records.map(digestOf));
   assert.equal(summary.runs, 4);
   assert.equal(summary.successes, 2);
   assert.deepEqual(summary.rows[0], {
@@ -151,8 +152,7 @@ test("a sweep folder keeps its id, and a record line cut short by a kill is drop
   const path = join(root, "cut");
   const dir = new SweepDir(path);
   assert.match(dir.sweepId, /^[0-9a-f]{16}$/);
-  dir.appendRecord(record({ seed: 1 }));
-  dir.appendRecord(record({ seed: 2 }));
+  dir.appendRecords([record({ seed: 1 }), record({ seed: 2 })]);
   const file = join(path, "runs.jsonl");
   const whole = readFileSync(file, "utf8");
   writeFileSync(file, `${whole}{"key":"s/m/3","sce`);
@@ -160,7 +160,7 @@ test("a sweep folder keeps its id, and a record line cut short by a kill is drop
   assert.equal(again.sweepId, dir.sweepId);
   assert.deepEqual([...again.readRecords().keys()], ["s/m/1", "s/m/2"]);
   assert.equal(readFileSync(file, "utf8"), whole);
-  again.appendRecord(record({ seed: 1 }));
+  again.appendRecords([record({ seed: 1 })]);
   assert.equal(again.readRecords().size, 2, "a key written twice counts once");
 
   writeFileSync(file, `${whole}not json\n`);
@@ -185,6 +185,12 @@ test("progress: plain lines off a terminal, a bar redrawn on one", () => {
   bar.finish();
   assert.match(drawn[0]!, /^\r\x1b\[2K\[#{12}\.{12}\] 1\/2 done/);
   assert.ok(drawn.at(-1)!.endsWith("\n"));
+  const busy: string[] = [];
+  const fast = new SweepProgress({ write: (t) => busy.push(t), isTTY: true }, 1000, 0);
+  for (let i = 0; i < 1000; i++) fast.recordFinished(true);
+  assert.ok(busy.length < 100, `a bar redrawn ${busy.length} times for 1000 runs in a moment`);
+  fast.finish();
+  assert.match(busy.at(-1)!, /1000\/1000 done.*finished\n$/);
   assert.equal(formatDuration(59.4), "59 s");
   assert.equal(formatDuration(125), "2 min 5 s");
   assert.equal(formatDuration(7300), "2 h 1 min");

@@ -1,7 +1,7 @@
 import type { AgentInfo, DaemonEvent } from "../protocol/index.js";
 
-/** Who a connection speaks as: not yet known, a session (an agent, after hello or report), a hub. */
-export type CallerRole = "unknown" | "session" | "hub";
+/** Who a connection speaks as: not yet known (the user's side never says), or a session (an agent, after hello or report). */
+export type CallerRole = "unknown" | "session";
 
 /** What an agent said in its hello, kept with the job once the connection reports. */
 export interface HelloInfo {

@@ -1,8 +1,9 @@
-import { HUB_OPS, type OpName, RoostError } from "../protocol/index.js";
+import { OPS, type OpCaller, type OpName, RoostError } from "../protocol/index.js";
 import type { Caller } from "./caller.js";
+import { callerKind } from "./caller-kind.js";
+import { checkedArgs } from "./op-args.js";
 import { ack, hello, report } from "./ops/agent.js";
-import { argsObject } from "./ops/args.js";
-import type { OpContext, OpHandler } from "./ops/context.js";
+import type { OpContext, OpHandlers } from "./ops/context.js";
 import { shutdown, stats } from "./ops/daemon.js";
 import { describe } from "./ops/describe.js";
 import { events } from "./ops/events.js";
@@ -21,8 +22,8 @@ import {
 import { task } from "./ops/tasks.js";
 import { attach, attachInput, attachResize, detach } from "./terminal/attach-ops.js";
 
-/** Ops with a handler; one declared in the protocol without one here is answered as unknown. */
-const OPS: Partial<Record<OpName, OpHandler>> = {
+/** Every op's handler: the protocol's op map decides which there must be and what each takes and answers. */
+const HANDLERS: OpHandlers = {
   hello,
   report,
   ack,
@@ -59,16 +60,47 @@ const OPS: Partial<Record<OpName, OpHandler>> = {
   watch,
 };
 
-const HUB_OP_SET = new Set<string>(HUB_OPS);
+/** Why a caller may not use an op, or null when it may (the op's record says who may). */
+export function refusal(op: OpName, kind: OpCaller | "unidentified"): string | null {
+  const callers: readonly OpCaller[] = OPS[op].callers;
+  const may =
+    kind === "unidentified"
+      ? callers.includes("user") || callers.includes("session")
+      : callers.includes(kind) || (kind === "concierge" && callers.includes("session"));
+  if (may) return null;
+  return `${op} is not for a session's connection (it said hello or reported); open a connection of its own`;
+}
 
-/** Routes a request to its op; a session's connection is refused the hub's ops. */
-export function route(ctx: OpContext, caller: Caller, op: unknown, args: unknown): unknown {
-  const handler = typeof op === "string" && Object.hasOwn(OPS, op) ? OPS[op as OpName] : undefined;
-  if (!handler) throw new RoostError("bad_request", `unknown op ${JSON.stringify(op)}`);
-  if (HUB_OP_SET.has(op as string) && caller.role === "session")
-    throw new RoostError(
-      "unsupported",
-      `${op} is not for a session's connection (it said hello or reported); open a connection of its own`,
+/** The daemon's log, as the ops' errors reach it. */
+export type Log = (line: string) => void;
+
+/**
+ * Routes a request to its op: an op the protocol does not declare is `bad_request`, a caller the
+ * op's record does not name is `unsupported`, arguments are checked against its schema, then its
+ * handler runs. An error that is not a `RoostError` is a fault: it goes to the log with its stack,
+ * and the client gets `internal` with a short text.
+ */
+export function route(ctx: OpContext, log: Log, caller: Caller, op: unknown, rawArgs: unknown): unknown {
+  if (typeof op !== "string" || !Object.hasOwn(OPS, op))
+    throw new RoostError("bad_request", `unknown op ${JSON.stringify(op)}`);
+  const name = op as OpName;
+  const refused = refusal(name, callerKind(ctx.state, caller));
+  if (refused !== null) throw new RoostError("unsupported", refused);
+  const args = checkedArgs(name, rawArgs);
+  const handler = HANDLERS[name] as (ctx: OpContext, caller: Caller, args: unknown) => unknown;
+  const fault = (err: unknown): never => {
+    if (err instanceof RoostError) throw err;
+    const jobId = (args as { id?: unknown }).id ?? caller.jobId;
+    log(
+      `op ${name} failed (job ${typeof jobId === "string" ? jobId : "none"}): ${(err as Error)?.stack ?? err}`,
     );
-  return handler(ctx, caller, argsObject(args));
+    throw new RoostError("internal", `internal error in ${name}: ${(err as Error)?.message ?? String(err)}`);
+  };
+  try {
+    const result = handler(ctx, caller, args);
+    // An op that answers at once is not made to wait a turn for a promise.
+    return result instanceof Promise ? result.catch(fault) : result;
+  } catch (err) {
+    return fault(err);
+  }
 }

@@ -6,19 +6,28 @@
  * (its keys and its size reach the program; the others' keys are refused with `locked`) and when it
  * leaves, the next in line takes it over (`terminal-keyboard`).
  */
+import { type Static, Type } from "typebox";
+import { JobRef, Text } from "./fields.js";
+import { LIMITS } from "./limits.js";
 import type { Lifecycle } from "./rows.js";
 
 /** The key that detaches (Ctrl-], as telnet's): terminal agents hardly ever need it. */
 export const DETACH_KEY = "\x1d";
 export const DETACH_KEY_NAME = "Ctrl-]";
 
-export interface AttachArgs {
+/** A terminal's size, from 2x2 to 1000x500. */
+export const TERMINAL_SIZE = { minimum: 2, maxCols: 1000, maxRows: 500 } as const;
+const Cols = Type.Integer({ minimum: TERMINAL_SIZE.minimum, maximum: TERMINAL_SIZE.maxCols });
+const Rows = Type.Integer({ minimum: TERMINAL_SIZE.minimum, maximum: TERMINAL_SIZE.maxRows });
+
+export const AttachArgs = Type.Object({
   /** A job id or a unique name. */
-  id: string;
+  id: JobRef,
   /** The attaching terminal's size: the program takes it while this connection holds the keyboard. */
-  cols?: number;
-  rows?: number;
-}
+  cols: Type.Optional(Cols),
+  rows: Type.Optional(Rows),
+});
+export type AttachArgs = Static<typeof AttachArgs>;
 
 export interface AttachResult {
   id: string;
@@ -32,17 +41,15 @@ export interface AttachResult {
   keyboard: boolean;
 }
 
-export interface AttachInputArgs {
-  id: string;
+export const AttachInputArgs = Type.Object({
+  id: JobRef,
   /** Keys as the terminal sends them. */
-  data: string;
-}
+  data: Text({ maxLength: LIMITS.replyText }),
+});
+export type AttachInputArgs = Static<typeof AttachInputArgs>;
 
-export interface AttachResizeArgs {
-  id: string;
-  cols: number;
-  rows: number;
-}
+export const AttachResizeArgs = Type.Object({ id: JobRef, cols: Cols, rows: Rows });
+export type AttachResizeArgs = Static<typeof AttachResizeArgs>;
 
 export interface TerminalOutputEvent {
   event: "terminal-output";

@@ -1,5 +1,18 @@
 /** The shared task board (M47): the `task` op, its tasks and the `board` counts pushed to hubs. */
 
+import { type Static, Type } from "typebox";
+import { Maybe, NumberedId, Text } from "./fields.js";
+
+export const BOARD_LIMITS = {
+  /** Tasks kept; done and dropped ones go first when it is full. */
+  tasks: 200,
+  title: 500,
+  detail: 8000,
+  result: 6000,
+  /** Tasks named in one `after`. */
+  after: 50,
+} as const;
+
 export const TASK_STATES = ["open", "claimed", "done", "dropped"] as const;
 export type TaskState = (typeof TASK_STATES)[number];
 
@@ -7,7 +20,8 @@ export const TASK_ACTIONS = ["list", "add", "claim", "done", "release", "drop", 
 export type TaskAction = (typeof TASK_ACTIONS)[number];
 
 /** A task's id: a positive integer, or a string of digits. */
-export type TaskId = number | string;
+export const TaskId = NumberedId;
+export type TaskId = Static<typeof TaskId>;
 
 /** Who did something on the board: `user` (the hub), `concierge`, or a session's name and id. */
 export interface TaskActor {
@@ -42,14 +56,20 @@ export const MESSAGE_OUTCOMES = ["delivered", "queued", "started", "stopped", "f
 export type MessageOutcome = (typeof MESSAGE_OUTCOMES)[number];
 export const REACHED_OUTCOMES: readonly MessageOutcome[] = ["delivered", "queued", "started"];
 
-export type TaskArgs =
-  | { action: "list" }
-  | { action: "add"; title: string; detail?: string; after?: TaskId[] }
-  | { action: "claim"; id: TaskId }
-  | { action: "done"; id: TaskId; result?: string }
-  | { action: "release"; id: TaskId }
-  | { action: "drop"; id: TaskId }
-  | { action: "assign"; id: TaskId; to: string };
+/**
+ * `task {action, ...}`: which fields an action needs is the board's to say (`title` for add; `id`
+ * for the others; `to` for assign); their types and limits are here.
+ */
+export const TaskArgs = Type.Object({
+  action: Type.Enum(TASK_ACTIONS),
+  id: Type.Optional(TaskId),
+  title: Maybe(Type.String({ maxLength: BOARD_LIMITS.title })),
+  detail: Maybe(Type.String({ maxLength: BOARD_LIMITS.detail })),
+  after: Maybe(Type.Array(TaskId, { maxItems: BOARD_LIMITS.after })),
+  result: Maybe(Type.String({ maxLength: BOARD_LIMITS.result })),
+  to: Type.Optional(Text({ description: "a session's id or name" })),
+});
+export type TaskArgs = Static<typeof TaskArgs>;
 
 export interface TaskResult {
   /** The whole board, oldest first. */
@@ -72,13 +92,3 @@ export interface BoardCounts {
 export interface BoardEvent extends BoardCounts {
   event: "board";
 }
-
-export const BOARD_LIMITS = {
-  /** Tasks kept; done and dropped ones go first when it is full. */
-  tasks: 200,
-  title: 500,
-  detail: 8000,
-  result: 6000,
-  /** Tasks named in one `after`. */
-  after: 50,
-} as const;

@@ -1,15 +1,18 @@
+import { type Static, Type } from "typebox";
 import type { FeedEvent } from "./feed.js";
+import { Count, JobRef, Maybe } from "./fields.js";
 import type { JobRow } from "./rows.js";
 
 /** The most output lines `describe` gives. */
 export const DESCRIBE_MAX_LINES = 200;
 
-export interface DescribeArgs {
+export const DescribeArgs = Type.Object({
   /** A job id or a unique name. */
-  id: string;
+  id: JobRef,
   /** How many of the last output lines (1 to 200, default 20). */
-  lines?: number;
-}
+  lines: Maybe(Count(1, DESCRIBE_MAX_LINES)),
+});
+export type DescribeArgs = Static<typeof DescribeArgs>;
 
 /** A job related to the one described: its parent or a child. */
 export interface RelatedJob {

@@ -1,8 +1,13 @@
-/** What `dispatch` starts a job from; a schedule's runs take the same, without the request id. */
-export interface DispatchArgs {
-  profile: string;
-  task?: string;
-  cwd?: string;
-  name?: string;
-  requestId?: string;
-}
+import { type Static, Type } from "typebox";
+import { Maybe, RequestId, Text } from "./fields.js";
+import { LIMITS } from "./limits.js";
+
+/** What `dispatch` starts a job from; a schedule's launch takes the same, without the request id. */
+export const DispatchArgs = Type.Object({
+  profile: Text(),
+  task: Maybe(Type.String({ maxLength: LIMITS.replyText })),
+  cwd: Maybe(Type.String()),
+  name: Maybe(Type.String()),
+  requestId: Maybe(RequestId),
+});
+export type DispatchArgs = Static<typeof DispatchArgs>;

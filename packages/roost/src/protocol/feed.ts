@@ -1,5 +1,9 @@
 /** The events feed (the `events` op): what happened across the jobs, the last 1000 kept. */
 
+import { type Static, Type } from "typebox";
+import { Count, JobRef, Maybe } from "./fields.js";
+import { LIMITS } from "./limits.js";
+
 export const FEED_KINDS = ["task", "schedule"] as const;
 /** Kinds grow as more of the daemon writes to the feed. */
 export type FeedKind = (typeof FEED_KINDS)[number] | (string & {});
@@ -23,14 +27,15 @@ export interface FeedEvent {
   scheduleId?: number;
 }
 
-export interface EventsArgs {
+export const EventsArgs = Type.Object({
   /** A cursor: the events after it, oldest first. */
-  after?: number;
+  after: Maybe(Count(0, Number.MAX_SAFE_INTEGER)),
   /** At most this many (default and most: 1000); without `after`, the newest ones. */
-  limit?: number;
+  limit: Maybe(Count(1, LIMITS.eventsKept)),
   /** Only the events about this job (an id or a unique name). */
-  id?: string;
-}
+  id: Maybe(JobRef),
+});
+export type EventsArgs = Static<typeof EventsArgs>;
 
 export interface EventsResult {
   events: FeedEvent[];

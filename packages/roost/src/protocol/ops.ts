@@ -1,47 +1,52 @@
-import type { AttachArgs, AttachInputArgs, AttachResizeArgs, AttachResult } from "./attach.js";
-import type { TaskArgs, TaskResult } from "./board.js";
-import type { DescribeArgs, DescribeResult } from "./describe.js";
-import type { DispatchArgs } from "./dispatch.js";
-import type { EventsArgs, EventsResult } from "./feed.js";
-import type {
+import { type Static, type TSchema, Type } from "typebox";
+import { AttachArgs, AttachInputArgs, AttachResizeArgs, type AttachResult } from "./attach.js";
+import { TaskArgs, type TaskResult } from "./board.js";
+import { DescribeArgs, type DescribeResult } from "./describe.js";
+import { DispatchArgs } from "./dispatch.js";
+import { EventsArgs, type EventsResult } from "./feed.js";
+import { JobRef, Maybe, NoArgs, RequestId } from "./fields.js";
+import { LIMITS } from "./limits.js";
+import {
   HandbackArgs,
-  HandbackResult,
+  type HandbackResult,
   PeerRegisterArgs,
-  PeerRegisterResult,
-  PeersResult,
+  type PeerRegisterResult,
+  type PeersResult,
   SendArgs,
-  SendResult,
+  type SendResult,
   SpawnArgs,
-  SpawnResult,
+  type SpawnResult,
   WatchArgs,
-  WatchResult,
+  type WatchResult,
 } from "./peers.js";
 import type { ReportInput } from "./report.js";
 import type { JobRow } from "./rows.js";
-import type {
+import {
   ScheduleAddArgs,
-  ScheduleId,
-  ScheduleResult,
-  ScheduleRunResult,
-  SchedulesResult,
+  ScheduleIdArgs,
+  type ScheduleResult,
+  type ScheduleRunResult,
+  type SchedulesResult,
 } from "./schedules.js";
 
 /** How a reply joins the agent's work: `steer` joins the run under way, `followUp` comes after it. */
-export type ReplyMode = "steer" | "followUp";
+export const REPLY_MODES = ["steer", "followUp"] as const;
+export type ReplyMode = (typeof REPLY_MODES)[number];
 
 export interface AgentInfo {
   name: string;
   version: string;
 }
 
-export interface HelloArgs {
-  protocol: number;
-  agent: AgentInfo;
-  capabilities?: string[];
+export const HelloArgs = Type.Object({
+  protocol: Type.Integer({ minimum: 1 }),
+  agent: Maybe(Type.Object({ name: Maybe(Type.String()), version: Maybe(Type.String()) })),
+  capabilities: Maybe(Type.Array(Type.String())),
   /** The job this connection speaks for; with `token`, hello binds the connection to it. */
-  id?: string;
-  token?: string;
-}
+  id: Type.Optional(Type.String()),
+  token: Type.Optional(Type.String()),
+});
+export type HelloArgs = Static<typeof HelloArgs>;
 
 export interface HelloResult {
   protocol: number;
@@ -50,26 +55,37 @@ export interface HelloResult {
 }
 
 /** Authenticates a request about a job. */
-export interface JobAuth {
-  id: string;
-  token: string;
-}
+const JobAuth = { id: Type.String(), token: Type.String() };
+export type JobAuth = { id: string; token: string };
 
-export interface ReplyArgs {
+/** `report` is read by `normalizeReport`, which the agent client uses too (cutting, defaults, open fields). */
+export const ReportArgs = Type.Object({
+  ...JobAuth,
+  report: Type.Unsafe<ReportInput>(Type.Object({}, { description: "an object" })),
+});
+
+export const AckArgs = Type.Object({
+  ...JobAuth,
+  seq: Type.Integer({ minimum: 1 }),
+  exact: Maybe(Type.Boolean()),
+});
+
+export const ReplyArgs = Type.Object({
   /** A job id or a unique name. */
-  id: string;
+  id: JobRef,
   /** The reply (not with `held`). */
-  text?: string;
-  mode?: ReplyMode;
-  requestId?: string;
+  text: Maybe(Type.String({ maxLength: LIMITS.replyText })),
+  mode: Maybe(Type.Enum(REPLY_MODES)),
+  requestId: Maybe(RequestId),
   /** A terminal agent's held reply: `send` types it as the answer to what it asks now; `drop` drops it. */
-  held?: "send" | "drop";
+  held: Maybe(Type.Enum(["send", "drop"])),
   /**
    * The question the person answers, as the row showed it (null: none). A terminal agent that asks
    * something else by the time the reply comes gets it held, not typed into the other question.
    */
-  question?: string | null;
-}
+  question: Maybe(Type.String({ maxLength: LIMITS.question })),
+});
+export type ReplyArgs = Static<typeof ReplyArgs>;
 
 /**
  * A saved reply, a resend of one (`duplicate`), or `/stop`, which is never delivered: the daemon
@@ -83,10 +99,12 @@ export type ReplyResult =
   | { duplicate: true; saved: true; seq?: number }
   | { stopped: true; saved: false };
 
-export interface ShutdownArgs {
+export const ShutdownArgs = Type.Object({
   /** End every job and the process host too; without it the jobs keep running in the host. */
-  all?: boolean;
-}
+  all: Maybe(Type.Boolean()),
+});
+
+const JobArgs = Type.Object({ id: JobRef });
 
 /** How the daemon stands: for the CLI, scripts and the bench. */
 export interface StatsResult {
@@ -102,74 +120,100 @@ export interface StatsResult {
   hostPid: number | null;
 }
 
-/** Every op, its arguments and its result: the one declaration both sides use. */
-export interface OpMap {
-  hello: { args: HelloArgs; result: HelloResult };
-  report: { args: JobAuth & { report: ReportInput }; result: Record<string, never> };
-  ack: { args: JobAuth & { seq: number; exact?: boolean }; result: Record<string, never> };
-  dispatch: { args: DispatchArgs; result: { id: string; name: string } };
-  reply: { args: ReplyArgs; result: ReplyResult };
-  list: { args: Record<string, never>; result: { rows: JobRow[] } };
-  describe: { args: DescribeArgs; result: DescribeResult };
-  subscribe: { args: Record<string, never>; result: { rows: JobRow[] } };
-  stop: { args: { id: string }; result: { id: string } };
-  rm: { args: { id: string }; result: { id: string } };
-  respawn: { args: { id: string }; result: { id: string } };
-  pin: { args: { id: string; pinned: boolean }; result: { id: string } };
-  rename: { args: { id: string; name: string }; result: { id: string; name: string } };
-  reorder: { args: { ids: string[] }; result: Record<string, never> };
-  shutdown: { args: ShutdownArgs; result: Record<string, never> };
-  stats: { args: Record<string, never>; result: StatsResult };
-  task: { args: TaskArgs; result: TaskResult };
-  events: { args: EventsArgs; result: EventsResult };
-  schedules: { args: Record<string, never>; result: SchedulesResult };
-  "schedule-add": { args: ScheduleAddArgs; result: ScheduleResult };
-  "schedule-rm": { args: { id: ScheduleId }; result: { id: number } };
-  "schedule-pause": { args: { id: ScheduleId }; result: ScheduleResult };
-  "schedule-resume": { args: { id: ScheduleId }; result: ScheduleResult };
-  "schedule-run": { args: { id: ScheduleId }; result: ScheduleRunResult };
-  attach: { args: AttachArgs; result: AttachResult };
-  "attach-input": { args: AttachInputArgs; result: Record<string, never> };
-  "attach-resize": { args: AttachResizeArgs; result: Record<string, never> };
-  detach: { args: { id: string }; result: { detached: boolean } };
-  peer_register: { args: PeerRegisterArgs; result: PeerRegisterResult };
-  peers: { args: Record<string, never>; result: PeersResult };
-  send: { args: SendArgs; result: SendResult };
-  spawn: { args: SpawnArgs; result: SpawnResult };
-  handback: { args: HandbackArgs; result: HandbackResult };
-  watch: { args: WatchArgs; result: WatchResult };
+/** Who may call an op: the user's side (the hub, the CLI, scripts), a session's own connection
+ * (an agent, a worker, a foreground pi; the concierge's is one too), or the concierge's only. A
+ * connection that has not yet said who it is may call the user's ops and the sessions'. */
+export type OpCaller = "user" | "session" | "concierge";
+
+const USER = ["user"] as const;
+const SESSION = ["session"] as const;
+const ANY = ["user", "session"] as const;
+
+/**
+ * An op as the protocol declares it: what it takes (checked before anything runs), what it answers
+ * (a type: the daemon's handler must return it) and who may call it.
+ */
+export interface OpRecord<Args extends TSchema = TSchema> {
+  args: Args;
+  result: unknown;
+  callers: readonly OpCaller[];
 }
 
-export type OpName = keyof OpMap;
+/** Names an op's result type in its record: a type only, nothing is sent or checked. */
+const answer = <Result>() => undefined as Result;
+
+/**
+ * Every op, declared once: its argument schema, its result and its callers. The daemon's handler
+ * table is typed over it, so a new op is one record here and its handler.
+ */
+export const OPS = {
+  hello: { args: HelloArgs, result: answer<HelloResult>(), callers: SESSION },
+  report: { args: ReportArgs, result: answer<Record<string, never>>(), callers: SESSION },
+  ack: { args: AckArgs, result: answer<Record<string, never>>(), callers: SESSION },
+  dispatch: { args: DispatchArgs, result: answer<{ id: string; name: string }>(), callers: USER },
+  reply: { args: ReplyArgs, result: answer<ReplyResult>(), callers: USER },
+  list: { args: NoArgs, result: answer<{ rows: JobRow[] }>(), callers: USER },
+  describe: { args: DescribeArgs, result: answer<DescribeResult>(), callers: USER },
+  subscribe: { args: NoArgs, result: answer<{ rows: JobRow[] }>(), callers: USER },
+  stop: { args: JobArgs, result: answer<{ id: string }>(), callers: USER },
+  rm: { args: JobArgs, result: answer<{ id: string }>(), callers: USER },
+  respawn: { args: JobArgs, result: answer<{ id: string }>(), callers: USER },
+  pin: {
+    args: Type.Object({ id: JobRef, pinned: Maybe(Type.Boolean()) }),
+    result: answer<{ id: string }>(),
+    callers: USER,
+  },
+  rename: {
+    args: Type.Object({ id: JobRef, name: Type.String() }),
+    result: answer<{ id: string; name: string }>(),
+    callers: USER,
+  },
+  reorder: {
+    args: Type.Object({ ids: Type.Array(JobRef) }),
+    result: answer<Record<string, never>>(),
+    callers: USER,
+  },
+  shutdown: { args: ShutdownArgs, result: answer<Record<string, never>>(), callers: USER },
+  stats: { args: NoArgs, result: answer<StatsResult>(), callers: USER },
+  task: { args: TaskArgs, result: answer<TaskResult>(), callers: ANY },
+  /** The feed carries every tree's messages: the user's and the concierge's, not a session's. */
+  events: { args: EventsArgs, result: answer<EventsResult>(), callers: ["user", "concierge"] },
+  schedules: { args: NoArgs, result: answer<SchedulesResult>(), callers: USER },
+  "schedule-add": { args: ScheduleAddArgs, result: answer<ScheduleResult>(), callers: USER },
+  "schedule-rm": { args: ScheduleIdArgs, result: answer<{ id: number }>(), callers: USER },
+  "schedule-pause": { args: ScheduleIdArgs, result: answer<ScheduleResult>(), callers: USER },
+  "schedule-resume": { args: ScheduleIdArgs, result: answer<ScheduleResult>(), callers: USER },
+  "schedule-run": { args: ScheduleIdArgs, result: answer<ScheduleRunResult>(), callers: USER },
+  attach: { args: AttachArgs, result: answer<AttachResult>(), callers: USER },
+  "attach-input": { args: AttachInputArgs, result: answer<Record<string, never>>(), callers: USER },
+  "attach-resize": { args: AttachResizeArgs, result: answer<Record<string, never>>(), callers: USER },
+  detach: { args: JobArgs, result: answer<{ detached: boolean }>(), callers: USER },
+  peer_register: { args: PeerRegisterArgs, result: answer<PeerRegisterResult>(), callers: ANY },
+  peers: { args: NoArgs, result: answer<PeersResult>(), callers: ANY },
+  send: { args: SendArgs, result: answer<SendResult>(), callers: ANY },
+  spawn: { args: SpawnArgs, result: answer<SpawnResult>(), callers: ANY },
+  handback: { args: HandbackArgs, result: answer<HandbackResult>(), callers: ANY },
+  watch: { args: WatchArgs, result: answer<WatchResult>(), callers: ANY },
+} as const satisfies Record<string, OpRecord>;
+
+export type OpName = keyof typeof OPS;
+
+/** Every op, its arguments and its result: the one declaration both sides use. */
+export type OpMap = {
+  [Op in OpName]: { args: Static<(typeof OPS)[Op]["args"]>; result: (typeof OPS)[Op]["result"] };
+};
 export type OpArgs<Op extends OpName> = OpMap[Op]["args"];
 export type OpResult<Op extends OpName> = OpMap[Op]["result"];
 
-/** Ops a job's own connection uses. */
-export const AGENT_OPS = ["hello", "report", "ack"] as const satisfies readonly OpName[];
+function opsFor(only: OpCaller): OpName[] {
+  return (Object.keys(OPS) as OpName[]).filter((op) => {
+    const callers: readonly OpCaller[] = OPS[op].callers;
+    return callers.length === 1 && callers[0] === only;
+  });
+}
+
+/** Ops only a session's own connection uses. */
+export const AGENT_OPS = opsFor("session");
 
 /** Ops for the user's side (the hub, the CLI, scripts); refused on a session's connection. */
-export const HUB_OPS = [
-  "dispatch",
-  "reply",
-  "list",
-  "describe",
-  "subscribe",
-  "stop",
-  "rm",
-  "respawn",
-  "pin",
-  "rename",
-  "reorder",
-  "shutdown",
-  "stats",
-  "schedules",
-  "schedule-add",
-  "schedule-rm",
-  "schedule-pause",
-  "schedule-resume",
-  "schedule-run",
-  "attach",
-  "attach-input",
-  "attach-resize",
-  "detach",
-] as const satisfies readonly OpName[];
+export const HUB_OPS = opsFor("user");

@@ -1,7 +1,10 @@
 /** Agent-to-agent (M9, M43): peers, messages, spawned children, hand-back, watches. */
 
+import { type Static, Type } from "typebox";
 import type { MessageOutcome } from "./board.js";
-import type { ReportState, ReportStatus } from "./report.js";
+import { Maybe, RequestId, Text } from "./fields.js";
+import { LIMITS } from "./limits.js";
+import { REPORT_STATES, type ReportState, type ReportStatus } from "./report.js";
 
 /** How a peer stands to the caller: its tree (same root) or outside it. */
 export const RELATIONS = ["parent", "child", "sibling", "tree", "external"] as const;
@@ -25,11 +28,12 @@ export interface PeersResult {
   peers: PeerInfo[];
 }
 
-export interface SendArgs {
+export const SendArgs = Type.Object({
   /** A peer's id, or a name unique among the peers in the caller's tree. */
-  to: string;
-  message: string;
-}
+  to: Text({ description: "a peer's id or name" }),
+  message: Type.String({ maxLength: LIMITS.message }),
+});
+export type SendArgs = Static<typeof SendArgs>;
 
 /**
  * How a message went: the outcomes a delivery has, `waiting on a dialog` (queued; the receiver
@@ -45,15 +49,16 @@ export interface SendResult {
   relation: Relation;
 }
 
-export interface SpawnArgs {
-  task: string;
-  name?: string;
-  cwd?: string;
+export const SpawnArgs = Type.Object({
+  task: Type.String({ maxLength: LIMITS.replyText }),
+  name: Maybe(Type.String()),
+  cwd: Maybe(Type.String()),
   /** The child's profile; the parent's own when left out (a foreground parent must name one). */
-  profile?: string;
-  model?: string;
-  thinking?: string;
-}
+  profile: Maybe(Type.String()),
+  model: Maybe(Type.String({ maxLength: LIMITS.model })),
+  thinking: Maybe(Type.String({ maxLength: LIMITS.thinking })),
+});
+export type SpawnArgs = Static<typeof SpawnArgs>;
 
 export interface SpawnResult {
   id: string;
@@ -69,17 +74,18 @@ export interface SpawnResult {
 export const RUN_CAUSES = ["task", "user", "parent", "agent"] as const;
 export type RunCause = (typeof RUN_CAUSES)[number];
 
-export interface HandbackArgs {
+export const HandbackArgs = Type.Object({
   /** The run's final text (at most 6000 characters). */
-  result?: string | null;
-  state: ReportState;
-  question?: string | null;
-  error?: string | null;
+  result: Maybe(Type.String({ maxLength: LIMITS.handbackResult })),
+  state: Type.Enum(REPORT_STATES),
+  question: Maybe(Type.String({ maxLength: LIMITS.question })),
+  error: Maybe(Type.String({ maxLength: LIMITS.error })),
   /** What started the run (default `task`). */
-  cause?: RunCause;
-  /** The same id on a resend (after a lost answer) hands back once. 1-64 of `A-Z a-z 0-9 _ . : -`. */
-  requestId?: string;
-}
+  cause: Maybe(Type.Enum(RUN_CAUSES)),
+  /** The same id on a resend (after a lost answer) hands back once. */
+  requestId: Type.Optional(RequestId),
+});
+export type HandbackArgs = Static<typeof HandbackArgs>;
 
 /**
  * `delivered`, `queued`, `started`: the parent has it. `kept`: no parent to take it now; it is
@@ -96,11 +102,12 @@ export interface HandbackResult {
 export const WATCH_WHEN = ["idle", "ended"] as const;
 export type WatchWhen = (typeof WATCH_WHEN)[number];
 
-export interface WatchArgs {
+export const WatchArgs = Type.Object({
   /** A peer's id or a name `peers` lists. */
-  id: string;
-  when: WatchWhen;
-}
+  id: Text({ description: "a peer's id or name" }),
+  when: Type.Enum(WATCH_WHEN),
+});
+export type WatchArgs = Static<typeof WatchArgs>;
 
 export interface WatchResult {
   id: string;
@@ -110,13 +117,14 @@ export interface WatchResult {
   fired: boolean;
 }
 
-export interface PeerRegisterArgs {
+export const PeerRegisterArgs = Type.Object({
   /** The session's key (its session file's path); roost's writer lock for it must name `pid`. */
-  session: string;
-  name: string;
-  cwd: string;
-  pid: number;
-}
+  session: Text({ maxLength: LIMITS.session }),
+  name: Text(),
+  cwd: Text({ description: "a folder path" }),
+  pid: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
+});
+export type PeerRegisterArgs = Static<typeof PeerRegisterArgs>;
 
 export interface PeerRegisterResult {
   id: string;

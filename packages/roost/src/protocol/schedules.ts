@@ -1,21 +1,44 @@
-import type { DispatchArgs } from "./dispatch.js";
+import { type Static, Type } from "typebox";
+import { Maybe, NumberedId, Text } from "./fields.js";
+
+export const SCHEDULE_LIMITS = {
+  schedules: 100,
+  when: 200,
+  name: 200,
+  /** The shortest `every`. */
+  minEveryMinutes: 1,
+} as const;
 
 /**
  * Schedules, in the spec's vocabulary: `every 30m`, `daily 18:00`, `weekdays 09:00`, `cron "…"`,
  * read in the daemon's local time zone.
  */
-export type ScheduleLaunch = Omit<DispatchArgs, "requestId">;
+export const ScheduleLaunch = Type.Object(
+  {
+    profile: Text(),
+    task: Maybe(Type.String()),
+    cwd: Maybe(Type.String()),
+    name: Maybe(Type.String()),
+  },
+  { description: "a dispatch's arguments: {profile, task?, cwd?, name?}" },
+);
+export type ScheduleLaunch = Static<typeof ScheduleLaunch>;
 
-export type ScheduleId = number | string;
+export const ScheduleId = NumberedId;
+export type ScheduleId = Static<typeof ScheduleId>;
 
-export interface ScheduleAddArgs {
-  when: string;
+/** `when` in the vocabulary above: the daemon reads it, and refuses it with the reason. */
+export const ScheduleAddArgs = Type.Object({
+  when: Text({ maxLength: SCHEDULE_LIMITS.when }),
   /** A dispatch's arguments: what each run starts. */
-  launch: ScheduleLaunch;
-  name?: string;
+  launch: ScheduleLaunch,
+  name: Maybe(Type.String()),
   /** Run even while the previous run's job still runs (default: skip). */
-  overlap?: boolean;
-}
+  overlap: Maybe(Type.Boolean()),
+});
+export type ScheduleAddArgs = Static<typeof ScheduleAddArgs>;
+
+export const ScheduleIdArgs = Type.Object({ id: ScheduleId });
 
 export interface Schedule {
   id: number;
@@ -50,11 +73,3 @@ export interface ScheduleResult {
 export interface ScheduleRunResult extends ScheduleResult {
   job: { id: string; name: string };
 }
-
-export const SCHEDULE_LIMITS = {
-  schedules: 100,
-  when: 200,
-  name: 200,
-  /** The shortest `every`. */
-  minEveryMinutes: 1,
-} as const;

@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { statePaths } from "../../src/home/paths.js";
 import { isProcessAlive } from "../../src/home/process.js";
 import { encodeLine, LIMITS, LineDecoder } from "../../src/protocol/index.js";
+import { waitFor } from "./wait-for.js";
 
 /** The `roost` command, run from the source. */
 export const CLI = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
@@ -125,16 +126,6 @@ function rawConnection(socket: Socket): RawConnection {
   };
 }
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 /** Runs `roost ARGS` from the source. */
 export function runCli(
   home: string,
@@ -235,7 +226,7 @@ export async function startTestDaemon(options: { config?: object; home?: string 
   return daemon;
 }
 
-export { waitFor };
+export { waitFor } from "./wait-for.js";
 
 /** A job's id, token and folder as the daemon keeps them (read from its database, read-only). */
 export async function jobSecrets(stateDir: string): Promise<{ id: string; token: string; dir: string }[]> {

@@ -130,17 +130,19 @@ export class CommandLedger {
     return { ...entry.receipt };
   }
 
-  /** Fills in the outcomes of accepted commands once their batch is resolved. */
-  settle(resolutions: readonly Resolution[]): void {
-    for (const r of resolutions) {
-      const state = this.observations.get(r.observationId);
-      if (state?.state !== "answered") continue;
-      const entry = this.accepted.get(state.commandId);
-      if (!entry) continue;
-      entry.receipt.outcome = r.outcome;
-      entry.receipt.outcome_reason = r.reason;
+  /**
+   * Fills in the outcome of an accepted command as its batch resolves; returns its receipt, or
+   * undefined when no remote command answered the observation (a runner's, or an expired one).
+   */
+  settle(resolution: Resolution): Receipt | undefined {
+    const state = this.observations.get(resolution.observationId);
+    const entry = state?.state === "answered" ? this.accepted.get(state.commandId) : undefined;
+    if (entry) {
+      entry.receipt.outcome = resolution.outcome;
+      entry.receipt.outcome_reason = resolution.reason;
     }
     this.forgetOldest();
+    return entry && { ...entry.receipt };
   }
 
   private wasForgotten(agentId: string, observationId: string): boolean {

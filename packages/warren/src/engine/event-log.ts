@@ -1,5 +1,5 @@
 import { createHash, type Hash } from "node:crypto";
-import type { RunEvent } from "./types.js";
+import type { Receipt, RunEvent } from "./types.js";
 
 /**
  * A run's event log. Cursors count from 1 so `since=0` means from the start. The simulation's own
@@ -18,8 +18,16 @@ export class EventLog {
 
   constructor(private readonly maxRetained = Number.POSITIVE_INFINITY) {}
 
-  append(sim: boolean, simTimeMs: number, kind: string, data: Record<string, unknown>): RunEvent {
+  /** `receipt` (a remote command's, on its decision) is kept beside the data, out of the hash. */
+  append(
+    sim: boolean,
+    simTimeMs: number,
+    kind: string,
+    data: Record<string, unknown>,
+    receipt?: Receipt,
+  ): RunEvent {
     const event: RunEvent = { cursor: ++this.cursor, sim, sim_time_ms: simTimeMs, kind, data };
+    if (receipt) event.receipt = receipt;
     if (sim) {
       // Hashing in chunks: one update per line costs more than the hashing itself.
       this.pending += `${simTimeMs} ${kind} ${JSON.stringify(data)}\n`;

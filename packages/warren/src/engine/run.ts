@@ -172,7 +172,10 @@ export class Run {
     this.sim = new Simulation(
       options.scenario,
       options.seed,
-      (t, kind, data) => this.log.append(true, t, kind, data),
+      // A remote agent's decision event carries its command's receipt: outside the hash, since
+      // command ids are the client's.
+      (t, kind, data, resolution) =>
+        this.log.append(true, t, kind, data, resolution && this.ledger.settle(resolution)),
       affordanceMode,
       maxSimMs,
     );
@@ -336,14 +339,15 @@ export class Run {
       this.closeEnvelope(agentId);
       this.sim.answer(agentId, decision);
     }
-    this.logVerdict(agentId, commandId, observationId, receipt);
     if (receipt.status === "accepted") this.pump();
+    else this.logVerdict(agentId, commandId, observationId, receipt);
     return receipt;
   }
 
   /**
-   * A verdict's event. Each verdict status is logged once per observation of the agent: a client
-   * repeating a refused command thousands of times adds one event, not thousands.
+   * A verdict's event, for commands that were not accepted (an accepted one is logged when it takes
+   * effect: its decision event carries the receipt). Each status is logged once per observation of
+   * the agent: a client repeating a rejected command thousands of times adds one event.
    */
   private logVerdict(agentId: string, commandId: string, observationId: string, receipt: Receipt): void {
     let logged = this.verdictsLogged.get(agentId);
@@ -469,7 +473,7 @@ export class Run {
     while (!this.sim.ended) {
       if (this.sim.batchSize > 0) {
         if (this.sim.unansweredCount > 0) return;
-        this.ledger.settle(this.sim.resolve());
+        this.sim.resolve();
         continue;
       }
       const next = this.sim.nextTime();

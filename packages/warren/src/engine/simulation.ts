@@ -18,7 +18,13 @@ import { type AgentState, World } from "./world.js";
  * order: the batch's agent ids, sorted, shuffled by the run's generator.
  */
 
-export type SimEmit = (simTimeMs: number, kind: string, data: Record<string, unknown>) => void;
+/** Where events go; a `decision` event comes with how the decision resolved. */
+export type SimEmit = (
+  simTimeMs: number,
+  kind: string,
+  data: Record<string, unknown>,
+  resolution?: Resolution,
+) => void;
 
 type AgendaItem =
   | { type: "timer"; agent: string; token: number; reason: WakeReason }
@@ -259,9 +265,9 @@ export class Simulation {
     this.emit("run_ended", { status, reason, objectives: this.world.objectiveViews() });
   }
 
-  private emit(kind: string, data: Record<string, unknown>): void {
+  private emit(kind: string, data: Record<string, unknown>, resolution?: Resolution): void {
     this.events++;
-    this.emitSink(this.now, kind, data);
+    this.emitSink(this.now, kind, data, resolution);
   }
 
   private requestWake(agentId: string, reason: WakeReason): void {
@@ -292,7 +298,8 @@ export class Simulation {
       const wake: PendingWake = { agentId: id, observationId, seq, reason, observation };
       this.batch.set(id, wake);
       formed.push(wake);
-      this.emit("wake", { agent: id, observation_id: observationId, reason });
+      // A wake after a refusal is announced by the refusal's decision event (`wakes_at_ms`).
+      if (reason !== "refused") this.emit("wake", { agent: id, observation_id: observationId, reason });
     }
     this.wakeRequests.clear();
     this.waiting = formed.length;
@@ -357,43 +364,45 @@ export class Simulation {
   private apply(wake: PendingWake): Resolution {
     const agent = this.world.agents.get(wake.agentId)!;
     const decision = wake.decision!;
-    // Logged here, in the seeded order, not when answered: answers arrive in wall-clock order. A
-    // refusal is part of its decision's event, so refusing costs the log one event, not more.
-    const logDecision = (refused?: string): void =>
-      this.emit("decision", {
-        agent: agent.id,
-        observation_id: wake.observationId,
-        ...decisionFields(decision),
-        ...(wake.expired ? { expired: true } : {}),
-        ...(refused === undefined ? {} : { refused }),
-      });
-    const accepted = (reason = ""): Resolution => {
-      agent.refusalStreak = 0;
-      return { agentId: agent.id, observationId: wake.observationId, outcome: "accepted", reason };
+    const resolved = (outcome: Resolution["outcome"], reason = ""): Resolution => ({
+      agentId: agent.id,
+      observationId: wake.observationId,
+      outcome,
+      reason,
+    });
+    // Logged here, in the seeded order, not when answered: answers arrive in wall-clock order.
+    const logDecision = (resolution: Resolution, refusal?: Record<string, unknown>): Resolution => {
+      this.emit(
+        "decision",
+        {
+          agent: agent.id,
+          observation_id: wake.observationId,
+          ...decisionFields(decision),
+          ...(wake.expired ? { expired: true } : {}),
+          ...refusal,
+        },
+        resolution,
+      );
+      return resolution;
     };
-    if (this.ended) {
-      logDecision();
-      return {
-        agentId: agent.id,
-        observationId: wake.observationId,
-        outcome: "rejected",
-        reason: "the run ended",
-      };
-    }
+    const accepted = (): Resolution => {
+      agent.refusalStreak = 0;
+      return logDecision(resolved("accepted"));
+    };
+    if (this.ended) return logDecision(resolved("rejected", "the run ended"));
     if (decision.kind === "noop") {
-      logDecision();
       this.wakeLater(agent, IDLE_WAKE_MS, "idle");
       return accepted();
     }
     if (decision.kind === "sleep") {
-      logDecision();
       this.wakeLater(agent, decision.sleep_ms, "timer");
       return accepted();
     }
     const tool = this.toolsByAgent.get(agent.id)!.get(decision.action);
+    // A refusal is one event: its decision, carrying why and when the agent wakes again (the
+    // wake it causes is not logged apart).
     const refuse = (why: string, hint?: string): Resolution => {
       const sentence = hint && this.affordanceMode === "ready" ? `${why} ${hint}` : why;
-      logDecision(sentence);
       this.note(agent, {
         observation_id: wake.observationId,
         action: decision.action,
@@ -401,8 +410,12 @@ export class Simulation {
         reason: sentence,
       });
       agent.refusalStreak++;
-      this.wakeLater(agent, refusalDelayMs(agent.refusalStreak), "refused");
-      return { agentId: agent.id, observationId: wake.observationId, outcome: "rejected", reason: sentence };
+      const delayMs = refusalDelayMs(agent.refusalStreak);
+      this.wakeLater(agent, delayMs, "refused");
+      return logDecision(resolved("rejected", sentence), {
+        refused: sentence,
+        wakes_at_ms: this.now + delayMs,
+      });
     };
     if (!tool) return refuse(`You have no tool called ${decision.action}.`);
     const busy = agent.lanes.get(tool.spec.lane);
@@ -416,7 +429,7 @@ export class Simulation {
     const begun = tool.begin(this.ctx, agent, decision.args);
     this.actor = null;
     if ("refused" in begun) return refuse(begun.refused, begun.hint);
-    logDecision();
+    const resolution = accepted();
     // Every action takes at least a millisecond, so no sequence of actions holds sim time still.
     const durationMs = Math.max(1, begun.durationMs);
     this.emit("action_started", {
@@ -452,7 +465,7 @@ export class Simulation {
       });
       this.wakeLater(agent, durationMs, begun.doneReason ?? "done");
     }
-    return accepted();
+    return resolution;
   }
 
   /** Wakes the agent after `ms` unless something wakes it first. */

@@ -258,6 +258,8 @@ export interface RunEvent {
   sim_time_ms: number;
   kind: string;
   data: Record<string, unknown>;
+  /** On a remote agent's decision: its command's receipt, outcome settled (not hashed). */
+  receipt?: Receipt;
 }
 
 export interface ScenarioInfo {

@@ -52,6 +52,10 @@ const E404 = error("unknown_run / unknown_agent (or unknown_scenario, unknown_co
 const E401 = error("lease_required: no lease presented");
 const E403 = error("lease_invalid / lease_expired: not the agent's current lease");
 const E410 = error("run_ended: the run is over; `status` holds its terminal status");
+/** Runs the server let go to their summary to bound its memory: only GET /v1/runs/{run} still answers. */
+const E410_LET_GO = error(
+  "run_ended: the run ended and the server keeps only its summary (GET /v1/runs/{run}), its events and commands let go; `status` holds its terminal status",
+);
 const E413 = error("body_too_large: the body is over 1 MiB");
 const E415 = error("unsupported_media_type: bodies are application/json only");
 
@@ -100,6 +104,8 @@ export const listRuns: Operation = {
   method: "GET",
   path: "/v1/runs",
   summary: "Every run on this server",
+  description:
+    "Runs not yet ended and the ended ones it remembers (by default its latest 1,000 ended runs; older ones are forgotten).",
   responses: { 200: { description: "the runs", schema: RunList } },
 };
 
@@ -108,6 +114,8 @@ export const getRun: Operation = {
   method: "GET",
   path: "/v1/runs/{run}",
   summary: "A run: status and why, sim time, limits, objectives, agents, who holds them and who is unclaimed",
+  description:
+    "An ended run's summary stays here after the server lets its events and commands go to bound its memory (its other routes then answer 410); a run ended long ago is forgotten (404 unknown_run, saying so).",
   params: RunParams,
   responses: { 200: { description: "the run", schema: RunView }, 404: E404 },
 };
@@ -170,6 +178,7 @@ export const getBriefing: Operation = {
     401: E401,
     403: E403,
     404: E404,
+    410: E410_LET_GO,
   },
 };
 
@@ -215,7 +224,7 @@ export const submitCommand: Operation = {
   path: "/v1/runs/{run}/agents/{agent}/commands",
   summary: "Answer an observation with one command",
   description:
-    "Every verdict (accepted, duplicate, rejected, stale, expired) is a 200 receipt. Commands after the run ended are still judged (never 410).",
+    "Every verdict (accepted, duplicate, rejected, stale, expired) is a 200 receipt. Commands after the run ended are still judged, until the server lets the ended run go to its summary (then 410).",
   params: AgentParams,
   query: Type.Object(LeaseQuery),
   body: { schema: CommandBody, required: true, judgedByEngine: true },
@@ -226,6 +235,7 @@ export const submitCommand: Operation = {
     401: E401,
     403: E403,
     404: E404,
+    410: E410_LET_GO,
     413: E413,
     415: E415,
     422: error(
@@ -247,6 +257,7 @@ export const getCommand: Operation = {
     401: E401,
     403: E403,
     404: error("unknown_command: only accepted commands keep their id (or unknown_run, unknown_agent)"),
+    410: E410_LET_GO,
   },
 };
 
@@ -264,6 +275,7 @@ export const releaseAgent: Operation = {
     401: E401,
     403: E403,
     404: E404,
+    410: E410_LET_GO,
   },
 };
 
@@ -285,6 +297,7 @@ export const spectate: Operation = {
       schema: SpectatorFrame,
     },
     404: E404,
+    410: E410_LET_GO,
     426: error("upgrade_required: a plain GET; connect with Upgrade: websocket"),
   },
 };

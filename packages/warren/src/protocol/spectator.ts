@@ -1,4 +1,5 @@
 import { type Static, Type } from "typebox";
+import { Receipt } from "./commands.js";
 import { RunScores } from "./scores.js";
 
 export const RunEvent = Type.Object(
@@ -8,8 +9,15 @@ export const RunEvent = Type.Object(
     sim_time_ms: Type.Integer(),
     kind: Type.String({ description: "e.g. wake, decision, action_started, objective, verdict, status" }),
     data: Type.Record(Type.String(), Type.Unknown()),
+    // On a remote agent's decision event: its command's receipt, outcome settled; not hashed.
+    receipt: Type.Optional(Receipt),
   },
-  { title: "RunEvent", additionalProperties: false, description: "one spectator text frame: a run event" },
+  {
+    title: "RunEvent",
+    additionalProperties: false,
+    description:
+      "one spectator text frame: a run event. A decision event is logged when the batch resolves; a refused action is that one event, its data carrying `refused` (the sentence) and `wakes_at_ms` (when the agent wakes again; that wake has no event of its own), and, for a remote agent, `receipt` (its command's receipt, outcome settled; outside the log hash). A command that is not accepted is a `verdict` event (sim false), once per status and observation.",
+  },
 );
 export type RunEvent = Static<typeof RunEvent>;
 

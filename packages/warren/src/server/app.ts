@@ -13,6 +13,7 @@ import { answerClientError, answerConnect, answerFrameworkError } from "./framew
 import { installErrorHandling } from "./http-error.js";
 import { installJsonParser } from "./json-body.js";
 import {
+  DEFAULT_ENDED_RUN_EVENTS,
   DEFAULT_KEEP_ENDED_RUNS,
   DEFAULT_LEASE_TTL_S,
   DEFAULT_MAX_LIVE_RUNS,
@@ -34,8 +35,13 @@ export interface ServerOptions {
   leaseTtlS?: number;
   /** Runs not yet ended at once (default 100); more are refused with 503. */
   maxLiveRuns?: number;
-  /** Ended runs remembered (default 1000); older ones are forgotten. */
+  /** Ended runs remembered (default 1000); older ones are forgotten (404). */
   keepEndedRuns?: number;
+  /**
+   * Events the ended runs kept whole hold together (default 200,000); past it the oldest keep
+   * only their summary (GET shows it, other routes answer 410). The latest ended run stays whole.
+   */
+  endedRunEvents?: number;
   /** Unread bytes after which a live spectator is lagged (default 1 MiB). */
   spectatorMaxBufferedBytes?: number;
   scenarios?: ScenarioCatalog;
@@ -62,6 +68,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<WarrenSe
     leaseTtlMs: (options.leaseTtlS ?? DEFAULT_LEASE_TTL_S) * 1000,
     maxLiveRuns: options.maxLiveRuns ?? DEFAULT_MAX_LIVE_RUNS,
     keepEndedRuns: options.keepEndedRuns ?? DEFAULT_KEEP_ENDED_RUNS,
+    endedRunEvents: options.endedRunEvents ?? DEFAULT_ENDED_RUN_EVENTS,
     clock: options.clock,
     retainedEvents: options.retainedEvents,
   });

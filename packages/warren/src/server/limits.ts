@@ -10,3 +10,5 @@ export const DEFAULT_SPECTATOR_MAX_BUFFERED_BYTES = 1 << 20;
 export const DEFAULT_MAX_LIVE_RUNS = 100;
 /** Ended runs remembered; older ones are forgotten (404). */
 export const DEFAULT_KEEP_ENDED_RUNS = 1000;
+/** Events the ended runs kept whole may hold together; older ended runs keep only their summary (410). */
+export const DEFAULT_ENDED_RUN_EVENTS = 200_000;

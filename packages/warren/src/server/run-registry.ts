@@ -1,5 +1,6 @@
 import { type Clock, Run, RunError, realClock } from "../engine/index.js";
 import type { AgentView, CreateRunRequest, NpcPolicies, RunView } from "../protocol/index.js";
+import { EndedRuns } from "./ended-runs.js";
 import { HttpError } from "./http-error.js";
 import { LeaseBook } from "./leases.js";
 import type { ScenarioCatalog } from "./scenario-catalog.js";
@@ -96,20 +97,24 @@ export interface RegistryOptions {
   leaseTtlMs: number;
   /** Runs not yet ended (created or running) at once; more are refused with 503. */
   maxLiveRuns: number;
-  /** Ended runs kept for GET and spectators; past this the oldest are forgotten. */
+  /** Ended runs remembered; past this the oldest are forgotten (404). */
   keepEndedRuns: number;
+  /** Events the ended runs kept whole hold together; past this the oldest keep only their summary (410). */
+  endedRunEvents: number;
   clock?: Clock;
   retainedEvents?: number;
 }
 
-/** Every run this server hosts, by id. */
+/** Every run this server hosts, by id: those not yet ended, and what it keeps of the ended ones. */
 export class RunRegistry {
+  /** Runs not yet ended. */
   private readonly runs = new Map<string, HostedRun>();
-  /** Ids of ended runs, oldest first. */
-  private readonly ended: string[] = [];
+  readonly ended: EndedRuns;
   private nextId = 1;
 
-  constructor(private readonly options: RegistryOptions) {}
+  constructor(private readonly options: RegistryOptions) {
+    this.ended = new EndedRuns({ maxRuns: options.keepEndedRuns, maxEvents: options.endedRunEvents });
+  }
 
   create(scenarioName: string, seed: number, request: CreateRunRequest): HostedRun {
     const scenario = this.options.catalog.find(scenarioName);
@@ -121,7 +126,7 @@ export class RunRegistry {
         `there is no scenario "${scenarioName}"; scenarios: ${names.join(", ")}`,
       );
     }
-    const live = this.runs.size - this.ended.length;
+    const live = this.runs.size;
     if (live >= this.options.maxLiveRuns) {
       throw new HttpError(
         503,
@@ -162,27 +167,41 @@ export class RunRegistry {
       () => clock.now(),
     );
     this.runs.set(run.id, hosted);
-    run.onEnd(() => this.retire(run.id));
+    run.onEnd(() => {
+      this.runs.delete(run.id);
+      this.ended.add(hosted);
+    });
     hosted.startIfReady();
     return hosted;
   }
 
-  private retire(runId: string): void {
-    this.ended.push(runId);
-    while (this.ended.length > this.options.keepEndedRuns) this.runs.delete(this.ended.shift()!);
-  }
-
-  /** The run, or 404. */
+  /** The run, or 404 if there is none (or it is forgotten), or 410 if only its summary is left. */
   get(runId: string): HostedRun {
-    const hosted = this.runs.get(runId);
-    if (!hosted) {
-      throw new HttpError(404, "unknown_run", `there is no run "${runId}"; GET /v1/runs lists them`);
-    }
+    const hosted = this.runs.get(runId) ?? this.ended.find(runId);
+    if (!hosted) throw this.unknown(runId);
     return hosted;
   }
 
-  list(): HostedRun[] {
-    return [...this.runs.values()];
+  /** What GET /v1/runs/{run} shows, even of an ended run kept only as its summary. */
+  view(runId: string): RunView {
+    const view = this.runs.get(runId)?.view() ?? this.ended.view(runId);
+    if (!view) throw this.unknown(runId);
+    return view;
+  }
+
+  /** Every run it knows, oldest first. */
+  views(): RunView[] {
+    const views = [...this.ended.views(), ...[...this.runs.values()].map((h) => h.view())];
+    return views.sort((a, b) => runNumber(a.run_id) - runNumber(b.run_id));
+  }
+
+  private unknown(runId: string): HttpError {
+    const n = runNumber(runId);
+    const detail =
+      n >= 1 && n < this.nextId
+        ? this.ended.forgottenDetail(runId)
+        : `there is no run "${runId}"; GET /v1/runs lists them`;
+    return new HttpError(404, "unknown_run", detail);
   }
 
   /** Ends every run still going (as crashed, never a stale running): the server is stopping. */
@@ -190,4 +209,9 @@ export class RunRegistry {
     for (const hosted of [...this.runs.values()])
       hosted.run.dispose("the server stopped before the run ended");
   }
+}
+
+/** N of a run id `run-N` this server made; NaN for anything else. */
+function runNumber(runId: string): number {
+  return /^run-[1-9]\d*$/.test(runId) ? Number(runId.slice(4)) : Number.NaN;
 }

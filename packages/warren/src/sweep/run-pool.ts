@@ -1,23 +1,39 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { BATCH_TARGET_MS, batchesInHand, batchSize, nextMeanRunMs } from "./run-batches.js";
 import type { RunRecord } from "./run-record.js";
 import type { RunSpec } from "./sweep-plan.js";
 
+/** The pool to a process: runs to play, in order, after those it already holds. */
 export interface PoolRequest {
-  spec: RunSpec;
+  runs: RunSpec[];
 }
 
-export type PoolReply = { key: string; record: RunRecord } | { key: string; error: string };
+export type PoolResult = { key: string; record: RunRecord } | { key: string; error: string };
+
+/** A process to the pool: a request's runs played, in order, and how long they kept it busy. */
+export interface PoolReply {
+  results: PoolResult[];
+  busy_ms: number;
+}
 
 interface Task {
   spec: RunSpec;
   resolve(record: RunRecord): void;
   reject(error: Error): void;
+  /**
+   * Lost with a process that held other runs too: which of them brought it down is not known, so
+   * each is played again on a process holding nothing else.
+   */
+  alone?: boolean;
 }
 
 interface Member {
   process: ChildProcess;
-  task?: Task;
+  /** Runs sent and not yet reported, in the order the process plays them. */
+  inHand: Task[];
+  /** Batches sent and not yet answered. */
+  batches: number;
 }
 
 // Run from source (tsx) the entry is the .ts file beside this one; built, the .js file.
@@ -26,16 +42,24 @@ const ENTRY = fileURLToPath(
 );
 
 /**
- * Processes that play runs in parallel, one run each at a time: a run's CPU never slows the
- * caller's event loop (a queue worker keeps renewing its locks), and a run that brings its process
- * down fails that run alone; the process is replaced.
+ * Processes that play runs in parallel, each one run at a time (short runs are sent in batches,
+ * see run-batches.ts): a run's CPU never slows the caller's event loop (a queue worker keeps
+ * renewing its locks), and a run that brings its process down fails that run alone; the process
+ * is replaced.
  */
 export class RunPool {
   private readonly members: Member[] = [];
   private readonly waiting: Task[] = [];
+  private meanRunMs: number | undefined;
   private closed = false;
+  private sent = 0;
+  private busy = 0;
 
-  constructor(readonly size: number) {
+  constructor(
+    readonly size: number,
+    /** The play time a batch of short runs aims at (run-batches.ts). */
+    private readonly batchTargetMs = BATCH_TARGET_MS,
+  ) {
     if (!Number.isInteger(size) || size < 1)
       throw new Error(`a pool needs at least one process (got ${size})`);
     for (let i = 0; i < size; i++) this.members.push(this.spawn());
@@ -48,6 +72,21 @@ export class RunPool {
       this.waiting.push({ spec, resolve, reject });
       this.dispatch();
     });
+  }
+
+  /** Batches sent to the processes so far: runs over batches is how well batching works. */
+  get batchesSent(): number {
+    return this.sent;
+  }
+
+  /** Wall ms the processes have spent playing runs, as they report it; the rest they waited for work. */
+  get busyMs(): number {
+    return this.busy;
+  }
+
+  /** The processes' ids, to watch what they cost. */
+  get pids(): number[] {
+    return this.members.flatMap((m) => m.process.pid ?? []);
   }
 
   /** Stops every process; runs still going are rejected. */
@@ -68,21 +107,14 @@ export class RunPool {
 
   private spawn(): Member {
     const child = fork(ENTRY, [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
-    const member: Member = { process: child };
-    child.on("message", (reply: PoolReply) => {
-      const task = member.task;
-      if (!task || task.spec.key !== reply.key) return;
-      member.task = undefined;
-      if ("record" in reply) task.resolve(reply.record);
-      else task.reject(new Error(reply.error));
-      this.dispatch();
-    });
+    const member: Member = { process: child, inHand: [], batches: 0 };
+    child.on("message", (reply: PoolReply) => this.settle(member, reply));
     child.once("exit", (code, signal) => {
-      const task = member.task;
-      member.task = undefined;
-      task?.reject(
-        new Error(`the run's process exited (${signal ?? `code ${code}`}) while playing ${task.spec.key}`),
-      );
+      const lost = member.inHand.splice(0);
+      const error = (task: Task): Error =>
+        new Error(`the run's process exited (${signal ?? `code ${code}`}) while playing ${task.spec.key}`);
+      if (this.closed || lost.length === 1) for (const task of lost) task.reject(error(task));
+      else this.waiting.unshift(...lost.map((task) => ({ ...task, alone: true })));
       if (this.closed) return;
       this.members[this.members.indexOf(member)] = this.spawn();
       this.dispatch();
@@ -90,13 +122,42 @@ export class RunPool {
     return member;
   }
 
-  private dispatch(): void {
-    for (const member of this.members) {
-      if (this.waiting.length === 0) return;
-      if (member.task || !member.process.connected) continue;
-      const task = this.waiting.shift()!;
-      member.task = task;
-      member.process.send({ spec: task.spec } satisfies PoolRequest);
+  private settle(member: Member, reply: PoolReply): void {
+    member.batches--;
+    for (const result of reply.results) {
+      const at = member.inHand.findIndex((task) => task.spec.key === result.key);
+      if (at < 0) continue;
+      const [task] = member.inHand.splice(at, 1);
+      if ("record" in result) task!.resolve(result.record);
+      else task!.reject(new Error(result.error));
     }
+    this.busy += reply.busy_ms;
+    if (reply.results.length > 0) {
+      this.meanRunMs = nextMeanRunMs(this.meanRunMs, reply.results.length, reply.busy_ms);
+    }
+    this.dispatch();
+  }
+
+  private dispatch(): void {
+    // Idle processes first: a run never waits behind another while a process has nothing.
+    const leastHeld = [...this.members].sort((a, b) => a.batches - b.batches);
+    for (const member of leastHeld) {
+      if (this.waiting.length === 0) return;
+      if (!member.process.connected || member.inHand.some((task) => task.alone)) continue;
+      if (this.waiting[0]!.alone) {
+        if (member.inHand.length === 0) this.send(member, this.waiting.splice(0, 1));
+        continue;
+      }
+      if (member.batches >= batchesInHand(this.meanRunMs)) continue;
+      const batch = batchSize(this.meanRunMs, this.waiting.length, this.members.length, this.batchTargetMs);
+      this.send(member, this.waiting.splice(0, batch));
+    }
+  }
+
+  private send(member: Member, tasks: Task[]): void {
+    member.inHand.push(...tasks);
+    member.batches++;
+    this.sent++;
+    member.process.send({ runs: tasks.map((task) => task.spec) } satisfies PoolRequest);
   }
 }

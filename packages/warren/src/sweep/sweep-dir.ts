@@ -62,8 +62,9 @@ export class SweepDir {
     return records;
   }
 
-  appendRecord(record: RunRecord): void {
-    appendFileSync(this.recordsPath, `${JSON.stringify(record)}\n`);
+  /** Appends the records as lines, in one write. */
+  appendRecords(records: readonly RunRecord[]): void {
+    appendFileSync(this.recordsPath, records.map((record) => `${JSON.stringify(record)}\n`).join(""));
   }
 
   writeSummary(summary: SweepSummary): void {

@@ -1,5 +1,7 @@
 /** Plain lines (not a terminal) come at most this often, plus one at the end. */
 const PLAIN_LINE_EVERY_MS = 2000;
+/** A terminal's bar is redrawn at most this often: hundreds of runs a second need not be hundreds of writes. */
+const BAR_EVERY_MS = 100;
 const BAR_WIDTH = 24;
 
 export interface ProgressSink {
@@ -16,7 +18,7 @@ export class SweepProgress {
   private done = 0;
   private failed = 0;
   private errors = 0;
-  private lastPlainLine = Number.NEGATIVE_INFINITY;
+  private lastShown = Number.NEGATIVE_INFINITY;
   /** Runs counted when the last plain line was written: the final line is not written twice. */
   private countedAtLastLine = -1;
   private readonly startedMs = performance.now();
@@ -55,16 +57,18 @@ export class SweepProgress {
   }
 
   private show(final: boolean): void {
+    const now = performance.now();
     if (this.sink.isTTY) {
+      if (!final && now - this.lastShown < BAR_EVERY_MS) return;
+      this.lastShown = now;
       const filled = Math.round((BAR_WIDTH * (this.alreadyDone + this.done)) / Math.max(1, this.total));
       const bar = `[${"#".repeat(filled)}${".".repeat(BAR_WIDTH - filled)}]`;
       this.sink.write(`\r\x1b[2K${bar} ${this.line()}${final ? "\n" : ""}`);
       return;
     }
-    const now = performance.now();
     const counted = this.done + this.errors;
-    if (final ? counted === this.countedAtLastLine : now - this.lastPlainLine < PLAIN_LINE_EVERY_MS) return;
-    this.lastPlainLine = now;
+    if (final ? counted === this.countedAtLastLine : now - this.lastShown < PLAIN_LINE_EVERY_MS) return;
+    this.lastShown = now;
     this.countedAtLastLine = counted;
     this.sink.write(`${this.line()}\n`);
   }

@@ -30,14 +30,46 @@ export interface SweepSummary {
   rows: SummaryRow[];
 }
 
-/** The table of a sweep's records, one row per (scenario, mix) in the order they first appear. */
-export function summarize(records: readonly RunRecord[]): SweepSummary {
-  const groups = new Map<string, RunRecord[]>();
-  for (const record of records) {
-    const id = `${record.scenario}\u0000${record.mix}`;
+/**
+ * What the table needs of a run: a sweep keeps this of each run rather than its whole record, so
+ * a sweep of a million runs does not hold a million records.
+ */
+export interface RunDigest {
+  scenario: string;
+  mix: string;
+  success: boolean;
+  sim_time_ms: number;
+  time_ratio: number | null;
+  /** The contribution summed over the agents under test; null when every agent ran the solution. */
+  tested_contribution: number | null;
+  commands: number;
+  refusals: number;
+  wall_time_ms: number;
+}
+
+export function digestOf(record: RunRecord): RunDigest {
+  const tested = record.scores.agents.filter((a) => a.controller !== "solution");
+  return {
+    scenario: record.scenario,
+    mix: record.mix,
+    success: record.success,
+    sim_time_ms: record.sim_time_ms,
+    time_ratio: record.scores.time_ratio ?? null,
+    tested_contribution: tested.length === 0 ? null : tested.reduce((sum, a) => sum + a.contribution, 0),
+    commands: record.commands,
+    refusals: record.refusals,
+    wall_time_ms: record.wall_time_ms,
+  };
+}
+
+/** The table of a sweep's runs, one row per (scenario, mix) in the order they first appear. */
+export function summarize(runs: readonly RunDigest[]): SweepSummary {
+  const groups = new Map<string, RunDigest[]>();
+  for (const run of runs) {
+    const id = `${run.scenario}\u0000${run.mix}`;
     const group = groups.get(id);
-    if (group) group.push(record);
-    else groups.set(id, [record]);
+    if (group) group.push(run);
+    else groups.set(id, [run]);
   }
   const rows = [...groups.values()].map((group): SummaryRow => {
     const won = group.filter((r) => r.success);
@@ -49,16 +81,16 @@ export function summarize(records: readonly RunRecord[]): SweepSummary {
       success_rate: won.length / group.length,
       success_ci95: wilsonInterval(won.length, group.length),
       mean_sim_ms_to_success: meanOrNull(won.map((r) => r.sim_time_ms)),
-      mean_time_ratio: meanOrNull(won.flatMap((r) => r.scores.time_ratio ?? [])),
-      mean_tested_contribution: meanOrNull(group.flatMap(testedContribution)),
+      mean_time_ratio: meanOrNull(won.flatMap((r) => r.time_ratio ?? [])),
+      mean_tested_contribution: meanOrNull(group.flatMap((r) => r.tested_contribution ?? [])),
       mean_commands: mean(group.map((r) => r.commands)),
       mean_refusals: mean(group.map((r) => r.refusals)),
       mean_wall_ms: mean(group.map((r) => r.wall_time_ms)),
     };
   });
   return {
-    runs: records.length,
-    successes: records.filter((r) => r.success).length,
+    runs: runs.length,
+    successes: runs.filter((r) => r.success).length,
     rows,
   };
 }
@@ -69,12 +101,6 @@ function mean(values: readonly number[]): number {
 
 function meanOrNull(values: readonly number[]): number | null {
   return values.length === 0 ? null : mean(values);
-}
-
-/** The share of a run's credits its agents under test earned; none when every agent ran the solution. */
-function testedContribution(record: RunRecord): number[] {
-  const tested = record.scores.agents.filter((a) => a.controller !== "solution");
-  return tested.length === 0 ? [] : [tested.reduce((sum, a) => sum + a.contribution, 0)];
 }
 
 const COLUMNS = [

@@ -1,9 +1,10 @@
+import { RecordBatcher } from "./record-batcher.js";
 import { RunPool } from "./run-pool.js";
 import type { RunRecord } from "./run-record.js";
 import { SweepDir } from "./sweep-dir.js";
 import type { RunSpec } from "./sweep-plan.js";
 import { type ProgressSink, SweepProgress } from "./sweep-progress.js";
-import { type SweepSummary, summarize } from "./sweep-summary.js";
+import { digestOf, type RunDigest, type SweepSummary, summarize } from "./sweep-summary.js";
 
 export interface SweepOptions {
   /** Every run of the sweep (`planRuns`). */
@@ -12,6 +13,8 @@ export interface SweepOptions {
   outDir: string;
   /** Local processes playing runs: all of them without a queue, beside the queue's workers with one. */
   workers: number;
+  /** Without a queue: plays the runs on this pool (left open) instead of starting `workers` processes. */
+  pool?: RunPool;
   /** redis://HOST:PORT: runs go on the BullMQ queue there for `warren worker`s to take. */
   queueUrl?: string;
   progress: ProgressSink;
@@ -19,7 +22,6 @@ export interface SweepOptions {
 
 export interface SweepResult {
   summary: SweepSummary;
-  records: RunRecord[];
   /** Runs recorded by an earlier start of this sweep. */
   resumed: number;
   /** Runs that could not be played (not the same as a failed run); a restart tries them again. */
@@ -33,13 +35,15 @@ export interface RunSink {
 }
 
 /**
- * Plays every (scenario, mix, seed) not yet recorded in the sweep's folder, appending each record
- * as it comes, then writes and returns the summary of every run of the plan.
+ * Plays every (scenario, mix, seed) not yet recorded in the sweep's folder, appending records as
+ * they come (those that come together in one write), then writes and returns the summary of every run of the plan.
  */
 export async function runSweep(options: SweepOptions): Promise<SweepResult> {
   const { plan } = options;
   const dir = new SweepDir(options.outDir);
-  const recorded = dir.readRecords();
+  // Of each run recorded, what the table needs.
+  const recorded = new Map<string, RunDigest>();
+  for (const [key, record] of dir.readRecords()) recorded.set(key, digestOf(record));
   const missing = plan.filter((spec) => !recorded.has(spec.key));
   const resumed = plan.length - missing.length;
   if (resumed > 0) {
@@ -49,12 +53,13 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
   }
   const progress = new SweepProgress(options.progress, plan.length, resumed);
   const errors: SweepResult["errors"] = [];
+  const unwritten = new RecordBatcher((records) => dir.appendRecords(records));
   const sink: RunSink = {
     finished(record) {
       // A run reported twice (a queue retry racing its first attempt) is counted once.
       if (recorded.has(record.key)) return;
-      recorded.set(record.key, record);
-      dir.appendRecord(record);
+      recorded.set(record.key, digestOf(record));
+      unwritten.add(record);
       progress.recordFinished(record.success);
     },
     failed(spec, error) {
@@ -62,32 +67,38 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
       progress.recordError();
     },
   };
-  if (missing.length > 0) {
-    if (options.queueUrl === undefined) await playLocally(missing, options.workers, sink);
-    else {
-      const { playOnQueue } = await import("./queue-sweep.js");
-      await playOnQueue(options.queueUrl, dir.sweepId, missing, options.workers, sink);
-    }
+  try {
+    if (missing.length > 0) await play(options, dir.sweepId, missing, sink);
+  } finally {
+    unwritten.flush();
   }
   progress.finish();
-  const records = plan.flatMap((spec) => recorded.get(spec.key) ?? []);
-  const summary = summarize(records);
+  const summary = summarize(plan.flatMap((spec) => recorded.get(spec.key) ?? []));
   dir.writeSummary(summary);
-  return { summary, records, resumed, errors };
+  return { summary, resumed, errors };
 }
 
-async function playLocally(specs: readonly RunSpec[], workers: number, sink: RunSink): Promise<void> {
-  const pool = new RunPool(Math.min(workers, specs.length));
+async function play(options: SweepOptions, sweepId: string, specs: RunSpec[], sink: RunSink): Promise<void> {
+  if (options.queueUrl !== undefined) {
+    const { playOnQueue } = await import("./queue-sweep.js");
+    return playOnQueue(options.queueUrl, sweepId, specs, options.workers, sink);
+  }
+  if (options.pool) return playOnPool(options.pool, specs, sink);
+  const pool = new RunPool(Math.min(options.workers, specs.length));
   try {
-    await Promise.all(
-      specs.map((spec) =>
-        pool.run(spec).then(
-          (record) => sink.finished(record),
-          (error: Error) => sink.failed(spec, error.message),
-        ),
-      ),
-    );
+    await playOnPool(pool, specs, sink);
   } finally {
     await pool.close();
   }
+}
+
+async function playOnPool(pool: RunPool, specs: readonly RunSpec[], sink: RunSink): Promise<void> {
+  await Promise.all(
+    specs.map((spec) =>
+      pool.run(spec).then(
+        (record) => sink.finished(record),
+        (error: Error) => sink.failed(spec, error.message),
+      ),
+    ),
+  );
 }

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -78,4 +78,16 @@ export function readRecords(dir: string): RunRecord[] {
     .split("\n")
     .filter((line) => line !== "")
     .map((line) => JSON.parse(line) as RunRecord);
+}
+
+/** The processes whose parent is `pid`. */
+export function childrenOf(pid: number): number[] {
+  try {
+    return execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" })
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map(Number);
+  } catch {
+    return []; // ps exits 1 when there are none
+  }
 }

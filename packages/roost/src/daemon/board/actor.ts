@@ -1,5 +1,6 @@
 import { RoostError, type TaskActor } from "../../protocol/index.js";
 import type { Caller } from "../caller.js";
+import { isConciergeJob } from "../caller-kind.js";
 import type { DaemonState } from "../jobs/daemon-state.js";
 import { isEnded, type Job } from "../jobs/job.js";
 import type { ForegroundPeers } from "../peers/foreground.js";
@@ -24,11 +25,6 @@ export function actorLabel(actor: BoardActor): TaskActor {
   return { who: actor.name, whoId: actor.id };
 }
 
-/** A job's role, once the concierge (M44) gives jobs one. */
-function isConcierge(job: Job): boolean {
-  return (job as Job & { role?: string }).role === "concierge";
-}
-
 /** Whether a job's session can still hold a claim: one failed, stopped or removed holds nothing. */
 export function holdsClaims(job: Job | undefined): boolean {
   return job !== undefined && job.lifecycle !== "failed" && job.lifecycle !== "stopped";
@@ -51,6 +47,6 @@ export function actorFor(state: DaemonState, caller: Caller, foreground: Foregro
     );
   if (isEnded(job) || job.lifecycle === "stopped")
     throw new RoostError("unauthorized", `job ${job.id} has ended (${job.lifecycle})`);
-  if (isConcierge(job)) return { kind: "concierge", id: job.id, name: job.name };
+  if (isConciergeJob(job)) return { kind: "concierge", id: job.id, name: job.name };
   return { kind: "session", id: job.id, name: job.name };
 }

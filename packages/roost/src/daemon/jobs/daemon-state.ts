@@ -1,5 +1,5 @@
 import type { StatePaths } from "../../home/paths.js";
-import { RoostError } from "../../protocol/index.js";
+import { type JobAuth, RoostError } from "../../protocol/index.js";
 import type { Caller } from "../caller.js";
 import type { ProcessHost } from "../host/api.js";
 import type { Store } from "../store/store.js";
@@ -40,7 +40,20 @@ export class DaemonState {
   constructor(
     readonly paths: StatePaths,
     readonly store: Store,
+    /** Where a watcher's fault is told (the daemon's log). */
+    private readonly log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
   ) {}
+
+  /** Tells every watcher: one that throws is logged and the others still hear of it. */
+  private tellWatchers(tell: (watcher: JobWatcher) => void, what: string): void {
+    for (const watcher of this.jobWatchers) {
+      try {
+        tell(watcher);
+      } catch (err) {
+        this.log(`roost: a job watcher failed on ${what}: ${(err as Error)?.stack ?? err}`);
+      }
+    }
+  }
 
   now(): string {
     return new Date().toISOString();
@@ -75,13 +88,13 @@ export class DaemonState {
 
   /** Tells subscribers the row changed (what changed lives in memory only, like `connected`). */
   changed(job: Job): void {
-    for (const watcher of this.jobWatchers) watcher.changed(job);
+    this.tellWatchers((watcher) => watcher.changed(job), `job ${job.id}'s change`);
     this.dirty.add(job.id);
     if (this.flushTimer === null) this.flushTimer = setTimeout(() => this.flush(), ROW_EVENT_DEBOUNCE_MS);
   }
 
   removed(id: string): void {
-    for (const watcher of this.jobWatchers) watcher.removed(id);
+    this.tellWatchers((watcher) => watcher.removed(id), `job ${id}'s removal`);
     this.dirty.delete(id);
     for (const c of this.callers) if (c.subscribed) c.send({ event: "row-removed", id });
   }
@@ -158,10 +171,7 @@ export class DaemonState {
   }
 
   /** The job a request speaks for, checked against its token. */
-  authorize(args: Record<string, unknown>): Job {
-    const { id, token } = args;
-    if (typeof id !== "string" || typeof token !== "string")
-      throw new RoostError("bad_request", "id and token must be strings");
+  authorize({ id, token }: JobAuth): Job {
     const job = this.jobs.get(id);
     if (!job) throw new RoostError("not_found", `no job ${JSON.stringify(id)}`);
     if (job.token !== token) throw new RoostError("unauthorized", `wrong token for job ${id}`);

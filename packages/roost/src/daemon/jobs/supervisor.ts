@@ -14,6 +14,8 @@ const RESTART_BACKOFF_MS = 250;
 const STABLE_RUN_MS = 30_000;
 /** SIGTERM first; SIGKILL if the process is still there after this. */
 const STOP_GRACE_MS = 5000;
+/** How long `stop` and `respawn` wait past the grace for the host to report the exit. */
+const EXIT_PATIENCE_MS = 2000;
 const TERMINAL_SIZE = { cols: 120, rows: 40 };
 /** A start the host was too busy to take is tried again after this. */
 const BUSY_RETRY_MS = 1000;
@@ -35,10 +37,13 @@ export class Supervisor {
   private readonly starting = new Map<Job, Promise<void>>();
   /** Jobs whose exit came before their start's answer was taken up (both in one read). */
   private readonly exitedWhileStarting = new Set<Job>();
+  /** Who waits for a job's process to end (a stop or a respawn answered once it has). */
+  private readonly exitWaiters = new Map<Job, Set<() => void>>();
 
   constructor(
     private readonly state: DaemonState,
     private readonly connect: () => Promise<ProcessHost>,
+    private readonly log: (line: string) => void,
   ) {}
 
   /** Last screens being written into jobs' folders: a removal waits for its job's. */
@@ -69,7 +74,7 @@ export class Supervisor {
   private readonly onLost = () => {
     if (this.closing) return;
     this.detach();
-    void this.attach().catch((err) => console.error(`roost: process host lost: ${(err as Error).message}`));
+    void this.attach().catch((err) => this.log(`roost: process host lost: ${(err as Error).message}`));
   };
 
   /** Connects to the host (starting it if need be) and takes up every job where it stands. */
@@ -234,6 +239,8 @@ export class Supervisor {
   /** A job's process ended: done, failed, stopped, started again, or restarted after a crash. */
   recordExit(job: Job, exitCode: number | null, signal: number | null): void {
     if (!isLive(job) && !job.stopping) return;
+    for (const wake of this.exitWaiters.get(job) ?? []) wake();
+    this.exitWaiters.delete(job);
     if (this.starting.has(job)) this.exitedWhileStarting.add(job);
     this.clearTimers(job);
     const ranMs = job.startedAt === null ? 0 : Date.now() - job.startedAt;
@@ -284,6 +291,8 @@ export class Supervisor {
 
   /** Stops the job: SIGTERM, then SIGKILL if it lingers. An ended job is marked stopped at once. */
   async stop(job: Job): Promise<void> {
+    // A start under way ends first: stopped, the row must not read `running` again after the answer.
+    await this.starting.get(job);
     if (job.lifecycle !== "running") {
       this.clearTimers(job);
       job.lifecycle = "stopped";
@@ -293,7 +302,7 @@ export class Supervisor {
     }
     job.stopping = true;
     job.respawning = false;
-    await this.terminate(job);
+    await this.terminateAndWait(job);
   }
 
   /** Ends the running process and starts the job again; an ended job starts at once. */
@@ -306,7 +315,8 @@ export class Supervisor {
     }
     job.respawning = true;
     job.stopping = false;
-    await this.terminate(job);
+    await this.terminateAndWait(job);
+    await this.starting.get(job);
   }
 
   /**
@@ -317,6 +327,24 @@ export class Supervisor {
     this.clearTimers(job);
     await this.keepingLastScreen.get(job.id);
     await this.state.host?.remove(job.id).catch(() => {});
+  }
+
+  /** Ends the process and answers once its exit is recorded (or after the grace and a little more). */
+  private async terminateAndWait(job: Job): Promise<void> {
+    let wake = () => {};
+    const exited = new Promise<void>((resolve) => {
+      wake = resolve;
+    });
+    const waiters = this.exitWaiters.get(job) ?? new Set();
+    this.exitWaiters.set(job, waiters.add(wake));
+    const timer = setTimeout(wake, STOP_GRACE_MS + EXIT_PATIENCE_MS);
+    try {
+      await this.terminate(job);
+      await exited;
+    } finally {
+      clearTimeout(timer);
+      waiters.delete(wake);
+    }
   }
 
   private async terminate(job: Job): Promise<void> {

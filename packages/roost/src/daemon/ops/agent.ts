@@ -3,7 +3,7 @@ import {
   DAEMON_NAME,
   DAEMON_VERSION,
   foldName,
-  type HelloResult,
+  type HelloArgs,
   normalizeReport,
   PROTOCOL_VERSION,
   RoostError,
@@ -16,27 +16,13 @@ import type { OpHandler } from "./context.js";
 const MAX_CAPABILITIES = 32;
 const MAX_CAPABILITY_LENGTH = 64;
 
-function readHello(args: Record<string, unknown>): HelloInfo {
-  const protocol = args.protocol;
-  if (typeof protocol !== "number" || !Number.isInteger(protocol) || protocol < 1)
-    throw new RoostError("bad_request", "protocol must be a positive integer");
-  const agent = args.agent ?? {};
-  if (typeof agent !== "object" || agent === null || Array.isArray(agent))
-    throw new RoostError("bad_request", "agent must be {name, version}");
-  const { name, version } = agent as Record<string, unknown>;
-  if (
-    (name !== undefined && typeof name !== "string") ||
-    (version !== undefined && typeof version !== "string")
-  )
-    throw new RoostError("bad_request", "agent.name and agent.version must be strings");
-  const capabilities = args.capabilities ?? [];
-  if (!Array.isArray(capabilities) || capabilities.some((c) => typeof c !== "string"))
-    throw new RoostError("bad_request", "capabilities must be an array of strings");
+/** What is kept of a hello: names folded to one line, capabilities bounded. */
+function keptHello({ protocol, agent, capabilities }: HelloArgs): HelloInfo {
   return {
     protocol,
-    agent: { name: foldName(name ?? "") || "agent", version: foldName(version ?? "", 100) },
+    agent: { name: foldName(agent?.name ?? "") || "agent", version: foldName(agent?.version ?? "", 100) },
     capabilities: [
-      ...new Set((capabilities as string[]).map((c) => foldName(c, MAX_CAPABILITY_LENGTH)).filter(Boolean)),
+      ...new Set((capabilities ?? []).map((c) => foldName(c, MAX_CAPABILITY_LENGTH)).filter(Boolean)),
     ].slice(0, MAX_CAPABILITIES),
   };
 }
@@ -55,10 +41,12 @@ function resendPending(job: Job, caller: Caller, only: "all" | "items" = "all"):
   }
 }
 
-export const hello: OpHandler = ({ state }, caller, args): HelloResult => {
-  const info = readHello(args);
+export const hello: OpHandler<"hello"> = ({ state }, caller, args) => {
+  const info = keptHello(args);
   if (args.id !== undefined || args.token !== undefined) {
-    const job = state.authorize(args);
+    if (args.id === undefined || args.token === undefined)
+      throw new RoostError("bad_request", "id and token go together");
+    const job = state.authorize({ id: args.id, token: args.token });
     keepHello(job, info);
     state.save(job);
   }
@@ -78,7 +66,7 @@ export const hello: OpHandler = ({ state }, caller, args): HelloResult => {
   };
 };
 
-export const report: OpHandler = ({ state }, caller, args) => {
+export const report: OpHandler<"report"> = ({ state }, caller, args) => {
   const job = state.authorize(args);
   const snapshot = normalizeReport(args.report);
   caller.role = "session";
@@ -101,13 +89,10 @@ export const report: OpHandler = ({ state }, caller, args) => {
   return {};
 };
 
-export const ack: OpHandler = ({ state }, caller, args) => {
+export const ack: OpHandler<"ack"> = ({ state }, caller, args) => {
   const job = state.authorize(args);
-  const seq = args.seq;
-  if (typeof seq !== "number" || !Number.isInteger(seq) || seq < 1)
-    throw new RoostError("bad_request", "seq must be a positive integer");
+  const { seq } = args;
   const exact = args.exact ?? false;
-  if (typeof exact !== "boolean") throw new RoostError("bad_request", "exact must be true or false");
   caller.role = "session";
   state.store.ack(job.id, seq, exact);
   const before = job.pending.length;

@@ -1,20 +1,33 @@
-import type { TaskBoard } from "../board/task-board.js";
+import type { OpArgs, OpName, OpResult } from "../../protocol/index.js";
+import type { BoardService } from "../board/board-service.js";
 import type { Caller } from "../caller.js";
+import type { Dispatcher } from "../dispatch/dispatcher.js";
 import type { EventsFeed } from "../feed/events-feed.js";
 import type { DaemonState } from "../jobs/daemon-state.js";
 import type { Supervisor } from "../jobs/supervisor.js";
 import type { PeerService } from "../peers/peer-service.js";
 import type { Scheduler } from "../schedules/scheduler.js";
 
-/** What every op works with. */
+/** What every op works with: the jobs and the services built at daemon start. */
 export interface OpContext {
   state: DaemonState;
   supervisor: Supervisor;
+  dispatcher: Dispatcher;
   feed: EventsFeed;
-  board: TaskBoard;
+  board: BoardService;
   schedules: Scheduler;
   peers: PeerService;
 }
 
-/** An op: a function of (state, caller, args); the server routes requests to it. */
-export type OpHandler = (ctx: OpContext, caller: Caller, args: Record<string, unknown>) => unknown;
+/**
+ * An op: a function of (state, caller, args), its arguments checked against the protocol's schema
+ * before it runs; the server routes requests to it.
+ */
+export type OpHandler<Op extends OpName> = (
+  ctx: OpContext,
+  caller: Caller,
+  args: OpArgs<Op>,
+) => OpResult<Op> | Promise<OpResult<Op>>;
+
+/** One handler for every op the protocol declares, each checked against its args and result. */
+export type OpHandlers = { [Op in OpName]: OpHandler<Op> };

@@ -1,18 +1,16 @@
-import { DAEMON_VERSION, type StatsResult } from "../../protocol/index.js";
-import { optionalBoolean } from "./args.js";
+import { DAEMON_VERSION } from "../../protocol/index.js";
 import type { OpHandler } from "./context.js";
 
 /**
  * Answered once the daemon has let go of its jobs (with `all`: once they and the process host have
  * ended); the daemon closes every connection and exits just after.
  */
-export const shutdown: OpHandler = async ({ state }, _caller, args) => {
-  const all = optionalBoolean(args, "all") ?? false;
-  await state.requestShutdown(all);
+export const shutdown: OpHandler<"shutdown"> = async ({ state }, _caller, args) => {
+  await state.requestShutdown(args.all ?? false);
   return {};
 };
 
-export const stats: OpHandler = ({ state }, caller): StatsResult => ({
+export const stats: OpHandler<"stats"> = ({ state }, caller) => ({
   pid: process.pid,
   version: DAEMON_VERSION,
   connections: state.callers.size,

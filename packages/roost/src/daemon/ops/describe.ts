@@ -1,9 +1,4 @@
-import {
-  DESCRIBE_MAX_LINES,
-  type DescribeResult,
-  type RelatedJob,
-  RoostError,
-} from "../../protocol/index.js";
+import type { RelatedJob } from "../../protocol/index.js";
 import type { Job } from "../jobs/job.js";
 import { toRow } from "../jobs/job-row.js";
 import { lastOutputLines } from "../jobs/output-lines.js";
@@ -16,17 +11,13 @@ function related(job: Job): RelatedJob {
   return { id: job.id, name: job.name, lifecycle: job.lifecycle };
 }
 
-function lineCount(value: unknown): number {
-  if (value === undefined || value === null) return 20;
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1 || value > DESCRIBE_MAX_LINES)
-    throw new RoostError("bad_request", `lines must be an integer from 1 to ${DESCRIBE_MAX_LINES}`);
-  return value;
-}
+/** Output lines `describe` gives unless asked for more or fewer. */
+const DEFAULT_LINES = 20;
 
 /** `describe {id, lines?}`: one job in full, for the hub's detail view and `roost describe`. */
-export const describe: OpHandler = async ({ state, feed }, _caller, args): Promise<DescribeResult> => {
+export const describe: OpHandler<"describe"> = async ({ state, feed }, _caller, args) => {
   const job = state.resolve(args.id);
-  const count = lineCount(args.lines);
+  const count = args.lines ?? DEFAULT_LINES;
   const jobs = [...state.jobs.values()];
   const parent = job.parentSession ? state.jobs.get(job.parentSession) : undefined;
   return {

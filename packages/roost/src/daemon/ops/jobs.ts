@@ -1,165 +1,10 @@
-import { randomBytes } from "node:crypto";
-import { mkdirSync, statSync } from "node:fs";
-import { homedir } from "node:os";
-import { join, resolve } from "node:path";
-import type { AgentProfile } from "../../home/agent-profile.js";
-import { loadProfiles } from "../../home/profiles.js";
-import { foldName, jobEnvironment, LIMITS, RoostError } from "../../protocol/index.js";
+import { RoostError } from "../../protocol/index.js";
 import type { DaemonState } from "../jobs/daemon-state.js";
-import { type Job, jobFromRecord } from "../jobs/job.js";
+import type { Job } from "../jobs/job.js";
 import { removeJobFolder } from "../jobs/job-folders.js";
-import { profileArgv } from "../jobs/profile-argv.js";
-import type { JobRecord } from "../store/store.js";
-import { typeTaskAtPrompt } from "../terminal/terminal-replies.js";
-import { optionalRequestId, optionalString, requiredString } from "./args.js";
-import type { OpContext, OpHandler } from "./context.js";
+import type { OpHandler } from "./context.js";
 
-function newJobId(state: DaemonState): string {
-  for (;;) {
-    const id = randomBytes(4).toString("hex");
-    if (!state.jobs.has(id)) return id;
-  }
-}
-
-/** The profile's name, or with `-2`, `-3`, ... when a job has it already: names stay handy. */
-function freeName(state: DaemonState, base: string): string {
-  const taken = new Set([...state.jobs.values()].map((j) => j.name));
-  if (!taken.has(base)) return base;
-  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
-}
-
-function checkFolder(cwd: string): string {
-  const path = resolve(cwd);
-  let isDir = false;
-  try {
-    isDir = statSync(path).isDirectory();
-  } catch {
-    isDir = false;
-  }
-  if (!isDir) throw new RoostError("bad_request", `cwd ${path} is not a folder`);
-  return path;
-}
-
-function inheritedEnvironment(): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) out[k] = v;
-  return out;
-}
-
-/** The profile of that name in roost.json, read now; `not_found` names the ones there are. */
-export function profileNamed(state: DaemonState, profileName: string): AgentProfile {
-  const profiles = loadProfiles(state.paths.config);
-  const profile = profiles.get(profileName);
-  if (!profile)
-    throw new RoostError(
-      "not_found",
-      `no profile ${JSON.stringify(profileName)} in ${state.paths.config}` +
-        (profiles.size ? ` (profiles: ${[...profiles.keys()].join(", ")})` : " (it has no agentProfiles)"),
-    );
-  return profile;
-}
-
-export const dispatch: OpHandler = (ctx, _caller, args) => dispatchJob(ctx, args);
-
-/**
- * Makes a job and starts it. `extend` adds to its record before it is kept and started (a spawned
- * child's tree links and environment). A request id is taken once: a resend gets the job the first
- * made, and one that comes while the first is still under way waits for the first's answer.
- */
-export async function dispatchJob(
-  ctx: Pick<OpContext, "state" | "supervisor">,
-  args: Record<string, unknown>,
-  extend?: (record: JobRecord) => void,
-): Promise<{ id: string; name: string }> {
-  const { state } = ctx;
-  const requestId = optionalRequestId(args);
-  if (requestId === undefined) return makeJob(ctx, args, undefined, extend);
-  const first = state.jobs.get(state.store.findDispatchRequest(requestId) ?? "");
-  // A resend: the job the first one made, whatever the resend's other arguments.
-  if (first) return { id: first.id, name: first.name };
-  const key = `dispatch:${requestId}`;
-  return (
-    state.requestsInFlight.get<{ id: string; name: string }>(key) ??
-    state.requestsInFlight.run(key, () => makeJob(ctx, args, requestId, extend))
-  );
-}
-
-async function makeJob(
-  { state, supervisor }: Pick<OpContext, "state" | "supervisor">,
-  args: Record<string, unknown>,
-  requestId: string | undefined,
-  extend?: (record: JobRecord) => void,
-): Promise<{ id: string; name: string }> {
-  const profileName = requiredString(args, "profile");
-  const task = optionalString(args, "task") ?? null;
-  if (task !== null && task.length > LIMITS.replyText)
-    throw new RoostError("bad_request", `task is longer than ${LIMITS.replyText} characters`);
-  const profile = profileNamed(state, profileName);
-  const cwd = checkFolder(optionalString(args, "cwd") ?? profile.cwd ?? homedir());
-  const requestedName = optionalString(args, "name");
-  // Awaited only while there is no host: from a spawn's checks to the job's being known, no await.
-  if (!state.host) await state.waitForHost();
-  state.requireHost();
-  // From here to the job's being known there is no await: names and ids are taken as they stand.
-  const name = (requestedName !== undefined && foldName(requestedName)) || freeName(state, profileName);
-
-  const id = newJobId(state);
-  const token = randomBytes(24).toString("base64url");
-  const dir = join(state.paths.jobsDir, id);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const typed = profile.task === "type" && task !== null && task !== "" ? task : null;
-  const now = state.now();
-  const record: JobRecord = {
-    id,
-    name,
-    profile: profileName,
-    kind: profile.protocol ? "protocol" : "terminal",
-    cwd,
-    task,
-    command: profileArgv(profile, task),
-    env: {
-      ...inheritedEnvironment(),
-      TERM: "xterm-256color",
-      ...profile.env,
-      ...jobEnvironment({ id, token, socket: state.paths.socket, dir }),
-    },
-    token,
-    dir,
-    lifecycle: "starting",
-    report: null,
-    reportedName: null,
-    screenSummary: null,
-    pid: null,
-    exitCode: null,
-    pinned: false,
-    order: Math.max(0, ...[...state.jobs.values()].map((j) => j.order + 1)),
-    capabilities: [],
-    agent: null,
-    restarts: 0,
-    error: null,
-    // `task: "type"` makes the task reply 1.
-    nextSeq: typed !== null ? 2 : 1,
-    createdAt: now,
-    updatedAt: now,
-  };
-  extend?.(record);
-  // A terminal agent's task is typed once it runs; a protocol agent takes it as a pending reply.
-  const queued = typed !== null && profile.protocol;
-  const job = jobFromRecord(record, queued ? [{ jobId: id, seq: 1, text: typed, mode: null }] : []);
-  // Known at once (a resend meanwhile finds it); started once its row is committed.
-  state.jobs.set(id, job);
-  try {
-    await state.store.createJob(job.record, requestId, queued ? typed : null);
-  } catch (err) {
-    // Not kept, so not made: a resend makes it anew.
-    if (state.jobs.get(id) === job) state.jobs.delete(id);
-    throw err;
-  }
-  await supervisor.start(job);
-  // Typed once the program shows its prompt (a TUI may drop keys sent before, or take them as a dialog's answer).
-  if (typed !== null && !profile.protocol && job.lifecycle === "running") typeTaskAtPrompt(state, job, typed);
-  return { id, name };
-}
+export const dispatch: OpHandler<"dispatch"> = ({ dispatcher }, _caller, args) => dispatcher.dispatch(args);
 
 /** The job the request named, as it stands after an await: removed meanwhile is `not_found`. */
 function current(state: DaemonState, job: Job): Job {
@@ -167,7 +12,7 @@ function current(state: DaemonState, job: Job): Job {
   return job;
 }
 
-export const stop: OpHandler = async ({ state, supervisor }, _caller, args) => {
+export const stop: OpHandler<"stop"> = async ({ state, supervisor }, _caller, args) => {
   const job = state.resolve(args.id);
   if (!state.host) await state.waitForHost();
   state.requireHost();
@@ -175,7 +20,7 @@ export const stop: OpHandler = async ({ state, supervisor }, _caller, args) => {
   return { id: job.id };
 };
 
-export const respawn: OpHandler = async ({ state, supervisor }, _caller, args) => {
+export const respawn: OpHandler<"respawn"> = async ({ state, supervisor }, _caller, args) => {
   const job = state.resolve(args.id);
   if (!state.host) await state.waitForHost();
   state.requireHost();
@@ -183,7 +28,7 @@ export const respawn: OpHandler = async ({ state, supervisor }, _caller, args) =
   return { id: job.id };
 };
 
-export const rm: OpHandler = async ({ state, supervisor }, _caller, args) => {
+export const rm: OpHandler<"rm"> = async ({ state, supervisor }, _caller, args) => {
   const job: Job = state.resolve(args.id);
   // Out of the table first: its exit, screens and replies from now on find no job to act for.
   state.jobs.delete(job.id);

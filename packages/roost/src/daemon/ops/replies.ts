@@ -3,33 +3,8 @@ import { deliverEvent, type Job, jobRecord } from "../jobs/job.js";
 import { sendHeldBack } from "../peers/deliver-item.js";
 import type { StoredReply } from "../store/store.js";
 import { replyToTerminal } from "../terminal/terminal-replies.js";
-import { optionalRequestId, optionalString } from "./args.js";
 import type { OpContext, OpHandler } from "./context.js";
-import { feedReply } from "./reply-feed.js";
-
-function readMode(args: Record<string, unknown>): ReplyMode | null {
-  const mode = optionalString(args, "mode");
-  if (mode === undefined) return null;
-  if (mode !== "steer" && mode !== "followUp")
-    throw new RoostError("bad_request", 'mode must be "steer" or "followUp"');
-  return mode;
-}
-
-function readQuestion(args: Record<string, unknown>): string | null | undefined {
-  const question = args.question;
-  if (question !== undefined && question !== null && typeof question !== "string")
-    throw new RoostError("bad_request", "question must be a string or null");
-  if (typeof question === "string" && question.length > LIMITS.question)
-    throw new RoostError("bad_request", `question is longer than ${LIMITS.question} characters`);
-  return question;
-}
-
-function readHeld(args: Record<string, unknown>): "send" | "drop" | undefined {
-  const held = optionalString(args, "held");
-  if (held !== undefined && held !== "send" && held !== "drop")
-    throw new RoostError("bad_request", 'held must be "send" or "drop"');
-  return held;
-}
+import { feedReply } from "./feed-reply.js";
 
 /** Keeps the queue in seq order (an agent item may have been queued while this reply was saved). */
 function insertBySeq(pending: StoredReply[], reply: StoredReply): void {
@@ -38,29 +13,27 @@ function insertBySeq(pending: StoredReply[], reply: StoredReply): void {
   pending.splice(i, 0, reply);
 }
 
-export const reply: OpHandler = async (ctx, _caller, args): Promise<ReplyResult> => {
+export const reply: OpHandler<"reply"> = async (ctx, _caller, args) => {
   const { state, supervisor } = ctx;
   const job = state.resolve(args.id);
-  const text = args.text;
-  const held = readHeld(args);
+  const { text, question } = args;
+  const held = args.held ?? undefined;
+  const requestId = args.requestId ?? undefined;
   if (held !== undefined) {
     if (job.kind !== "terminal")
       throw new RoostError("unsupported", `job ${job.id} is not a terminal agent: it holds no reply`);
     return replyToTerminal(ctx, job, {
       text: null,
       mode: null,
-      requestId: optionalRequestId(args),
+      requestId,
       held,
-      question: readQuestion(args),
+      question,
     });
   }
+  // Which fields a reply needs depends on `held`: without it, a text.
   if (typeof text !== "string" || text === "")
     throw new RoostError("bad_request", "text must be a non-empty string");
-  if (text.length > LIMITS.replyText)
-    throw new RoostError("bad_request", `text is longer than ${LIMITS.replyText} characters`);
-  const mode = readMode(args);
-  const requestId = optionalRequestId(args);
-  const question = readQuestion(args);
+  const mode = args.mode ?? null;
   if (requestId === undefined) return takeReply(ctx, job, text, mode, undefined, question);
 
   const seq = state.store.findReplyRequest(job.id, requestId);
@@ -132,7 +105,7 @@ async function takeReply(
   job.connection?.send(deliverEvent(job, saved));
   if (job.savingReplies === 0) sendHeldBack(job);
   state.changed(job);
-  feedReply(ctx, job, text, mode);
+  feedReply(ctx.feed, job, text, mode);
   void supervisor.wake(job);
   return { seq: saved.seq, saved: true };
 }

@@ -1,12 +1,11 @@
 import { foldName, RoostError } from "../../protocol/index.js";
 import type { Job } from "../jobs/job.js";
-import { optionalBoolean } from "./args.js";
 import type { OpContext, OpHandler } from "./context.js";
 
-export const list: OpHandler = ({ state }) => ({ rows: state.rows() });
+export const list: OpHandler<"list"> = ({ state }) => ({ rows: state.rows() });
 
 /** The rows now, then a `row` event whenever one changes (and `row-removed`). */
-export const subscribe: OpHandler = ({ state }, caller) => {
+export const subscribe: OpHandler<"subscribe"> = ({ state }, caller) => {
   caller.subscribed = true;
   return { rows: state.rows() };
 };
@@ -16,10 +15,10 @@ function feedRowChange(ctx: OpContext, job: Job, why: string, text: string): voi
   ctx.feed.add({ kind: "job", why, text, who: "user", whoId: null, jobs: [job.id] });
 }
 
-export const pin: OpHandler = (ctx, _caller, args) => {
+export const pin: OpHandler<"pin"> = (ctx, _caller, args) => {
   const { state } = ctx;
   const job = state.resolve(args.id);
-  const pinned = optionalBoolean(args, "pinned") ?? true;
+  const pinned = args.pinned ?? true;
   const changed = job.pinned !== pinned;
   job.pinned = pinned;
   state.save(job);
@@ -29,11 +28,10 @@ export const pin: OpHandler = (ctx, _caller, args) => {
 };
 
 /** Changes the row's name only (an agent's own name for itself is its business). */
-export const rename: OpHandler = (ctx, _caller, args) => {
+export const rename: OpHandler<"rename"> = (ctx, _caller, args) => {
   const { state } = ctx;
   const job = state.resolve(args.id);
-  const raw = args.name;
-  const name = typeof raw === "string" ? foldName(raw) : "";
+  const name = foldName(args.name);
   if (name === "") throw new RoostError("bad_request", "name must be a non-empty string");
   const old = job.name;
   job.name = name;
@@ -43,10 +41,8 @@ export const rename: OpHandler = (ctx, _caller, args) => {
 };
 
 /** Puts the named jobs first, in that order; the others follow as they were. */
-export const reorder: OpHandler = ({ state }, _caller, args) => {
-  const ids = args.ids;
-  if (!Array.isArray(ids)) throw new RoostError("bad_request", "ids must be an array of job ids or names");
-  const first = ids.map((id) => state.resolve(id));
+export const reorder: OpHandler<"reorder"> = ({ state }, _caller, args) => {
+  const first = args.ids.map((id) => state.resolve(id));
   const chosen = new Set(first);
   const rest = [...state.jobs.values()].filter((j) => !chosen.has(j)).sort((a, b) => a.order - b.order);
   [...first, ...rest].forEach((job: Job, order) => {

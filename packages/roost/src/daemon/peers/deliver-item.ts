@@ -1,9 +1,10 @@
 import { type DeliverKind, LIMITS, type MessageOutcome, RoostError } from "../../protocol/index.js";
+import type { DaemonState } from "../jobs/daemon-state.js";
 import { deliverEvent, type Job, jobRecord } from "../jobs/job.js";
-import type { OpContext } from "../ops/context.js";
+import type { Supervisor } from "../jobs/supervisor.js";
 import type { StoredReply } from "../store/store.js";
 
-export interface AgentItem {
+interface AgentItem {
   kind: DeliverKind;
   /** The sender's name. */
   from: string;
@@ -36,11 +37,11 @@ export function sendHeldBack(job: Job, below = Number.POSITIVE_INFINITY): void {
  * comes after it. Its write is queued: an op that answers for it awaits `store.committed()`.
  */
 export function deliverItem(
-  ctx: Pick<OpContext, "state" | "supervisor">,
+  state: DaemonState,
+  supervisor: Supervisor,
   job: Job,
   item: AgentItem,
 ): MessageOutcome {
-  const { state, supervisor } = ctx;
   if (job.kind !== "protocol")
     throw new RoostError("unsupported", `${job.name} (${job.id}) is a terminal agent: it takes no messages`);
   if (job.lifecycle === "stopped" && item.kind !== "report") return "stopped";

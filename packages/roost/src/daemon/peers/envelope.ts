@@ -9,7 +9,7 @@ export const NO_AUTHORITY = [
 ].join("\n");
 
 /** A name or id in the envelope's header: only `[\w .:@/-]` is kept (no quotes, no angle brackets). */
-export function sanitizeName(name: string): string {
+function sanitizeName(name: string): string {
   const kept = name
     .replace(/[^\w .:@/-]/g, "")
     .replace(/ {2,}/g, " ")
@@ -18,11 +18,11 @@ export function sanitizeName(name: string): string {
 }
 
 /** `<agent-message` and `</agent-message` inside a body cannot close or open an envelope. */
-export function neutralizeBody(body: string): string {
+function neutralizeBody(body: string): string {
   return body.replace(/<(\/?agent-message)/gi, "&lt;$1");
 }
 
-export interface EnvelopeHeader {
+interface EnvelopeHeader {
   from: string;
   id: string;
   relation: string;

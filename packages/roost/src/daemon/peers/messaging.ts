@@ -1,4 +1,4 @@
-import { LIMITS, PEER_LIMITS, RoostError, type SendResult } from "../../protocol/index.js";
+import { LIMITS, PEER_LIMITS, RoostError, type SendArgs, type SendResult } from "../../protocol/index.js";
 import type { Caller } from "../caller.js";
 import { deliverItem } from "./deliver-item.js";
 import { envelope } from "./envelope.js";
@@ -20,16 +20,13 @@ export class Messaging {
     this.texts = new RateWindow(PEER_LIMITS.duplicateWindowMs, () => pc.now());
   }
 
-  send(caller: Caller, args: Record<string, unknown>): SendResult {
+  send(caller: Caller, args: SendArgs): SendResult {
     const { state, foreground, feed } = this.pc;
     const self = speakerOf(state, foreground, caller);
-    const message = args.message;
-    if (typeof message !== "string" || message.trim() === "")
-      throw new RoostError("bad_request", "message must be a non-empty string");
-    if (message.length > LIMITS.message)
-      throw new RoostError("bad_request", `message is longer than ${LIMITS.message} characters`);
+    const { message } = args;
+    if (message.trim() === "") throw new RoostError("bad_request", "message must be a non-empty string");
     const settings = this.pc.settings();
-    const gone = typeof args.to === "string" ? foreground.gone(args.to) : undefined;
+    const gone = foreground.gone(args.to);
     if (gone) {
       // A foreground session has no mailbox: one that is not connected is not running.
       const other = foregroundSession(gone);
@@ -61,7 +58,12 @@ export class Messaging {
         : "not running";
     } else {
       const job = target.job!;
-      outcome = deliverItem(this.pc, job, { kind: "message", from: self.name, relation, text });
+      outcome = deliverItem(this.pc.state, this.pc.supervisor, job, {
+        kind: "message",
+        from: self.name,
+        relation,
+        text,
+      });
       if (outcome === "full")
         throw new RoostError(
           "full",

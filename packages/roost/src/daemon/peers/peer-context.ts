@@ -1,3 +1,4 @@
+import type { Dispatcher } from "../dispatch/dispatcher.js";
 import type { EventsFeed } from "../feed/events-feed.js";
 import type { DaemonState } from "../jobs/daemon-state.js";
 import type { Supervisor } from "../jobs/supervisor.js";
@@ -8,6 +9,7 @@ import type { PeerSettings } from "./user-config.js";
 export interface PeerContext {
   state: DaemonState;
   supervisor: Supervisor;
+  dispatcher: Dispatcher;
   feed: EventsFeed;
   foreground: ForegroundPeers;
   /** The clock the windows and the watches' expiry run on (a test's clock file, else the system's). */

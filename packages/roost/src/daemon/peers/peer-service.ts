@@ -1,17 +1,24 @@
 import { isProcessAlive } from "../../home/process.js";
 import { readWriterLock } from "../../home/writer-lock.js";
-import { foldName, type PeerRegisterResult, type PeersResult, RoostError } from "../../protocol/index.js";
+import {
+  foldName,
+  type PeerRegisterArgs,
+  type PeerRegisterResult,
+  type PeersResult,
+  RoostError,
+} from "../../protocol/index.js";
 import type { Caller } from "../caller.js";
+import type { Dispatcher } from "../dispatch/dispatcher.js";
 import type { EventsFeed } from "../feed/events-feed.js";
 import type { DaemonState } from "../jobs/daemon-state.js";
 import type { Job } from "../jobs/job.js";
 import type { Supervisor } from "../jobs/supervisor.js";
 import type { Clock } from "../schedules/clock.js";
 import type { Store } from "../store/store.js";
-import { ForegroundPeers, foregroundId } from "./foreground.js";
-import { ReportRouter } from "./handback.js";
+import { type ForegroundPeers, foregroundId } from "./foreground.js";
 import { Messaging } from "./messaging.js";
 import type { PeerContext } from "./peer-context.js";
+import { ReportRouter } from "./report-router.js";
 import { allSessions, peerInfo, reachable, speakerOf } from "./sessions.js";
 import { SpawnTree } from "./tree.js";
 import { readPeerSettings } from "./user-config.js";
@@ -30,15 +37,23 @@ export class PeerService {
   readonly watches: Watches;
 
   constructor(
-    deps: { state: DaemonState; supervisor: Supervisor; feed: EventsFeed; clock: Clock },
+    deps: {
+      state: DaemonState;
+      supervisor: Supervisor;
+      dispatcher: Dispatcher;
+      feed: EventsFeed;
+      foreground: ForegroundPeers;
+      clock: Clock;
+    },
     store: Store,
   ) {
     const { state, clock } = deps;
     this.context = {
       state,
       supervisor: deps.supervisor,
+      dispatcher: deps.dispatcher,
       feed: deps.feed,
-      foreground: new ForegroundPeers(),
+      foreground: deps.foreground,
       now: () => clock.now(),
       settings: () => readPeerSettings(state.paths.config),
     };
@@ -72,16 +87,8 @@ export class PeerService {
    * `peer_register {session, name, cwd, pid}`: a foreground session joins, taken only when roost's
    * writer lock for `session` names `pid` and that process lives. Its connection is its liveness.
    */
-  register(caller: Caller, args: Record<string, unknown>): PeerRegisterResult {
-    const { session, name, cwd, pid } = args;
-    if (typeof session !== "string" || session === "" || session.length > 4096)
-      throw new RoostError("bad_request", "session must be a non-empty string (at most 4096 characters)");
-    if (typeof name !== "string" || foldName(name) === "")
-      throw new RoostError("bad_request", "name must be a non-empty string");
-    if (typeof cwd !== "string" || cwd === "")
-      throw new RoostError("bad_request", "cwd must be a folder path");
-    if (typeof pid !== "number" || !Number.isSafeInteger(pid) || pid <= 0)
-      throw new RoostError("bad_request", "pid must be a positive integer");
+  register(caller: Caller, { session, name, cwd, pid }: PeerRegisterArgs): PeerRegisterResult {
+    if (foldName(name) === "") throw new RoostError("bad_request", "name must be a non-empty string");
     if (caller.jobId !== null)
       throw new RoostError(
         "unsupported",

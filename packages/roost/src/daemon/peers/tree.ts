@@ -1,10 +1,8 @@
 import { loadProfiles } from "../../home/profiles.js";
-import { LIMITS, RoostError, type SpawnResult } from "../../protocol/index.js";
+import { RoostError, type SpawnArgs, type SpawnResult } from "../../protocol/index.js";
 import type { Caller } from "../caller.js";
 import type { DaemonState } from "../jobs/daemon-state.js";
 import { isLive } from "../jobs/job.js";
-import { optionalString } from "../ops/args.js";
-import { dispatchJob } from "../ops/jobs.js";
 import type { PeerContext } from "./peer-context.js";
 import { RateWindow } from "./rate-window.js";
 import { jobForSession, type Session, sessionKeyOf, speakerOf } from "./sessions.js";
@@ -45,24 +43,17 @@ export class SpawnTree {
     this.spawns = new RateWindow(60_000, () => pc.now());
   }
 
-  async spawn(caller: Caller, args: Record<string, unknown>): Promise<SpawnResult> {
+  async spawn(caller: Caller, args: SpawnArgs): Promise<SpawnResult> {
     const { state, feed } = this.pc;
     const self = speakerOf(state, this.pc.foreground, caller);
-    const task = args.task;
-    if (typeof task !== "string" || task.trim() === "")
-      throw new RoostError("bad_request", "task must be a non-empty string");
-    if (task.length > LIMITS.replyText)
-      throw new RoostError("bad_request", `task is longer than ${LIMITS.replyText} characters`);
-    const profile = optionalString(args, "profile") ?? self.job?.profile;
+    const { task } = args;
+    if (task.trim() === "") throw new RoostError("bad_request", "task must be a non-empty string");
+    const profile = args.profile ?? self.job?.profile;
     if (!profile)
       throw new RoostError("bad_request", "profile must be given: a foreground session has none to pass on");
     // A child runs on its parent's current model and thinking level unless the spawn says.
-    const model = optionalString(args, "model") ?? self.job?.report?.model ?? undefined;
-    const thinking = optionalString(args, "thinking") ?? self.job?.report?.thinking ?? undefined;
-    if (model !== undefined && model.length > LIMITS.model)
-      throw new RoostError("bad_request", `model is longer than ${LIMITS.model} characters`);
-    if (thinking !== undefined && thinking.length > LIMITS.thinking)
-      throw new RoostError("bad_request", `thinking is longer than ${LIMITS.thinking} characters`);
+    const model = args.model ?? self.job?.report?.model ?? undefined;
+    const thinking = args.thinking ?? self.job?.report?.thinking ?? undefined;
     if (!loadProfiles(state.paths.config).has(profile))
       throw new RoostError("not_found", `no profile ${JSON.stringify(profile)} in ${state.paths.config}`);
     // The caps are checked once the host is there: dispatchJob then makes the job with no await
@@ -72,14 +63,8 @@ export class SpawnTree {
     this.checkCaps(self);
     this.spawns.record(self.root);
 
-    const { id, name } = await dispatchJob(
-      this.pc,
-      {
-        profile,
-        task,
-        cwd: optionalString(args, "cwd") ?? self.cwd,
-        ...(args.name !== undefined ? { name: optionalString(args, "name") } : {}),
-      },
+    const { id, name } = await this.pc.dispatcher.dispatch(
+      { profile, task, cwd: args.cwd ?? self.cwd, name: args.name },
       (record) => {
         record.parentSession = self.session;
         record.rootSession = self.root;

@@ -1,7 +1,7 @@
 import {
   PEER_LIMITS,
   RoostError,
-  WATCH_WHEN,
+  type WatchArgs,
   type WatchResult,
   type WatchWhen,
 } from "../../protocol/index.js";
@@ -90,12 +90,10 @@ export class Watches {
     return this.rows;
   }
 
-  watch(caller: Caller, args: Record<string, unknown>): WatchResult {
+  watch(caller: Caller, args: WatchArgs): WatchResult {
     const { state, foreground } = this.pc;
     const self = speakerOf(state, foreground, caller);
-    const when = args.when;
-    if (typeof when !== "string" || !(WATCH_WHEN as readonly string[]).includes(when))
-      throw new RoostError("bad_request", 'when must be "idle" or "ended"');
+    const { when } = args;
     const target = findTarget(
       self,
       allSessions(state, foreground),
@@ -160,7 +158,12 @@ export class Watches {
         ? "delivered"
         : "dropped";
     else if (watcherJob && watcherJob.kind === "protocol")
-      outcome = deliverItem(this.pc, watcherJob, { kind: "notice", from: row.target_name, relation, text });
+      outcome = deliverItem(state, this.pc.supervisor, watcherJob, {
+        kind: "notice",
+        from: row.target_name,
+        relation,
+        text,
+      });
     feed.add({
       kind: "notice",
       why: row.when_,

@@ -11,9 +11,9 @@ export interface Clock {
   readonly pollMs: number;
 }
 
-export const systemClock: Clock = { now: () => Date.now(), pollMs: 60_000 };
+const systemClock: Clock = { now: () => Date.now(), pollMs: 60_000 };
 
-export function fileClock(file: string): Clock {
+function fileClock(file: string): Clock {
   let last = Date.now();
   return {
     pollMs: 50,

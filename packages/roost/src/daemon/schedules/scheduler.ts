@@ -34,7 +34,7 @@ interface ScheduleRecord {
   skips: number;
 }
 
-export interface SchedulerDeps {
+interface SchedulerDeps {
   clock: Clock;
   feed: EventsFeed;
   /** Starts a job; the request id makes a resend of the same run come back with the same job. */
@@ -44,7 +44,7 @@ export interface SchedulerDeps {
 }
 
 /** A run's request id: the schedule and its due time, so that it is taken once whatever happens. */
-export function runRequestId(id: number, due: number, manual = false): string {
+function runRequestId(id: number, due: number, manual = false): string {
   return `schedule:${id}:${manual ? "now:" : ""}${new Date(due).toISOString()}`;
 }
 

@@ -24,11 +24,10 @@ function logger(home: string): (line: string) => void {
 /** `roost daemon`: the daemon in the foreground until shutdown, SIGTERM or SIGINT. */
 export async function runDaemonForeground(home: string): Promise<number> {
   const log = logger(home);
-  console.error = (...parts: unknown[]) => log(parts.map(String).join(" "));
   log(`starting on ${home}`);
   let daemon: Awaited<ReturnType<typeof startDaemon>>;
   try {
-    daemon = await startDaemon({ home });
+    daemon = await startDaemon({ home, log });
   } catch (err) {
     log(
       `${err instanceof DaemonRunningError ? "refused to start: " : "could not start: "}${(err as Error).message}`,
@@ -55,7 +54,7 @@ export async function runDaemonForeground(home: string): Promise<number> {
   process.on("SIGINT", onSignal);
   process.on("SIGHUP", () => {});
   process.on("uncaughtException", (err) => log(`uncaught: ${err.stack ?? err}`));
-  process.on("unhandledRejection", (err) => log(`unhandled: ${String(err)}`));
+  process.on("unhandledRejection", (err) => log(`unhandled: ${(err as Error)?.stack ?? String(err)}`));
   await daemon.done;
   log("stopped");
   return 0;

@@ -1,16 +1,15 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { roostHome, statePaths } from "../../home/paths.js";
 import { RoostError } from "../../protocol/index.js";
-import { startCoordination } from "../coordination.js";
 import type { ProcessHost } from "../host/api.js";
 import { connectHost } from "../host/index.js";
 import { DaemonState } from "../jobs/daemon-state.js";
 import { jobFromRecord } from "../jobs/job.js";
 import { Supervisor } from "../jobs/supervisor.js";
 import { releaseCaller } from "../ops/agent.js";
-import type { OpContext } from "../ops/context.js";
-import { route } from "../router.js";
+import { type Log, route } from "../router.js";
 import { SocketServer } from "../server.js";
+import { buildServices } from "../services.js";
 import { Store } from "../store/store.js";
 import { attachmentsOf } from "../terminal/attachments.js";
 import { acquireDaemonLock } from "./daemon-lock.js";
@@ -19,6 +18,8 @@ export interface DaemonOptions {
   home?: string;
   /** How to reach the process host; the real one by default. */
   connect?: (stateDir: string) => Promise<ProcessHost>;
+  /** Where the daemon's faults go (its daemon.log); stderr by default. */
+  log?: Log;
 }
 
 export interface RunningDaemon {
@@ -36,17 +37,17 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
   const paths = statePaths(options.home ?? roostHome());
   const release = await acquireDaemonLock(paths);
   mkdirSync(paths.jobsDir, { recursive: true, mode: 0o700 });
-  const store = new Store(paths.db);
-  const state = new DaemonState(paths, store);
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const store = new Store(paths.db, log);
+  const state = new DaemonState(paths, store, log);
   for (const record of store.loadJobs()) {
     state.jobs.set(record.id, jobFromRecord(record, store.pendingReplies(record.id)));
   }
   const connect = options.connect ?? ((stateDir: string) => connectHost({ stateDir }));
-  const supervisor = new Supervisor(state, () => connect(paths.stateDir));
-  const coordination = startCoordination(state, supervisor, store);
-  const ctx: OpContext = { state, supervisor, ...coordination };
+  const supervisor = new Supervisor(state, () => connect(paths.stateDir), log);
+  const services = buildServices(state, supervisor, store);
   const server = new SocketServer({
-    handle: (caller, op, args) => route(ctx, caller, op, args),
+    handle: (caller, op, args) => route(services, log, caller, op, args),
     opened: (caller) => state.callers.add(caller),
     closed: (caller) => {
       state.callers.delete(caller);
@@ -70,7 +71,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       // Attached terminals hear of it before their connection closes: a shutdown wins over them.
       attachmentsOf(state).shuttingDown(all);
       server.stopAccepting();
-      coordination.schedules.stop();
+      services.schedules.stop();
       try {
         await supervisor.close(all);
       } catch (err) {
@@ -88,9 +89,9 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
   const stop = (all: boolean): Promise<void> => {
     stopping ??= (async () => {
       try {
-        await letGo(all).catch((err) => console.error(`roost: ${(err as Error).message}`));
+        await letGo(all).catch((err) => log(`roost: ${(err as Error).message}`));
         await server.close();
-        await store.close().catch((err) => console.error(`roost: ${(err as Error).message}`));
+        await store.close().catch((err) => log(`roost: ${(err as Error).message}`));
         rmSync(paths.socket, { force: true });
       } finally {
         release();
@@ -109,7 +110,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
   try {
     await server.listen(paths.socket);
     await supervisor.attach();
-    coordination.schedules.start();
+    services.schedules.start();
   } catch (err) {
     await stop(false);
     throw err;

@@ -123,7 +123,11 @@ export class Store {
   private readonly replyIds = new Map<string, { ids: Map<string, number>; next: number }>();
   private readonly dispatchIds = new Map<string, string>();
 
-  constructor(file: string) {
+  constructor(
+    file: string,
+    /** Where a failed write that nobody waits for is told. */
+    private readonly log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+  ) {
     const db = new Database(file);
     this.db = db;
     {
@@ -259,7 +263,7 @@ export class Store {
   /** A write nobody waits for (a row's state): a failure is logged, the daemon goes on. */
   writeLater(writes: Write[]): void {
     this.write(writes).catch((err) => {
-      if (!this.closing) console.error(`roost: ${(err as Error).message}`);
+      if (!this.closing) this.log(`roost: ${(err as Error).message}`);
     });
   }
 
@@ -286,7 +290,7 @@ export class Store {
       try {
         this.saveJob(job);
       } catch (err) {
-        console.error(`roost: job ${job.id} could not be saved: ${(err as Error).message}`);
+        this.log(`roost: job ${job.id} could not be saved: ${(err as Error).message}`);
       }
     }
   }

@@ -6,10 +6,11 @@
  * dispatched task waits for the agent's input prompt, never typed into a dialog.
  */
 import { type ReplyMode, type ReplyResult, RoostError } from "../../protocol/index.js";
+import type { EventsFeed } from "../feed/events-feed.js";
 import type { DaemonState } from "../jobs/daemon-state.js";
 import { isEnded, type Job, jobRecord } from "../jobs/job.js";
-import type { OpContext } from "../ops/context.js";
-import { feedReply } from "../ops/reply-feed.js";
+import type { Supervisor } from "../jobs/supervisor.js";
+import { feedReply } from "../ops/feed-reply.js";
 import { choiceIndex, choose } from "./choosing.js";
 import { dropHeldReply, heldReplyOf, holdReply } from "./held-replies.js";
 import { type Settled, terminalRowsOf } from "./terminal-rows.js";
@@ -36,7 +37,18 @@ function oneAtATime<T>(job: Job, work: () => Promise<T>): Promise<T> {
   return result;
 }
 
-export function replyToTerminal(ctx: OpContext, job: Job, reply: TerminalReply): Promise<ReplyResult> {
+/** What typing a reply works with. */
+export interface TerminalReplyDeps {
+  state: DaemonState;
+  supervisor: Supervisor;
+  feed: EventsFeed;
+}
+
+export function replyToTerminal(
+  ctx: TerminalReplyDeps,
+  job: Job,
+  reply: TerminalReply,
+): Promise<ReplyResult> {
   if (reply.mode === "steer")
     throw new RoostError(
       "unsupported",
@@ -45,7 +57,7 @@ export function replyToTerminal(ctx: OpContext, job: Job, reply: TerminalReply):
   return oneAtATime(job, () => typeReply(ctx, job, reply));
 }
 
-async function typeReply(ctx: OpContext, job: Job, reply: TerminalReply): Promise<ReplyResult> {
+async function typeReply(ctx: TerminalReplyDeps, job: Job, reply: TerminalReply): Promise<ReplyResult> {
   const { state, supervisor } = ctx;
   const held = heldReplyOf(job);
   if (reply.held !== undefined && held === null)
@@ -110,7 +122,7 @@ async function typeReply(ctx: OpContext, job: Job, reply: TerminalReply): Promis
   if (held !== null) dropHeldReply(job);
   await state.store.addTypedReply(jobRecord(job), seq, requestId);
   state.changed(job);
-  feedReply(ctx, job, text, null);
+  feedReply(ctx.feed, job, text, null);
   return { seq, saved: true };
 }
 

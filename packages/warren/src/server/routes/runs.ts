@@ -34,14 +34,14 @@ export function runRoutes(app: FastifyInstance, registry: RunRegistry, catalog: 
     routeUrl(listRuns),
     { schema: routeSchema(listRuns) },
     async (): Promise<RunList> => ({
-      runs: registry.list().map((h) => h.view()),
+      runs: registry.views(),
     }),
   );
 
   app.get<{ Params: { run: string } }>(
     routeUrl(getRun),
     { schema: routeSchema(getRun) },
-    async (request): Promise<RunView> => registry.get(request.params.run).view(),
+    async (request): Promise<RunView> => registry.view(request.params.run),
   );
 
   app.get(

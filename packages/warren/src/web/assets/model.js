@@ -140,6 +140,16 @@
           }
           return;
         case "decision":
+          // A remote agent's accepted command has no verdict event: its decision carries the receipt.
+          if (agent && event.receipt) {
+            const r = event.receipt;
+            agent.receipt = {
+              observation_id: r.observation_id,
+              command_id: r.command_id,
+              status: r.status,
+              detail: r.detail,
+            };
+          }
           if (agent) {
             const acting = typeof d.action === "string";
             // A refused action's decision event carries the refusal.

@@ -7,7 +7,7 @@ import { actorLabel, type BoardActor, runsTheBoard } from "./actor.js";
 export type StoredTask = Omit<BoardTask, "blocked">;
 
 /** Why a task changed: each is one `task` event in the feed. */
-export type TaskChangeWhy = "add" | "claim" | "release" | "done" | "drop" | "assign";
+type TaskChangeWhy = "add" | "claim" | "release" | "done" | "drop" | "assign";
 
 export interface TaskChange {
   why: TaskChangeWhy;
@@ -23,7 +23,7 @@ export interface TaskChange {
  * the store. The rules of who may do what are here; telling people (the feed, hubs, messages) is
  * the caller's.
  */
-export class Board {
+export class BoardRules {
   private readonly tasks = new Map<number, StoredTask>();
   private readonly table: RecordTable<StoredTask>;
 

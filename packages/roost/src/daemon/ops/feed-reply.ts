@@ -1,10 +1,10 @@
 import type { ReplyMode } from "../../protocol/index.js";
+import type { EventsFeed } from "../feed/events-feed.js";
 import type { Job } from "../jobs/job.js";
-import type { OpContext } from "./context.js";
 
 /** The user's reply in the events feed: `reply`, `steer` or `typed` (into a terminal), to whom, and its start. */
-export function feedReply(ctx: OpContext, job: Job, text: string, mode: ReplyMode | null): void {
-  ctx.feed.add({
+export function feedReply(feed: EventsFeed, job: Job, text: string, mode: ReplyMode | null): void {
+  feed.add({
     kind: "reply",
     why: mode === "steer" ? "steer" : job.kind === "terminal" ? "typed" : "reply",
     text: `${job.name}: ${text.replace(/\s+/g, " ").slice(0, 120)}`,

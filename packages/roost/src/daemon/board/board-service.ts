@@ -7,19 +7,24 @@ import {
   type TaskResult,
 } from "../../protocol/index.js";
 import type { EventsFeed } from "../feed/events-feed.js";
+import type { DaemonState } from "../jobs/daemon-state.js";
 import type { Job } from "../jobs/job.js";
-import type { OpContext } from "../ops/context.js";
+import type { Supervisor } from "../jobs/supervisor.js";
 import { deliverItem } from "../peers/deliver-item.js";
 import type { ForegroundPeers } from "../peers/foreground.js";
 import type { Session } from "../peers/sessions.js";
+import type { Store } from "../store/store.js";
 import { actorLabel, type BoardActor, holdsClaims } from "./actor.js";
-import { Board, type StoredTask, type TaskChange } from "./board.js";
+import { BoardRules, type StoredTask, type TaskChange } from "./board-rules.js";
 
 /** What the board needs to tell sessions: the jobs and a way to start one. */
-export type DeliveryContext = Pick<OpContext, "state" | "supervisor">;
+interface DeliveryContext {
+  state: DaemonState;
+  supervisor: Supervisor;
+}
 
 /** How long a foreground pi's claims outlive its connection (it may be re-opened on the session). */
-export function foregroundGraceMs(env: NodeJS.ProcessEnv = process.env): number {
+function foregroundGraceMs(env: NodeJS.ProcessEnv = process.env): number {
   const ms = Number(env.PI_ROOST_FG_CLAIM_GRACE_MS);
   return env.PI_ROOST_FG_CLAIM_GRACE_MS !== undefined && Number.isFinite(ms) && ms >= 0 ? ms : 5000;
 }
@@ -27,7 +32,7 @@ export function foregroundGraceMs(env: NodeJS.ProcessEnv = process.env): number 
 /** A message from the user or the concierge (not a peer: no relation), cut to a message's limit. */
 function deliverMessage(ctx: DeliveryContext, job: Job, text: string, from: string): MessageOutcome {
   const cut = text.length <= LIMITS.message ? text : `${text.slice(0, LIMITS.message - 1)}…`;
-  return deliverItem(ctx, job, { kind: "message", from, relation: "", text: cut });
+  return deliverItem(ctx.state, ctx.supervisor, job, { kind: "message", from, relation: "", text: cut });
 }
 
 function taskLine(task: StoredTask): string {
@@ -48,7 +53,7 @@ function holderMessage(change: TaskChange, by: TaskActor): string | null {
 }
 
 /** The message `assign` sends: the task, and how to claim it. */
-export function assignmentMessage(task: StoredTask, by: TaskActor, waitingOn: number[]): string {
+function assignmentMessage(task: StoredTask, by: TaskActor, waitingOn: number[]): string {
   const who = by.whoId === null ? `the ${by.who}` : by.who;
   return [
     `Task #${task.id} on the shared task board is handed to you by ${who}: ${task.title}`,
@@ -65,8 +70,8 @@ export function assignmentMessage(task: StoredTask, by: TaskActor, waitingOn: nu
  * hubs as `board` counts, and to a task's holder as a message when someone else ended its hold.
  * Claims of a job that fails, is stopped or is removed are released.
  */
-export class TaskBoard {
-  readonly board: Board;
+export class BoardService {
+  readonly board: BoardRules;
   private pushPending = false;
   /** Tasks whose hand-over (`assign`) is on its way. */
   private readonly handingOver = new Set<number>();
@@ -76,11 +81,11 @@ export class TaskBoard {
   constructor(
     private readonly ctx: DeliveryContext,
     private readonly feed: EventsFeed,
-    store: ConstructorParameters<typeof Board>[0],
+    store: Store,
     private readonly foreground: ForegroundPeers,
     private readonly graceMs = foregroundGraceMs(),
   ) {
-    this.board = new Board(
+    this.board = new BoardRules(
       store,
       () => ctx.state.now(),
       (id) => this.holds(id),

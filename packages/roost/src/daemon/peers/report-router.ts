@@ -1,13 +1,9 @@
 import {
+  type HandbackArgs,
   type HandbackOutcome,
   type HandbackResult,
-  LIMITS,
   PEER_LIMITS,
-  REPORT_STATES,
-  REQUEST_ID_PATTERN,
-  type ReportState,
   RoostError,
-  RUN_CAUSES,
   type RunCause,
 } from "../../protocol/index.js";
 import type { Caller } from "../caller.js";
@@ -17,21 +13,13 @@ import { envelope } from "./envelope.js";
 import { feedLine, type PeerContext } from "./peer-context.js";
 import { jobForSession, sessionKeyOf, speakerOf } from "./sessions.js";
 
-function optionalText(args: Record<string, unknown>, field: string, max: number): string | null {
-  const v = args[field];
-  if (v === undefined || v === null || v === "") return null;
-  if (typeof v !== "string") throw new RoostError("bad_request", `${field} must be a string`);
-  if (v.length > max) throw new RoostError("bad_request", `${field} is longer than ${max} characters`);
-  return v;
+/** A text field, empty as good as absent. */
+function text(value: string | null | undefined): string | null {
+  return value === undefined || value === null || value === "" ? null : value;
 }
 
 /** The report's body: its state, and what the run came to. */
-function reportBody(
-  state: ReportState,
-  result: string | null,
-  question: string | null,
-  error: string | null,
-) {
+function reportBody(state: string, result: string | null, question: string | null, error: string | null) {
   return [
     `state: ${state}`,
     ...(result !== null ? ["", result] : []),
@@ -66,33 +54,26 @@ export class ReportRouter {
     for (const job of pc.state.jobs.values()) this.remember(job);
   }
 
-  handback(caller: Caller, args: Record<string, unknown>): Promise<HandbackResult> | HandbackResult {
+  handback(caller: Caller, args: HandbackArgs): Promise<HandbackResult> | HandbackResult {
     const { state, foreground } = this.pc;
     const self = speakerOf(state, foreground, caller);
     const child = self.job;
     if (!child?.parentSession)
       throw new RoostError("unsupported", "handback is for a spawned child: this session has no parent");
-    const reportState = args.state;
-    if (typeof reportState !== "string" || !(REPORT_STATES as readonly string[]).includes(reportState))
-      throw new RoostError("bad_request", `state must be one of ${REPORT_STATES.join(", ")}`);
-    const result = optionalText(args, "result", LIMITS.handbackResult);
-    const question = optionalText(args, "question", LIMITS.question);
-    const error = optionalText(args, "error", LIMITS.error);
-    const cause = args.cause ?? "task";
-    if (typeof cause !== "string" || !(RUN_CAUSES as readonly string[]).includes(cause))
-      throw new RoostError("bad_request", `cause must be one of ${RUN_CAUSES.join(", ")}`);
-    const requestId = args.requestId;
-    if (requestId !== undefined && (typeof requestId !== "string" || !REQUEST_ID_PATTERN.test(requestId)))
-      throw new RoostError("bad_request", "requestId must be 1-64 of A-Z a-z 0-9 _ . : -");
+    const { state: reportState, requestId } = args;
+    const result = text(args.result);
+    const question = text(args.question);
+    const error = text(args.error);
+    const cause: RunCause = args.cause ?? "task";
     if (requestId !== undefined && child.handbackIds?.includes(requestId))
       return state.store.committed().then(() => ({ outcome: "delivered" as const, duplicate: true }));
 
     let outcome: HandbackOutcome;
-    if (!this.reportsRun(child, cause as RunCause)) outcome = "skipped";
+    if (!this.reportsRun(child, cause)) outcome = "skipped";
     else
       outcome = this.route(
         child,
-        reportBody(reportState as ReportState, result, question, error),
+        reportBody(reportState, result, question, error),
         feedLine(result ?? question ?? error ?? reportState),
       );
     if (requestId !== undefined)
@@ -164,7 +145,7 @@ export class ReportRouter {
         : "kept";
     const parentJob = jobForSession(state, child.parentSession!);
     if (parentJob?.kind !== "protocol") return "kept";
-    const outcome = deliverItem(this.pc, parentJob, {
+    const outcome = deliverItem(state, this.pc.supervisor, parentJob, {
       kind: "report",
       from: child.name,
       relation: "child",

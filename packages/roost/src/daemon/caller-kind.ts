@@ -1,0 +1,19 @@
+import type { OpCaller } from "../protocol/index.js";
+import type { Caller } from "./caller.js";
+import type { DaemonState } from "./jobs/daemon-state.js";
+import type { Job } from "./jobs/job.js";
+
+/** A job's role, once the concierge (M44) gives jobs one. */
+export function isConciergeJob(job: Job): boolean {
+  return (job as Job & { role?: string }).role === "concierge";
+}
+
+/**
+ * Who a connection speaks as, for the ops' records: a session's, the concierge's (its job's
+ * connection), or not said (the user's side, or a session's before its hello or report).
+ */
+export function callerKind(state: DaemonState, caller: Caller): OpCaller | "unidentified" {
+  if (caller.role === "unknown") return "unidentified";
+  const job = caller.jobId === null ? undefined : state.jobs.get(caller.jobId);
+  return job && isConciergeJob(job) ? "concierge" : "session";
+}

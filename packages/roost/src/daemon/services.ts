@@ -1,0 +1,43 @@
+import { BoardService } from "./board/board-service.js";
+import { Dispatcher } from "./dispatch/dispatcher.js";
+import { EventsFeed } from "./feed/events-feed.js";
+import { JobEvents } from "./feed/job-events.js";
+import type { DaemonState } from "./jobs/daemon-state.js";
+import { isLive } from "./jobs/job.js";
+import type { Supervisor } from "./jobs/supervisor.js";
+import type { OpContext } from "./ops/context.js";
+import { ForegroundPeers } from "./peers/foreground.js";
+import { PeerService } from "./peers/peer-service.js";
+import { clockFromEnv } from "./schedules/clock.js";
+import { Scheduler } from "./schedules/scheduler.js";
+import type { Store } from "./store/store.js";
+
+/**
+ * Builds the services the ops work with, each given what it uses, and wires them to the jobs'
+ * changes: the one place they are made. The feed, the dispatcher (the user's dispatch, a
+ * schedule's runs and a session's spawn all start jobs through it), the peers, the task board (it
+ * hears of every job's change and removal, to release what an ended job held) and the schedules.
+ */
+export function buildServices(state: DaemonState, supervisor: Supervisor, store: Store): OpContext {
+  const clock = clockFromEnv();
+  const feed = new EventsFeed(store, () => state.now());
+  const dispatcher = new Dispatcher(state, supervisor);
+  const foreground = new ForegroundPeers();
+  const peers = new PeerService({ state, supervisor, dispatcher, feed, foreground, clock }, store);
+  const board = new BoardService({ state, supervisor }, feed, store, foreground);
+  const schedules = new Scheduler(store, {
+    clock,
+    feed,
+    dispatch: (launch, requestId) => dispatcher.dispatch({ ...launch, requestId }),
+    isRunning: (jobId) => {
+      const job = state.jobs.get(jobId);
+      return job !== undefined && isLive(job);
+    },
+  });
+  state.jobWatchers.push(
+    { changed: (job) => board.jobChanged(job), removed: (id) => board.jobRemoved(id) },
+    new JobEvents(state, feed),
+    { changed: (job) => peers.jobChanged(job), removed: (id) => peers.jobRemoved(id) },
+  );
+  return { state, supervisor, feed, dispatcher, board, schedules, peers };
+}

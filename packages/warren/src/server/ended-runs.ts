@@ -1,0 +1,85 @@
+import type { RunView } from "../protocol/index.js";
+import { HttpError } from "./http-error.js";
+import type { HostedRun } from "./run-registry.js";
+
+export interface EndedRunLimits {
+  /** Ended runs remembered at all; past this the oldest are forgotten (404). */
+  maxRuns: number;
+  /** Events the ended runs kept whole may hold together; past this the oldest are let go to their summary. */
+  maxEvents: number;
+}
+
+/**
+ * What a server keeps of its ended runs, so that their memory is bounded overall, not only per
+ * run. The most recent stay whole (events, commands and receipts: a spectator or the viewer can
+ * replay them) while together they hold at most `maxEvents` events; the latest ended run always
+ * stays whole. Older ones are let go to their final summary: GET still shows it, every other
+ * route answers 410. Past `maxRuns` ended runs the oldest are forgotten: 404.
+ */
+export class EndedRuns {
+  /** Ended run ids, oldest first. */
+  private readonly order: string[] = [];
+  private readonly whole = new Map<string, { hosted: HostedRun; events: number }>();
+  private readonly summaries = new Map<string, RunView>();
+  private wholeEvents = 0;
+
+  constructor(private readonly limits: EndedRunLimits) {}
+
+  add(hosted: HostedRun): void {
+    const { run } = hosted;
+    const events = run.eventCursor - run.oldestRetainedEvent + 1;
+    this.order.push(run.id);
+    this.whole.set(run.id, { hosted, events });
+    this.wholeEvents += events;
+    for (const id of this.order) {
+      if (this.wholeEvents <= this.limits.maxEvents || id === run.id) break;
+      this.letGo(id);
+    }
+    while (this.order.length > this.limits.maxRuns) this.forget(this.order.shift()!);
+  }
+
+  /** The run if it is kept whole; a 410 if only its summary is left; undefined if it is unknown. */
+  find(runId: string): HostedRun | undefined {
+    const kept = this.whole.get(runId);
+    if (kept) return kept.hosted;
+    const summary = this.summaries.get(runId);
+    if (!summary) return undefined;
+    throw new HttpError(
+      410,
+      "run_ended",
+      `run ${runId} has ended: ${summary.status} (${summary.status_reason}); only its summary is kept now (GET /v1/runs/${runId}): its events and commands were let go, as this server keeps them for its latest ended runs up to ${this.limits.maxEvents} events in all`,
+      { status: summary.status as "completed" | "failed" | "crashed" },
+    );
+  }
+
+  view(runId: string): RunView | undefined {
+    return this.whole.get(runId)?.hosted.view() ?? this.summaries.get(runId);
+  }
+
+  views(): RunView[] {
+    return this.order.map((id) => this.view(id)!);
+  }
+
+  /** The detail of a 404 for a run this server ended and forgot. */
+  forgottenDetail(runId: string): string {
+    return `run ${runId} ended long ago and is forgotten: this server remembers its latest ${this.limits.maxRuns} ended runs`;
+  }
+
+  /** Events held by the ended runs kept whole. */
+  get heldEvents(): number {
+    return this.wholeEvents;
+  }
+
+  private letGo(runId: string): void {
+    const kept = this.whole.get(runId);
+    if (!kept) return;
+    this.summaries.set(runId, kept.hosted.view());
+    this.whole.delete(runId);
+    this.wholeEvents -= kept.events;
+  }
+
+  private forget(runId: string): void {
+    this.letGo(runId);
+    this.summaries.delete(runId);
+  }
+}
