@@ -1,10 +1,10 @@
 import { LIMITS, type ReplyMode, type ReplyResult, RoostError } from "../../protocol/index.js";
+import { feedReply } from "../feed/feed-reply.js";
 import { deliverEvent, type Job, jobRecord } from "../jobs/job.js";
 import { sendHeldBack } from "../peers/deliver-item.js";
 import type { StoredReply } from "../store/store.js";
 import { replyToTerminal } from "../terminal/terminal-replies.js";
 import type { OpContext, OpHandler } from "./context.js";
-import { feedReply } from "./feed-reply.js";
 
 /** Keeps the queue in seq order (an agent item may have been queued while this reply was saved). */
 function insertBySeq(pending: StoredReply[], reply: StoredReply): void {

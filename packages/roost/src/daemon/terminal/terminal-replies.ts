@@ -7,10 +7,10 @@
  */
 import { type ReplyMode, type ReplyResult, RoostError } from "../../protocol/index.js";
 import type { EventsFeed } from "../feed/events-feed.js";
+import { feedReply } from "../feed/feed-reply.js";
 import type { DaemonState } from "../jobs/daemon-state.js";
 import { isEnded, type Job, jobRecord } from "../jobs/job.js";
 import type { Supervisor } from "../jobs/supervisor.js";
-import { feedReply } from "../ops/feed-reply.js";
 import { choiceIndex, choose } from "./choosing.js";
 import { dropHeldReply, heldReplyOf, holdReply } from "./held-replies.js";
 import { type Settled, terminalRowsOf } from "./terminal-rows.js";
