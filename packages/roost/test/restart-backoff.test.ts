@@ -13,6 +13,7 @@ import { DaemonState } from "../src/daemon/jobs/daemon-state.js";
 import { type Job, jobFromRecord } from "../src/daemon/jobs/job.js";
 import { Supervisor } from "../src/daemon/jobs/supervisor.js";
 import { Store } from "../src/daemon/store/store.js";
+import { TerminalRows } from "../src/daemon/terminal/terminal-rows.js";
 import { statePaths } from "../src/home/paths.js";
 
 /** A process host that runs nothing: it records each spawn, and the test says when a process exits. */
@@ -74,6 +75,7 @@ beforeEach(async () => {
     state,
     async () => host as unknown as ProcessHost,
     (line) => process.stderr.write(`${line}\n`),
+    new TerminalRows(state),
   );
   await supervisor.attach();
 });

@@ -11,6 +11,7 @@ import { profileArgv } from "../jobs/profile-argv.js";
 import type { Supervisor } from "../jobs/supervisor.js";
 import type { JobRecord } from "../store/store.js";
 import { typeTaskAtPrompt } from "../terminal/terminal-replies.js";
+import type { TerminalRows } from "../terminal/terminal-rows.js";
 
 function newJobId(state: DaemonState): string {
   for (;;) {
@@ -52,6 +53,7 @@ export class Dispatcher {
   constructor(
     private readonly state: DaemonState,
     private readonly supervisor: Supervisor,
+    private readonly terminalRows: TerminalRows,
   ) {}
 
   /** The profile of that name in roost.json, read now; `not_found` names the ones there are. */
@@ -162,7 +164,7 @@ export class Dispatcher {
     await supervisor.start(job);
     // Typed once the program shows its prompt (a TUI may drop keys sent before, or take them as a dialog's answer).
     if (typed !== null && !profile.protocol && job.lifecycle === "running")
-      typeTaskAtPrompt(state, job, typed);
+      typeTaskAtPrompt(state, this.terminalRows, job, typed);
     return { id, name };
   }
 }

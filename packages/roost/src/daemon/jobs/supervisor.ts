@@ -1,7 +1,7 @@
 import { type Lifecycle, RoostError } from "../../protocol/index.js";
 import type { HostJobInfo, ProcessHost, ScreenSnapshot } from "../host/api.js";
 import { keepLastScreen } from "../terminal/last-screen.js";
-import { terminalRowsOf } from "../terminal/terminal-rows.js";
+import type { TerminalRows } from "../terminal/terminal-rows.js";
 import type { DaemonState } from "./daemon-state.js";
 import { isEnded, isLive, type Job } from "./job.js";
 import { removeStrayJobFolders } from "./job-folders.js";
@@ -44,6 +44,8 @@ export class Supervisor {
     private readonly state: DaemonState,
     private readonly connect: () => Promise<ProcessHost>,
     private readonly log: (line: string) => void,
+    /** What the terminal agents' screens are read into: told of each start, screen and exit. */
+    private readonly terminalRows: TerminalRows,
   ) {}
 
   /** Last screens being written into jobs' folders: a removal waits for its job's. */
@@ -61,14 +63,14 @@ export class Supervisor {
       if (this.keepingLastScreen.get(id) === kept) this.keepingLastScreen.delete(id);
     });
     if (job) {
-      terminalRowsOf(this.state).exited(job);
+      this.terminalRows.exited(job);
       this.recordExit(job, exitCode, signal);
     }
   };
 
   private readonly onScreen = (id: string, screen: ScreenSnapshot) => {
     const job = this.state.jobs.get(id);
-    if (job) terminalRowsOf(this.state).screen(job, screen);
+    if (job) this.terminalRows.screen(job, screen);
   };
 
   private readonly onLost = () => {
@@ -159,7 +161,7 @@ export class Supervisor {
 
   private async startOnce(job: Job): Promise<void> {
     this.clearTimers(job);
-    terminalRowsOf(this.state).starting(job);
+    this.terminalRows.starting(job);
     job.lifecycle = "starting";
     job.exitCode = null;
     job.stopping = false;

@@ -7,6 +7,8 @@ import type { DaemonState } from "../jobs/daemon-state.js";
 import type { Supervisor } from "../jobs/supervisor.js";
 import type { PeerService } from "../peers/peer-service.js";
 import type { Scheduler } from "../schedules/scheduler.js";
+import type { Attachments } from "../terminal/attachments.js";
+import type { TerminalRows } from "../terminal/terminal-rows.js";
 
 /** What every op works with: the jobs and the services built at daemon start. */
 export interface OpContext {
@@ -17,6 +19,8 @@ export interface OpContext {
   board: BoardService;
   schedules: Scheduler;
   peers: PeerService;
+  terminalRows: TerminalRows;
+  attachments: Attachments;
 }
 
 /**

@@ -129,14 +129,3 @@ export class Attachments {
     void attachment.host.close().catch(() => {});
   }
 }
-
-const byState = new WeakMap<DaemonState, Attachments>();
-
-export function attachmentsOf(state: DaemonState): Attachments {
-  let attachments = byState.get(state);
-  if (!attachments) {
-    attachments = new Attachments(state);
-    byState.set(state, attachments);
-  }
-  return attachments;
-}

@@ -13,7 +13,7 @@ import { isEnded, type Job, jobRecord } from "../jobs/job.js";
 import type { Supervisor } from "../jobs/supervisor.js";
 import { choiceIndex, choose } from "./choosing.js";
 import { dropHeldReply, heldReplyOf, holdReply } from "./held-replies.js";
-import { type Settled, terminalRowsOf } from "./terminal-rows.js";
+import type { Settled, TerminalRows } from "./terminal-rows.js";
 import { typeText } from "./typing.js";
 
 export interface TerminalReply {
@@ -42,6 +42,7 @@ export interface TerminalReplyDeps {
   state: DaemonState;
   supervisor: Supervisor;
   feed: EventsFeed;
+  terminalRows: TerminalRows;
 }
 
 export function replyToTerminal(
@@ -72,7 +73,7 @@ async function typeReply(ctx: TerminalReplyDeps, job: Job, reply: TerminalReply)
   if (reply.held === undefined && requestId !== undefined && held?.requestId === requestId)
     return { held: true, saved: false, duplicate: true };
 
-  const rows = terminalRowsOf(state);
+  const rows = ctx.terminalRows;
   const startedFor = isEnded(job) ? { was: job.lifecycle, restarts: job.restarts } : null;
   const waking = supervisor.wake(job);
   const wasEnded = waking !== null;
@@ -144,8 +145,7 @@ function notTakingReplies(job: Job, startedFor: { was: string; restarts: number 
  * Types a dispatched task once the agent shows its input prompt. A dialog up meanwhile (a trust
  * screen, a first-run menu) waits for the person; the task is dropped if the job ends first.
  */
-export function typeTaskAtPrompt(state: DaemonState, job: Job, task: string): void {
-  const rows = terminalRowsOf(state);
+export function typeTaskAtPrompt(state: DaemonState, rows: TerminalRows, job: Job, task: string): void {
   // Not in the reply queue: the person's replies answer the dialogs it waits through.
   void rows
     .whenSettled(job, true)

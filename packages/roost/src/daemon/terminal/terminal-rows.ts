@@ -266,17 +266,3 @@ function sameReport(a: Report, b: Report): boolean {
     a.choices.every((c, i) => c === b.choices[i])
   );
 }
-
-const byState = new WeakMap<DaemonState, TerminalRows>();
-
-/** The daemon's terminal rows (one per daemon state). */
-export function terminalRowsOf(state: DaemonState): TerminalRows {
-  let rows = byState.get(state);
-  if (!rows) {
-    const created = new TerminalRows(state);
-    state.jobWatchers.push({ changed: () => {}, removed: (id) => created.removed(id) });
-    byState.set(state, created);
-    rows = created;
-  }
-  return rows;
-}
