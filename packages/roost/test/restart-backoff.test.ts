@@ -45,7 +45,11 @@ class FakeHost {
   }
 
   off(): void {}
-  async kill(): Promise<void> {}
+
+  /** A SIGTERM ends the process, its exit told just after the kill's answer, as the real host does. */
+  async kill(id: string, signal?: NodeJS.Signals): Promise<void> {
+    if (signal === "SIGTERM") queueMicrotask(() => this.exit(id, 143));
+  }
   async list(): Promise<HostJobInfo[]> {
     return [];
   }
@@ -198,8 +202,8 @@ test("an exit of 0 is done, and waking the ended job starts it once with its cou
   assert.equal(job.crashStreak, 0);
   assert.equal(host.spawns.length, 3);
 
+  // Answered once the SIGTERM's exit is recorded.
   await supervisor.stop(job);
-  host.exit(job.id, 143); // its SIGTERM's exit
   assert.equal(job.lifecycle, "stopped");
   assert.equal(supervisor.wake(job), null, "a stopped job stays stopped");
 });
