@@ -1,27 +1,36 @@
 import { BoardService } from "./board/board-service.js";
 import { Dispatcher } from "./dispatch/dispatcher.js";
-import { EventsFeed } from "./events-feed.js";
-import { isLive } from "./job.js";
-import { JobEvents } from "./job-events.js";
+import { EventsFeed } from "./feed/events-feed.js";
+import { JobEvents } from "./feed/job-events.js";
+import type { DaemonState } from "./jobs/daemon-state.js";
+import { isLive } from "./jobs/job.js";
+import type { Supervisor } from "./jobs/supervisor.js";
 import type { OpContext } from "./ops/context.js";
 import { ForegroundPeers } from "./peers/foreground.js";
 import { PeerService } from "./peers/peer-service.js";
 import { clockFromEnv } from "./schedules/clock.js";
 import { Scheduler } from "./schedules/scheduler.js";
-import type { DaemonState } from "./state.js";
-import type { Store } from "./store.js";
-import type { Supervisor } from "./supervisor.js";
+import type { Store } from "./store/store.js";
+import { Attachments } from "./terminal/attachments.js";
+import type { TerminalRows } from "./terminal/terminal-rows.js";
 
 /**
  * Builds the services the ops work with, each given what it uses, and wires them to the jobs'
  * changes: the one place they are made. The feed, the dispatcher (the user's dispatch, a
  * schedule's runs and a session's spawn all start jobs through it), the peers, the task board (it
- * hears of every job's change and removal, to release what an ended job held) and the schedules.
+ * hears of every job's change and removal, to release what an ended job held), the schedules, who
+ * is attached to which terminal, and the terminal agents' rows (made before, as the supervisor
+ * tells them of screens; they forget a removed job here).
  */
-export function buildServices(state: DaemonState, supervisor: Supervisor, store: Store): OpContext {
+export function buildServices(
+  state: DaemonState,
+  supervisor: Supervisor,
+  store: Store,
+  terminalRows: TerminalRows,
+): OpContext {
   const clock = clockFromEnv();
   const feed = new EventsFeed(store, () => state.now());
-  const dispatcher = new Dispatcher(state, supervisor);
+  const dispatcher = new Dispatcher(state, supervisor, terminalRows);
   const foreground = new ForegroundPeers();
   const peers = new PeerService({ state, supervisor, dispatcher, feed, foreground, clock }, store);
   const board = new BoardService({ state, supervisor }, feed, store, foreground);
@@ -38,6 +47,8 @@ export function buildServices(state: DaemonState, supervisor: Supervisor, store:
     { changed: (job) => board.jobChanged(job), removed: (id) => board.jobRemoved(id) },
     new JobEvents(state, feed),
     { changed: (job) => peers.jobChanged(job), removed: (id) => peers.jobRemoved(id) },
+    { changed: () => {}, removed: (id) => terminalRows.removed(id) },
   );
-  return { state, supervisor, feed, dispatcher, board, schedules, peers };
+  const attachments = new Attachments(state);
+  return { state, supervisor, feed, dispatcher, board, schedules, peers, terminalRows, attachments };
 }

@@ -2,8 +2,9 @@ import { type Static, type TSchema, Type } from "typebox";
 import { AttachArgs, AttachInputArgs, AttachResizeArgs, type AttachResult } from "./attach.js";
 import { TaskArgs, type TaskResult } from "./board.js";
 import { DescribeArgs, type DescribeResult } from "./describe.js";
+import { DispatchArgs } from "./dispatch.js";
 import { EventsArgs, type EventsResult } from "./feed.js";
-import { JobRef, Maybe, NoArgs, RequestId, Text } from "./fields.js";
+import { JobRef, Maybe, NoArgs, RequestId } from "./fields.js";
 import { LIMITS } from "./limits.js";
 import {
   HandbackArgs,
@@ -68,15 +69,6 @@ export const AckArgs = Type.Object({
   seq: Type.Integer({ minimum: 1 }),
   exact: Maybe(Type.Boolean()),
 });
-
-export const DispatchArgs = Type.Object({
-  profile: Text(),
-  task: Maybe(Type.String({ maxLength: LIMITS.replyText })),
-  cwd: Maybe(Type.String()),
-  name: Maybe(Type.String()),
-  requestId: Maybe(RequestId),
-});
-export type DispatchArgs = Static<typeof DispatchArgs>;
 
 export const ReplyArgs = Type.Object({
   /** A job id or a unique name. */

@@ -2,13 +2,16 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import type { AgentProfile } from "../../home/agent-profile.js";
+import { loadProfiles } from "../../home/profiles.js";
 import { type DispatchArgs, foldName, jobEnvironment, RoostError } from "../../protocol/index.js";
-import { type AgentProfile, loadProfiles, profileArgv } from "../config.js";
-import { jobFromRecord } from "../job.js";
-import type { DaemonState } from "../state.js";
-import type { JobRecord } from "../store.js";
-import type { Supervisor } from "../supervisor.js";
+import type { DaemonState } from "../jobs/daemon-state.js";
+import { jobFromRecord } from "../jobs/job.js";
+import { profileArgv } from "../jobs/profile-argv.js";
+import type { Supervisor } from "../jobs/supervisor.js";
+import type { JobRecord } from "../store/store.js";
 import { typeTaskAtPrompt } from "../terminal/terminal-replies.js";
+import type { TerminalRows } from "../terminal/terminal-rows.js";
 
 function newJobId(state: DaemonState): string {
   for (;;) {
@@ -50,6 +53,7 @@ export class Dispatcher {
   constructor(
     private readonly state: DaemonState,
     private readonly supervisor: Supervisor,
+    private readonly terminalRows: TerminalRows,
   ) {}
 
   /** The profile of that name in roost.json, read now; `not_found` names the ones there are. */
@@ -151,7 +155,7 @@ export class Dispatcher {
     // Known at once (a resend meanwhile finds it); started once its row is committed.
     state.jobs.set(id, job);
     try {
-      await state.store.createJob(record, requestId, queued ? typed : null);
+      await state.store.createJob(job.record, requestId, queued ? typed : null);
     } catch (err) {
       // Not kept, so not made: a resend makes it anew.
       if (state.jobs.get(id) === job) state.jobs.delete(id);
@@ -160,7 +164,7 @@ export class Dispatcher {
     await supervisor.start(job);
     // Typed once the program shows its prompt (a TUI may drop keys sent before, or take them as a dialog's answer).
     if (typed !== null && !profile.protocol && job.lifecycle === "running")
-      typeTaskAtPrompt(state, job, typed);
+      typeTaskAtPrompt(state, this.terminalRows, job, typed);
     return { id, name };
   }
 }

@@ -9,8 +9,8 @@ import {
   RoostError,
 } from "../../protocol/index.js";
 import type { Caller, HelloInfo } from "../caller.js";
-import { deliverEvent, type Job } from "../job.js";
-import type { DaemonState } from "../state.js";
+import type { DaemonState } from "../jobs/daemon-state.js";
+import { deliverEvent, type Job } from "../jobs/job.js";
 import type { OpHandler } from "./context.js";
 
 const MAX_CAPABILITIES = 32;

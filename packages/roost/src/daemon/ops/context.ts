@@ -2,11 +2,13 @@ import type { OpArgs, OpName, OpResult } from "../../protocol/index.js";
 import type { BoardService } from "../board/board-service.js";
 import type { Caller } from "../caller.js";
 import type { Dispatcher } from "../dispatch/dispatcher.js";
-import type { EventsFeed } from "../events-feed.js";
+import type { EventsFeed } from "../feed/events-feed.js";
+import type { DaemonState } from "../jobs/daemon-state.js";
+import type { Supervisor } from "../jobs/supervisor.js";
 import type { PeerService } from "../peers/peer-service.js";
 import type { Scheduler } from "../schedules/scheduler.js";
-import type { DaemonState } from "../state.js";
-import type { Supervisor } from "../supervisor.js";
+import type { Attachments } from "../terminal/attachments.js";
+import type { TerminalRows } from "../terminal/terminal-rows.js";
 
 /** What every op works with: the jobs and the services built at daemon start. */
 export interface OpContext {
@@ -17,6 +19,8 @@ export interface OpContext {
   board: BoardService;
   schedules: Scheduler;
   peers: PeerService;
+  terminalRows: TerminalRows;
+  attachments: Attachments;
 }
 
 /**

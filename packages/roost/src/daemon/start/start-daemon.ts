@@ -1,18 +1,18 @@
 import { mkdirSync, rmSync } from "node:fs";
-import { RoostError } from "../protocol/index.js";
-import type { ProcessHost } from "./host/api.js";
-import { connectHost } from "./host/index.js";
-import { jobFromRecord } from "./job.js";
-import { acquireDaemonLock } from "./lock.js";
-import { releaseCaller } from "./ops/agent.js";
-import { roostHome, statePaths } from "./paths.js";
-import { type Log, route } from "./router.js";
-import { SocketServer } from "./server.js";
-import { buildServices } from "./services.js";
-import { DaemonState } from "./state.js";
-import { Store } from "./store.js";
-import { Supervisor } from "./supervisor.js";
-import { attachmentsOf } from "./terminal/attachments.js";
+import { roostHome, statePaths } from "../../home/paths.js";
+import { RoostError } from "../../protocol/index.js";
+import type { ProcessHost } from "../host/api.js";
+import { connectHost } from "../host/index.js";
+import { DaemonState } from "../jobs/daemon-state.js";
+import { jobFromRecord } from "../jobs/job.js";
+import { Supervisor } from "../jobs/supervisor.js";
+import { releaseCaller } from "../ops/agent.js";
+import { type Log, route } from "../router.js";
+import { SocketServer } from "../server.js";
+import { buildServices } from "../services.js";
+import { Store } from "../store/store.js";
+import { TerminalRows } from "../terminal/terminal-rows.js";
+import { acquireDaemonLock } from "./daemon-lock.js";
 
 export interface DaemonOptions {
   home?: string;
@@ -44,15 +44,16 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     state.jobs.set(record.id, jobFromRecord(record, store.pendingReplies(record.id)));
   }
   const connect = options.connect ?? ((stateDir: string) => connectHost({ stateDir }));
-  const supervisor = new Supervisor(state, () => connect(paths.stateDir), log);
-  const services = buildServices(state, supervisor, store);
+  const terminalRows = new TerminalRows(state);
+  const supervisor = new Supervisor(state, () => connect(paths.stateDir), log, terminalRows);
+  const services = buildServices(state, supervisor, store, terminalRows);
   const server = new SocketServer({
     handle: (caller, op, args) => route(services, log, caller, op, args),
     opened: (caller) => state.callers.add(caller),
     closed: (caller) => {
       state.callers.delete(caller);
       releaseCaller(state, caller);
-      attachmentsOf(state).callerClosed(caller);
+      services.attachments.callerClosed(caller);
     },
   });
 
@@ -69,7 +70,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
   const letGo = (all: boolean): Promise<void> => {
     jobsLetGo ??= (async () => {
       // Attached terminals hear of it before their connection closes: a shutdown wins over them.
-      attachmentsOf(state).shuttingDown(all);
+      services.attachments.shuttingDown(all);
       server.stopAccepting();
       services.schedules.stop();
       try {
