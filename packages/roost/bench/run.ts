@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
-import { statePaths } from "../src/daemon/paths.js";
+import { statePaths } from "../src/home/paths.js";
 import { LinesClient } from "./lines-client.js";
 import { type Figures, figures, fmt, nowMs } from "./stats.js";
 

@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { statePaths } from "../src/daemon/paths.js";
+import { statePaths } from "../src/home/paths.js";
 import { LinesClient } from "./lines-client.js";
 import { figures } from "./stats.js";
 

@@ -8,7 +8,7 @@ import { test } from "node:test";
 import type { BoardActor } from "../src/daemon/board/actor.js";
 import { BoardRules } from "../src/daemon/board/board-rules.js";
 import { RateWindow } from "../src/daemon/peers/rate-window.js";
-import { Store } from "../src/daemon/store.js";
+import { Store } from "../src/daemon/store/store.js";
 import { BOARD_LIMITS, RoostError } from "../src/protocol/index.js";
 
 const user: BoardActor = { kind: "user" };

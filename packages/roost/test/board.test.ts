@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { DaemonClient } from "../src/client/daemon-client.js";
-import { takeWriterLock } from "../src/client/writer-lock.js";
+import { takeWriterLock } from "../src/home/writer-lock.js";
 import { type BoardCounts, type BoardTask, RoostError } from "../src/protocol/index.js";
 import type { EventMessage } from "../src/protocol/messages.js";
 import { agentDoes, boardLog, boardProfiles, startAgent } from "./helpers/board.js";
@@ -47,12 +47,19 @@ const feed = async (taskId: number) =>
   (await hub.call("events", {})).events.filter((e) => e.kind === "task" && e.taskId === taskId);
 
 describe("the task board", () => {
-  let ts = "";
-  let py = "";
+  /**
+   * The two workers (one on each client) most tests use: started by the first test that asks, so
+   * each test sets up what it uses and still runs alone, without starting them for every test.
+   */
+  let started: Promise<{ ts: string; py: string }> | null = null;
+  const workers = () =>
+    (started ??= (async () => ({
+      ts: await startAgent(hub, "board-ts", "worker-ts"),
+      py: await startAgent(hub, "board-py", "worker-py"),
+    }))());
 
   test("a chain of three tasks with after, claimed and done by two agents (TypeScript and Python)", async () => {
-    ts = await startAgent(hub, "board-ts", "worker-ts");
-    py = await startAgent(hub, "board-py", "worker-py");
+    const { ts, py } = await workers();
     const a = await add("design the parser");
     const b = await add("write the parser", [a.id]);
     const c = await add("test the parser", [b.id]);
@@ -132,6 +139,8 @@ describe("the task board", () => {
   });
 
   test("the events feed: the newest, after a cursor, a limit, one job's", async () => {
+    const { py } = await workers();
+    for (let i = 1; i <= 12; i++) await add(`feed line ${i}`);
     const all = await hub.call("events", {});
     assert.ok(all.events.length > 10);
     assert.equal(all.cursor, all.events.at(-1)!.id);
@@ -156,6 +165,10 @@ describe("the task board", () => {
   });
 
   test("every refusal, with its code", async () => {
+    const { ts, py } = await workers();
+    const finished = await add("finished");
+    assert.equal((await agentDoes(daemon, hub, ts, { op: "claim", id: finished.id })).ok, true);
+    assert.equal((await agentDoes(daemon, hub, ts, { op: "done", id: finished.id })).ok, true);
     const t = await add("refusals");
     const claim = await agentDoes(daemon, hub, ts, { op: "claim", id: t.id });
     assert.equal(claim.ok, true);
@@ -172,9 +185,9 @@ describe("the task board", () => {
       [{ action: "done", id: "abc" }, "bad_request"],
       [{ action: "done", id: 0 }, "bad_request"],
       [{ action: "done", id: 999 }, "not_found"],
-      [{ action: "done", id: 1 }, "bad_request"],
-      [{ action: "release", id: 1 }, "bad_request"],
-      [{ action: "drop", id: 1 }, "bad_request"],
+      [{ action: "done", id: finished.id }, "bad_request"],
+      [{ action: "release", id: finished.id }, "bad_request"],
+      [{ action: "drop", id: finished.id }, "bad_request"],
       [{ action: "assign", id: t.id, to: ts }, "bad_request"],
       [{ action: "assign", id: 999, to: ts }, "not_found"],
     ];
@@ -208,7 +221,7 @@ describe("the task board", () => {
     const byAgent: [Record<string, unknown>, string][] = [
       [{ op: "claim", id: 999 }, "not_found"],
       [{ op: "release", id: open.id }, "bad_request"],
-      [{ op: "done", id: 1 }, "bad_request"],
+      [{ op: "done", id: finished.id }, "bad_request"],
     ];
     for (const [command, code] of byAgent) {
       const out = await agentDoes(daemon, hub, py, command);
@@ -240,6 +253,7 @@ describe("the task board", () => {
   });
 
   test("assign sends a message and marks the task only when the session was reached", async () => {
+    const { py } = await workers();
     const t = await add("review the parser");
     const result = await hub.call("task", { action: "assign", id: t.id, to: "worker-py" });
     assert.equal(result.sent, "delivered");
@@ -280,6 +294,9 @@ describe("the task board", () => {
   });
 
   test("claims are released when a job is stopped, removed, or fails after SIGKILLs", async () => {
+    // Agents of its own: this test stops one and kills the other for good.
+    const ts = await startAgent(hub, "board-ts", "stopped-ts");
+    const py = await startAgent(hub, "board-py", "killed-py");
     const t1 = await add("held by a job that is stopped");
     assert.equal((await agentDoes(daemon, hub, ts, { op: "claim", id: t1.id })).ok, true);
     await hub.call("stop", { id: ts });

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { DaemonClient } from "../src/client/daemon-client.js";
-import { statePaths } from "../src/daemon/paths.js";
+import { statePaths } from "../src/home/paths.js";
+import { isProcessAlive } from "../src/home/process.js";
 import { RoostError } from "../src/protocol/errors.js";
 import type { EventMessage } from "../src/protocol/messages.js";
 import type { JobRow } from "../src/protocol/rows.js";
@@ -18,14 +19,6 @@ before(async () => {
   daemon = await startTestDaemon({ config: { agentProfiles: { sleeper: SLEEPER } } });
 });
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 after(() => daemon?.stop());
 
 const isCode = (code: string) => (e: unknown) => e instanceof RoostError && e.code === code;
@@ -65,7 +58,7 @@ test("connect starts the daemon in the background when asked and none runs", asy
     await client.call("shutdown", { all: true });
     client.close();
     for (const gone of [pid, row.pid!]) {
-      await waitFor(`process ${gone} to exit`, async () => (isRunning(gone) ? undefined : true));
+      await waitFor(`process ${gone} to exit`, async () => (isProcessAlive(gone) ? undefined : true));
     }
     assert.equal(existsSync(paths.socket), false);
   } finally {
@@ -78,7 +71,7 @@ test("connect starts the daemon in the background when asked and none runs", asy
       .catch(() => {});
     if (existsSync(paths.pidFile)) {
       const pid = Number(readFileSync(paths.pidFile, "utf8").trim());
-      if (pid > 0 && isRunning(pid)) process.kill(pid, "SIGKILL");
+      if (pid > 0 && isProcessAlive(pid)) process.kill(pid, "SIGKILL");
     }
     rmSync(home, { recursive: true, force: true });
   }

@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { RequestsInFlight } from "../src/daemon/requests-in-flight.js";
-import { Store } from "../src/daemon/store.js";
+import { RequestsInFlight } from "../src/daemon/jobs/requests-in-flight.js";
+import { Store } from "../src/daemon/store/store.js";
 
 test("a failed write in a batch fails its own caller only; the others in the batch are committed", async () => {
   const dir = mkdtempSync(join(tmpdir(), "roost-store-"));

@@ -4,7 +4,8 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { type TestContext, test } from "node:test";
 import { hostExecArgv } from "../src/daemon/host/launch.js";
-import { bashJob, hostTestDir, isAlive, screenShows, waitFor } from "./fixtures/host-harness.js";
+import { isProcessAlive as isAlive } from "../src/home/process.js";
+import { bashJob, hostTestDir, screenShows, waitFor } from "./fixtures/host-harness.js";
 
 // Hosts in these tests end soon after they are left alone.
 process.env.ROOST_HOST_IDLE_MS = "400";

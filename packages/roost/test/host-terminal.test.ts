@@ -5,14 +5,8 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { ProcessHost } from "../src/daemon/host/api.js";
 import { HOST_MAX_REQUEST_BYTES } from "../src/daemon/host/protocol.js";
-import {
-  bashJob,
-  type HostTestDir,
-  hostTestDir,
-  isAlive,
-  screenShows,
-  waitFor,
-} from "./fixtures/host-harness.js";
+import { isProcessAlive as isAlive } from "../src/home/process.js";
+import { bashJob, type HostTestDir, hostTestDir, screenShows, waitFor } from "./fixtures/host-harness.js";
 
 let dir: HostTestDir;
 let host: ProcessHost;

@@ -35,7 +35,6 @@ const CONFIG = {
 
 describe("the hub in a new user's first minutes", () => {
   let h: HubHarness;
-  let crasher: string;
 
   before(async () => {
     h = await startHubHarness(140, 40, { config: CONFIG });
@@ -55,9 +54,17 @@ describe("the hub in a new user's first minutes", () => {
     assert.equal(h.hub.state.selectedId, id);
   };
 
+  /** A job that crashed until it failed, and the screen that showed it: made by the first test that asks. */
+  let failed: Promise<{ crasher: string; screen: string }> | null = null;
+  const failedJob = () =>
+    (failed ??= (async () => {
+      const crasher = (await h.raw.request("dispatch", { profile: "crasher" })).result.id as string;
+      const screen = await h.waitForScreen("the failed row", (s) => /✗ crasher +failed/.test(s));
+      return { crasher, screen };
+    })());
+
   test("a failed job's row says why and what it printed last", async () => {
-    crasher = (await h.raw.request("dispatch", { profile: "crasher" })).result.id;
-    const screen = await h.waitForScreen("the failed row", (s) => /✗ crasher +failed/.test(s));
+    const { screen } = await failedJob();
     assert.match(
       screen,
       /✗ crasher +failed +execvp\(3\) failed: No such file or directory · crashed 3 times in a row/,
@@ -65,6 +72,7 @@ describe("the hub in a new user's first minutes", () => {
   });
 
   test("i shows its details: command, lifecycle, last output lines and its events, at every size", async () => {
+    const { crasher } = await failedJob();
     await selectById(crasher);
     h.terminal.type("i");
     let screen = await h.waitForScreen("the details", (s) => s.includes("── last output"));

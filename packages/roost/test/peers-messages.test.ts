@@ -29,16 +29,24 @@ const item = (conn: RawConnection, kind = "message", timeoutMs = 5000) =>
   conn.nextEvent((e) => e.event === "deliver" && e.kind === kind, timeoutMs);
 
 describe("messages, reach, watches, foreground peers and the feed", () => {
-  let a: { id: string; conn: RawConnection };
-  let a1: { id: string; conn: RawConnection };
-  let a2: { id: string; conn: RawConnection };
-  let b: { id: string; conn: RawConnection };
+  /**
+   * A root session `a` with two children, and a root `b` outside its tree: made by the first test
+   * that asks, so each test sets up what it uses and still runs alone.
+   */
+  let made: Promise<Record<"a" | "a1" | "a2" | "b", { id: string; conn: RawConnection }>> | null = null;
+  const trees = () =>
+    (made ??= (async () => {
+      const a = await root("tree-a");
+      return {
+        a,
+        a1: await child(a.conn, "a-one"),
+        a2: await child(a.conn, "a-two"),
+        b: await root("tree-b"),
+      };
+    })());
 
   test("reach: the tree always; outside it only by exact id with agentExternalMessages on", async () => {
-    a = await root("tree-a");
-    a1 = await child(a.conn, "a-one");
-    a2 = await child(a.conn, "a-two");
-    b = await root("tree-b");
+    const { a, a1, a2, b } = await trees();
     const peers = async (conn: RawConnection) =>
       ((await conn.request("peers", {})).result.peers as { id: string; relation: string }[])
         .map(
@@ -68,6 +76,7 @@ describe("messages, reach, watches, foreground peers and the feed", () => {
   });
 
   test("the envelope: names sanitised, delimiters in the body neutralised, the no-authority text after it", async () => {
+    const { a, a1 } = await trees();
     const evil = await child(a.conn, "evil", {
       state: "working",
       agentItems: true,
@@ -89,6 +98,7 @@ describe("messages, reach, watches, foreground peers and the feed", () => {
   });
 
   test("send: outcomes, 8000 characters, not to itself, duplicates, 30 a minute, 20 items waiting", async () => {
+    const { a, a1 } = await trees();
     const send = (conn: RawConnection, to: string, message: string) => conn.request("send", { to, message });
     assert.equal((await send(a.conn, a1.id, "x".repeat(8000))).result.outcome, "delivered");
     assert.equal((await send(a.conn, a1.id, "x".repeat(8001))).code, "bad_request");

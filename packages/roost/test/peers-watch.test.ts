@@ -3,7 +3,7 @@ import { execFile, spawn } from "node:child_process";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { ForegroundPeer } from "../src/client/foreground-peer.js";
-import { takeWriterLock, writerLockPath } from "../src/client/writer-lock.js";
+import { takeWriterLock, writerLockPath } from "../src/home/writer-lock.js";
 import { type DeliverEvent, RoostError } from "../src/protocol/index.js";
 import { type RawConnection, TEST_PROFILES, waitFor } from "./helpers/daemon.js";
 import { python, rowOf } from "./helpers/fixture-agents.js";

@@ -6,7 +6,7 @@ import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { ForegroundPeer } from "../src/client/foreground-peer.js";
 import { foregroundId } from "../src/daemon/peers/foreground.js";
-import { piCliPath, piExtensionPath } from "../src/daemon/pi-profile.js";
+import { piCliPath, piExtensionPath } from "../src/home/pi-profile.js";
 import type { FakeAnswer, FakeRequest } from "./fixtures/fake-openai.js";
 import { waitFor } from "./helpers/daemon.js";
 import { PI_WAIT_MS, type PiSuite, startPiSuite } from "./helpers/pi-suite.js";

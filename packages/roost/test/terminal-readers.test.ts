@@ -4,8 +4,8 @@
 // the highlighted one) and last answers.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { READERS, readerFor } from "../src/daemon/terminal/agent-reader.js";
 import { choiceIndex } from "../src/daemon/terminal/choosing.js";
+import { READERS, readerFor } from "../src/daemon/terminal/reader-choice.js";
 import { readScreen } from "../src/daemon/terminal/screen-reading.js";
 import { recordedScreen } from "./helpers/recorded-screen.js";
 

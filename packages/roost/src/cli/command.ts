@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { DaemonClient } from "../client/daemon-client.js";
-import { roostHome } from "../daemon/paths.js";
+import { roostHome } from "../home/paths.js";
 import { RoostError } from "../protocol/index.js";
 
 type OptionSpec = { type: "string" | "boolean"; short?: string };
@@ -27,7 +27,7 @@ export interface CommandContext {
   print(human: string, value: unknown): void;
 }
 
-export function helpText(command: Command): string {
+function helpText(command: Command): string {
   const options = Object.keys(command.options ?? {});
   return [
     `usage: roost ${command.usage}`,

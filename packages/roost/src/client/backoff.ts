@@ -5,7 +5,7 @@ export interface BackoffOptions {
   maxMs?: number;
 }
 
-export const DEFAULT_BACKOFF = { initialMs: 100, maxMs: 5000 } as const;
+const DEFAULT_BACKOFF = { initialMs: 100, maxMs: 5000 } as const;
 
 /**
  * How long to wait before reconnection attempt `attempt` (0 first): doubling from `initialMs` up to

@@ -1,4 +1,4 @@
-import { roostHome, statePaths } from "../daemon/paths.js";
+import { roostHome, statePaths } from "../home/paths.js";
 import { RoostError } from "../protocol/errors.js";
 import type { RowEvent, RowRemovedEvent } from "../protocol/events.js";
 import type { EventMessage } from "../protocol/messages.js";

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { statePaths } from "../daemon/paths.js";
+import { statePaths } from "../home/paths.js";
 import { RoostError } from "../protocol/errors.js";
 import { Connection } from "./connection.js";
 

@@ -63,7 +63,7 @@ export function readFinished(path: string): FinishedReplies {
   return { finished, items };
 }
 
-export function writeAtomically(path: string, text: string): void {
+function writeAtomically(path: string, text: string): void {
   const temporary = `${path}.${process.pid}.tmp`;
   writeFileSync(temporary, text, { mode: 0o600 });
   renameSync(temporary, path);

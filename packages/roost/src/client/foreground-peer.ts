@@ -1,11 +1,11 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { takeWriterLock } from "../home/writer-lock.js";
 import { RoostError } from "../protocol/errors.js";
 import type { DeliverEvent } from "../protocol/events.js";
 import type { PeerRegisterResult } from "../protocol/peers.js";
 import { Connection } from "./connection.js";
 import { PeerOps } from "./peers.js";
-import { takeWriterLock } from "./writer-lock.js";
 
 export interface ForegroundPeerOptions {
   /** The session's key (its session file's path). */

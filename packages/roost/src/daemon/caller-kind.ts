@@ -1,7 +1,7 @@
 import type { OpCaller } from "../protocol/index.js";
 import type { Caller } from "./caller.js";
-import type { Job } from "./job.js";
-import type { DaemonState } from "./state.js";
+import type { DaemonState } from "./jobs/daemon-state.js";
+import type { Job } from "./jobs/job.js";
 
 /** The concierge's job (M44): the one with its role. */
 export function isConciergeJob(job: Job): boolean {

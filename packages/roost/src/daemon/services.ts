@@ -2,17 +2,19 @@ import type { DispatchArgs, ReplyMode, ReplyResult } from "../protocol/index.js"
 import { BoardService } from "./board/board-service.js";
 import { ConciergeService } from "./concierge/concierge-service.js";
 import { Dispatcher } from "./dispatch/dispatcher.js";
-import { EventsFeed, type FeedActor } from "./events-feed.js";
-import { isLive, type Job } from "./job.js";
-import { JobEvents } from "./job-events.js";
+import { EventsFeed, type FeedActor } from "./feed/events-feed.js";
+import { JobEvents } from "./feed/job-events.js";
+import type { DaemonState } from "./jobs/daemon-state.js";
+import { isLive, type Job } from "./jobs/job.js";
+import type { Supervisor } from "./jobs/supervisor.js";
 import type { OpContext } from "./ops/context.js";
 import { ForegroundPeers } from "./peers/foreground.js";
 import { PeerService } from "./peers/peer-service.js";
 import { clockFromEnv } from "./schedules/clock.js";
 import { Scheduler } from "./schedules/scheduler.js";
-import type { DaemonState } from "./state.js";
-import type { Store } from "./store.js";
-import type { Supervisor } from "./supervisor.js";
+import type { Store } from "./store/store.js";
+import { Attachments } from "./terminal/attachments.js";
+import type { TerminalRows } from "./terminal/terminal-rows.js";
 
 /** How a reply is taken (the reply op's way, given from above: the ops sit over the services). */
 export type ReplyAs = (
@@ -27,18 +29,20 @@ export type ReplyAs = (
  * Builds the services the ops work with, each given what it uses, and wires them to the jobs'
  * changes: the one place they are made. The feed, the dispatcher (the user's dispatch, a
  * schedule's runs and a session's spawn all start jobs through it), the peers, the task board (it
- * hears of every job's change and removal, to release what an ended job held), the schedules and
- * the concierge (it hears of them too: suggestions, its digests).
+ * hears of every job's change and removal, to release what an ended job held), the schedules, who
+ * is attached to which terminal, and the terminal agents' rows (made before, as the supervisor
+ * tells them of screens; they forget a removed job here).
  */
 export function buildServices(
   state: DaemonState,
   supervisor: Supervisor,
   store: Store,
+  terminalRows: TerminalRows,
   reply: ReplyAs,
 ): OpContext {
   const clock = clockFromEnv();
   const feed = new EventsFeed(store, () => state.now());
-  const dispatcher = new Dispatcher(state, supervisor);
+  const dispatcher = new Dispatcher(state, supervisor, terminalRows);
   const foreground = new ForegroundPeers();
   const peers = new PeerService({ state, supervisor, dispatcher, feed, foreground, clock }, store);
   const board = new BoardService({ state, supervisor }, feed, store, foreground);
@@ -65,7 +69,20 @@ export function buildServices(
     { changed: (job) => board.jobChanged(job), removed: (id) => board.jobRemoved(id) },
     new JobEvents(state, feed),
     { changed: (job) => peers.jobChanged(job), removed: (id) => peers.jobRemoved(id) },
+    { changed: () => {}, removed: (id) => terminalRows.removed(id) },
   );
-  const services: OpContext = { state, supervisor, feed, dispatcher, board, schedules, peers, concierge };
+  const attachments = new Attachments(state);
+  const services: OpContext = {
+    state,
+    supervisor,
+    feed,
+    dispatcher,
+    board,
+    schedules,
+    peers,
+    terminalRows,
+    attachments,
+    concierge,
+  };
   return services;
 }

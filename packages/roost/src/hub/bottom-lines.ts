@@ -20,7 +20,7 @@ const TONES: Record<NoticeTone, (text: string) => string> = {
 };
 
 /** The choices around the chosen one that fit in `room` columns, the chosen one always among them. */
-export function choiceWindow(choices: string[], choice: number, room: number): string {
+function choiceWindow(choices: string[], choice: number, room: number): string {
   const cell = (i: number) => ` ${choices[i]} `;
   let from = choice;
   let to = choice + 1;

@@ -1,19 +1,11 @@
-import type { DescribeResult, RelatedJob } from "../protocol/index.js";
+import type { RelatedJob } from "../protocol/index.js";
 import { formatAge } from "./age.js";
 import { boxLines } from "./box-view.js";
-import type { HubState } from "./hub-state.js";
+import type { HubState, JobDetail } from "./hub-state.js";
 import { clockTime } from "./pane-view.js";
 import { shortPath } from "./row-list.js";
 import { rowLook } from "./row-look.js";
 import { bold, cyan, dim, grey, oneLine, red, yellow } from "./style.js";
-
-/** The job's details as it was last described: what `i` shows. */
-export interface JobDetail {
-  id: string;
-  result: DescribeResult | null;
-  /** Why it could not be described (the daemon's code and reason). */
-  error: string | null;
-}
 
 const field = (label: string, value: string) => ` ${dim(label.padEnd(10))}${value}`;
 

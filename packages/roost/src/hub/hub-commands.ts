@@ -1,12 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { isDisconnected } from "../client/daemon-client.js";
-import { loadProfiles } from "../daemon/config.js";
-import { statePaths } from "../daemon/paths.js";
+import { statePaths } from "../home/paths.js";
+import { loadProfiles } from "../home/profiles.js";
 import { RoostError } from "../protocol/errors.js";
 import type { ReplyResult } from "../protocol/ops.js";
-import type { JobDetail } from "./detail-view.js";
 import type { HubConnection } from "./hub-connection.js";
-import type { HubState, NoticeTone } from "./hub-state.js";
+import type { HubState, JobDetail, NoticeTone } from "./hub-state.js";
 import { isMissingOp } from "./optional-ops.js";
 import { compareRows } from "./row-list.js";
 

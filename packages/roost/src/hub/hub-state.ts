@@ -1,14 +1,21 @@
 import type { ConciergeEvent, ConciergeStatus, StandingOrder } from "../protocol/concierge.js";
+import type { DescribeResult } from "../protocol/describe.js";
 import type { JobRow } from "../protocol/rows.js";
-import type { JobDetail } from "./detail-view.js";
 import type { LineEditor } from "./line-editor.js";
-import { type Entry, listEntries, rowEntries } from "./row-list.js";
+import { type Entry, type Grouping, listEntries, rowEntries } from "./row-list.js";
 import { rowLook } from "./row-look.js";
 
-export type Grouping = "dir" | "state";
 export type ConnectionStatus = "connecting" | "connected" | "gone";
 /** The lower pane: each shows only when the daemon answers its op. */
 export type PaneKind = "events" | "board" | "schedules" | "orders";
+
+/** The job's details as it was last described: what `i` shows. */
+export interface JobDetail {
+  id: string;
+  result: DescribeResult | null;
+  /** Why it could not be described (the daemon's code and reason). */
+  error: string | null;
+}
 
 /** What a new job is given in the hub besides its profile, in the order Tab goes through them. */
 export const DISPATCH_FIELDS = ["task", "name", "folder"] as const;

@@ -12,7 +12,7 @@ import { fit, groupLine, heldLine, inPlaceEditorLine, questionLine, rowLine } fr
 import { bold, cyan, dim, errorBackground, green, red, yellow } from "./style.js";
 
 /** The size of the lower pane for a screen `height` lines high. */
-export function paneHeight(height: number): number {
+function paneHeight(height: number): number {
   return Math.max(3, Math.min(10, Math.floor(height / 3)));
 }
 
@@ -22,7 +22,7 @@ function chromeHeight(state: HubState): number {
 }
 
 /** The pane shown, if the daemon supports it. */
-export function shownPane(state: HubState) {
+function shownPane(state: HubState) {
   return state.pane !== null && availablePanes(state).includes(state.pane) ? state.pane : null;
 }
 

@@ -1,5 +1,5 @@
 import type { Component, Terminal } from "@mariozechner/pi-tui";
-import { roostHome } from "../daemon/paths.js";
+import { roostHome } from "../home/paths.js";
 import type { JobRow } from "../protocol/rows.js";
 import { FullScreenTUI } from "./full-screen-tui.js";
 import { HubCommands } from "./hub-commands.js";

@@ -73,7 +73,7 @@ export function editLine(editor: LineEditor, key: string | undefined, data: stri
 }
 
 /** The text a key types, if it types any: plain characters, or a kitty-encoded printable key. */
-export function typedText(key: string | undefined, data: string): string | undefined {
+function typedText(key: string | undefined, data: string): string | undefined {
   if (data.length > 0 && !/[\x00-\x1f\x7f]/.test(data)) return data;
   if (key !== undefined && [...key].length === 1) return key;
   if (key?.startsWith("shift+") && [...key].length === 7) return key.slice(6).toUpperCase();

@@ -1,7 +1,6 @@
 import { homedir } from "node:os";
 import type { JobRow } from "../protocol/rows.js";
-import type { Grouping } from "./hub-state.js";
-import { isWaiting, rowLook, STATE_GROUPS, type StateGroup } from "./row-look.js";
+import { rowLook, STATE_GROUPS, type StateGroup } from "./row-look.js";
 
 /** One line-group of the list: a group's heading, or a row (with its depth under its parent). */
 export type Entry =
@@ -21,7 +20,7 @@ function idIn(value: unknown): string | null {
  * The parent's id, when the daemon gives rows one: `parentSession` (the parent job) or `parent`;
  * rows from a daemon without spawning have neither.
  */
-export function parentId(row: JobRow, rows?: Map<string, JobRow>): string | null {
+function parentId(row: JobRow, rows?: Map<string, JobRow>): string | null {
   const linked = row as JobRow & { parentSession?: unknown; parent?: unknown };
   const candidates = [idIn(linked.parentSession), idIn(linked.parent)].filter(
     (id): id is string => id !== null,
@@ -42,7 +41,7 @@ export function shortPath(path: string, home = homedir()): string {
   return path;
 }
 
-export function matchesFilter(row: JobRow, filter: string): boolean {
+function matchesFilter(row: JobRow, filter: string): boolean {
   if (filter === "") return true;
   const needle = filter.toLowerCase();
   const fields = [
@@ -57,6 +56,9 @@ export function matchesFilter(row: JobRow, filter: string): boolean {
   ];
   return fields.some((f) => f?.toLowerCase().includes(needle));
 }
+
+/** How the rows are grouped: by their folder, or by their state. */
+export type Grouping = "dir" | "state";
 
 function groupKey(row: JobRow, grouping: Grouping, held: ReadonlyMap<string, string>): string {
   return grouping === "dir" ? row.cwd : (held.get(row.id) ?? rowLook(row).group);
@@ -148,11 +150,4 @@ export function listEntries(
 
 export function rowEntries(entries: Entry[]): RowEntry[] {
   return entries.filter((e): e is RowEntry => e.kind === "row");
-}
-
-/** The rows waiting for the user, in list order. */
-export function waitingRows(entries: Entry[]): JobRow[] {
-  return rowEntries(entries)
-    .map((e) => e.row)
-    .filter(isWaiting);
 }

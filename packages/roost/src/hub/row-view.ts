@@ -24,7 +24,7 @@ export function fit(text: string, width: number): string {
 }
 
 /** The name column's width for a screen `width` columns wide. */
-export function nameWidth(width: number): number {
+function nameWidth(width: number): number {
   return Math.max(10, Math.min(24, Math.floor(width * 0.22)));
 }
 

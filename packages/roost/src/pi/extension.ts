@@ -1,5 +1,5 @@
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
-import { PI_PROFILE } from "../daemon/pi-profile.js";
+import { PI_PROFILE } from "../home/pi-profile.js";
 import { registerAgentMessageRenderer } from "./agent-message.js";
 import { ForegroundLink } from "./foreground-link.js";
 import { takeJobIdentity } from "./job-identity.js";

@@ -1,4 +1,4 @@
-/** The events feed (M43): what happened across the jobs, the last 1000 kept. */
+/** The events feed (the `events` op): what happened across the jobs, the last 1000 kept. */
 
 import { type Static, Type } from "typebox";
 import { Count, JobRef, Maybe } from "./fields.js";

@@ -2,6 +2,7 @@ export * from "./attach.js";
 export * from "./board.js";
 export * from "./concierge.js";
 export * from "./describe.js";
+export * from "./dispatch.js";
 export * from "./environment.js";
 export * from "./errors.js";
 export * from "./events.js";

@@ -14,8 +14,9 @@ import {
   ConciergeSuggestArgs,
 } from "./concierge.js";
 import { DescribeArgs, type DescribeResult } from "./describe.js";
+import { DispatchArgs } from "./dispatch.js";
 import { EventsArgs, type EventsResult } from "./feed.js";
-import { JobRef, Maybe, NoArgs, RequestId, Text } from "./fields.js";
+import { JobRef, Maybe, NoArgs, RequestId } from "./fields.js";
 import { LIMITS } from "./limits.js";
 import {
   HandbackArgs,
@@ -80,15 +81,6 @@ export const AckArgs = Type.Object({
   seq: Type.Integer({ minimum: 1 }),
   exact: Maybe(Type.Boolean()),
 });
-
-export const DispatchArgs = Type.Object({
-  profile: Text(),
-  task: Maybe(Type.String({ maxLength: LIMITS.replyText })),
-  cwd: Maybe(Type.String()),
-  name: Maybe(Type.String()),
-  requestId: Maybe(RequestId),
-});
-export type DispatchArgs = Static<typeof DispatchArgs>;
 
 export const ReplyArgs = Type.Object({
   /** A job id or a unique name. */

@@ -10,8 +10,8 @@ export const SCHEDULE_LIMITS = {
 } as const;
 
 /**
- * Schedules (M46's vocabulary): `every 30m`, `daily 18:00`, `weekdays 09:00`, `cron "…"`, read in
- * the daemon's local time zone.
+ * Schedules, in the spec's vocabulary: `every 30m`, `daily 18:00`, `weekdays 09:00`, `cron "…"`,
+ * read in the daemon's local time zone.
  */
 export const ScheduleLaunch = Type.Object(
   {

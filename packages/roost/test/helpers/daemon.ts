@@ -4,7 +4,7 @@ import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { statePaths } from "../../src/daemon/paths.js";
+import { statePaths } from "../../src/home/paths.js";
 import { isProcessAlive } from "../../src/home/process.js";
 import { encodeLine, LIMITS, LineDecoder } from "../../src/protocol/index.js";
 import { killAll, processesMentioning } from "./leftovers.js";

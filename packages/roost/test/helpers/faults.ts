@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { TestContext } from "node:test";
+import { isProcessAlive } from "../../src/home/process.js";
 import { TEST_PROFILES, type TestDaemon, waitFor } from "./daemon.js";
 
 /**
@@ -23,11 +24,7 @@ export const FAULT_PROFILES = {
 
 /** Whether a process lives (a zombie counts as gone). */
 export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
+  if (!isProcessAlive(pid)) return false;
   try {
     return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
   } catch {

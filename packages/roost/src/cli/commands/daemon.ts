@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { DaemonClient, isDisconnected, RoostError } from "../../client/daemon-client.js";
-import { statePaths } from "../../daemon/paths.js";
+import { statePaths } from "../../home/paths.js";
 import { processGone } from "../../home/process.js";
 import type { Command } from "../command.js";
 
@@ -11,7 +11,7 @@ export const daemon: Command = {
   positionals: [0, 0],
   run: async ({ home }) => {
     // Loaded here only: the other commands need none of the daemon's code.
-    const { runDaemonForeground } = await import("../../daemon/run.js");
+    const { runDaemonForeground } = await import("../../daemon/start/run-foreground.js");
     const code = await runDaemonForeground(home);
     // What the daemon held (the host's connection, timers) must not keep it alive once stopped.
     process.exit(code);

@@ -4,7 +4,7 @@ import type { Command } from "../command.js";
 const USAGE = "schedule add WHEN PROFILE [TASK] | ls | rm|pause|resume|run ID [--json]";
 
 /** A schedule on one line: id, name, when, and its next run in local time. */
-export function scheduleLine(schedule: Schedule): string {
+function scheduleLine(schedule: Schedule): string {
   const next = schedule.paused ? "paused" : `next ${schedule.nextAt ?? "never"} (${schedule.timeZone})`;
   const overlap = schedule.overlap ? "  overlap" : "";
   return `${schedule.id}  ${schedule.name}  ${schedule.when}  ${next}  runs ${schedule.runs}, skipped ${schedule.skips}${overlap}`;

@@ -1,9 +1,9 @@
 import { RoostError, type TaskActor } from "../../protocol/index.js";
 import type { Caller } from "../caller.js";
 import { isConciergeJob } from "../caller-kind.js";
-import { isEnded, type Job } from "../job.js";
+import type { DaemonState } from "../jobs/daemon-state.js";
+import { isEnded, type Job } from "../jobs/job.js";
 import type { ForegroundPeers } from "../peers/foreground.js";
-import type { DaemonState } from "../state.js";
 
 /**
  * Who acts on the board: the user (the hub's or the CLI's connection), the concierge (the hub's

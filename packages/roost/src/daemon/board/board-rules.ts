@@ -1,6 +1,6 @@
 import { BOARD_LIMITS, type BoardCounts, type BoardTask, RoostError } from "../../protocol/index.js";
-import { RecordTable } from "../record-table.js";
-import type { Store } from "../store.js";
+import { RecordTable } from "../store/record-table.js";
+import type { Store } from "../store/store.js";
 import { actorLabel, type BoardActor, runsTheBoard } from "./actor.js";
 
 /** What the board keeps of a task; `blocked` is derived when it is shown. */

@@ -6,14 +6,14 @@ import {
   type TaskActor,
   type TaskResult,
 } from "../../protocol/index.js";
-import type { EventsFeed } from "../events-feed.js";
-import type { Job } from "../job.js";
+import type { EventsFeed } from "../feed/events-feed.js";
+import type { DaemonState } from "../jobs/daemon-state.js";
+import type { Job } from "../jobs/job.js";
+import type { Supervisor } from "../jobs/supervisor.js";
 import { deliverItem } from "../peers/deliver-item.js";
 import type { ForegroundPeers } from "../peers/foreground.js";
 import type { Session } from "../peers/sessions.js";
-import type { DaemonState } from "../state.js";
-import type { Store } from "../store.js";
-import type { Supervisor } from "../supervisor.js";
+import type { Store } from "../store/store.js";
 import { actorLabel, type BoardActor, holdsClaims } from "./actor.js";
 import { BoardRules, type StoredTask, type TaskChange } from "./board-rules.js";
 

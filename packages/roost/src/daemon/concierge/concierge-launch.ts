@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { piCliPath } from "../../home/pi-profile.js";
 import { CONCIERGE_PROMPT } from "../../pi/concierge/system-prompt.js";
-import { piCliPath } from "../pi-profile.js";
-import type { JobRecord } from "../store.js";
+import type { JobRecord } from "../store/store.js";
 
 /** The concierge's pi extension (the source when run from it, else the build). */
 export function conciergeExtensionPath(): string {

@@ -13,14 +13,15 @@ import {
   type StandingOrder,
 } from "../../protocol/index.js";
 import type { Caller } from "../caller.js";
-import { type EventsFeed, type FeedActor, USER } from "../events-feed.js";
-import { isLive, type Job, toRow } from "../job.js";
+import { type EventsFeed, type FeedActor, USER } from "../feed/events-feed.js";
+import type { DaemonState } from "../jobs/daemon-state.js";
+import { isLive, type Job } from "../jobs/job.js";
+import { toRow } from "../jobs/job-row.js";
+import type { Supervisor } from "../jobs/supervisor.js";
 import { deliverItem } from "../peers/deliver-item.js";
-import { RecordTable } from "../record-table.js";
 import type { Clock } from "../schedules/clock.js";
-import type { DaemonState } from "../state.js";
-import type { JobRecord, Store } from "../store.js";
-import type { Supervisor } from "../supervisor.js";
+import { RecordTable } from "../store/record-table.js";
+import type { JobRecord, Store } from "../store/store.js";
 import { asPiConcierge } from "./concierge-launch.js";
 import { buildDigest, rowNeed } from "./digest.js";
 import { OrderBook } from "./orders.js";

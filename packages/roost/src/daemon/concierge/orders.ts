@@ -1,8 +1,8 @@
 import { CONCIERGE_LIMITS, type OrderBy, RoostError, type StandingOrder } from "../../protocol/index.js";
-import { RecordTable } from "../record-table.js";
 import { localIso } from "../schedules/local-time.js";
 import { parseWhen, type When } from "../schedules/when.js";
-import type { Store } from "../store.js";
+import { RecordTable } from "../store/record-table.js";
+import type { Store } from "../store/store.js";
 
 /** What the store keeps of a standing order. Times are epoch milliseconds. */
 interface OrderRecord {

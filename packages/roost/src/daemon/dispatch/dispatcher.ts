@@ -2,6 +2,8 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import type { AgentProfile } from "../../home/agent-profile.js";
+import { loadProfiles } from "../../home/profiles.js";
 import {
   CONCIERGE_NAME,
   type DispatchArgs,
@@ -10,12 +12,13 @@ import {
   RoostError,
 } from "../../protocol/index.js";
 import { refuseReservedName } from "../concierge/reserved-name.js";
-import { type AgentProfile, loadProfiles, profileArgv } from "../config.js";
-import { jobFromRecord } from "../job.js";
-import type { DaemonState } from "../state.js";
-import type { JobRecord } from "../store.js";
-import type { Supervisor } from "../supervisor.js";
+import type { DaemonState } from "../jobs/daemon-state.js";
+import { jobFromRecord } from "../jobs/job.js";
+import { profileArgv } from "../jobs/profile-argv.js";
+import type { Supervisor } from "../jobs/supervisor.js";
+import type { JobRecord } from "../store/store.js";
 import { typeTaskAtPrompt } from "../terminal/terminal-replies.js";
+import type { TerminalRows } from "../terminal/terminal-rows.js";
 
 function newJobId(state: DaemonState): string {
   for (;;) {
@@ -57,6 +60,7 @@ export class Dispatcher {
   constructor(
     private readonly state: DaemonState,
     private readonly supervisor: Supervisor,
+    private readonly terminalRows: TerminalRows,
   ) {}
 
   /** The profile of that name in roost.json, read now; `not_found` names the ones there are. */
@@ -159,7 +163,7 @@ export class Dispatcher {
     // Known at once (a resend meanwhile finds it); started once its row is committed.
     state.jobs.set(id, job);
     try {
-      await state.store.createJob(record, requestId, queued ? typed : null);
+      await state.store.createJob(job.record, requestId, queued ? typed : null);
     } catch (err) {
       // Not kept, so not made: a resend makes it anew.
       if (state.jobs.get(id) === job) state.jobs.delete(id);
@@ -168,7 +172,7 @@ export class Dispatcher {
     await supervisor.start(job);
     // Typed once the program shows its prompt (a TUI may drop keys sent before, or take them as a dialog's answer).
     if (typed !== null && !profile.protocol && job.lifecycle === "running")
-      typeTaskAtPrompt(state, job, typed);
+      typeTaskAtPrompt(state, this.terminalRows, job, typed);
     return { id, name };
   }
 }

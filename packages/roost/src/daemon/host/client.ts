@@ -25,7 +25,7 @@ import {
 
 const HELLO_TIMEOUT_MS = 10_000;
 /** How long a request may wait for its answer before its caller hears `busy`. */
-export const HOST_REQUEST_DEADLINE_MS = 5000;
+const HOST_REQUEST_DEADLINE_MS = 5000;
 /** A shutdown ends every job first (SIGTERM, a grace, SIGKILL). */
 const HOST_SHUTDOWN_DEADLINE_MS = 15_000;
 /** After a shutdown, how long the host has to exit once it closed the connection. */
@@ -33,7 +33,7 @@ const HOST_EXIT_PATIENCE_MS = 5000;
 /** How often the host is asked whether it is there, while the connection is quiet. */
 const HEARTBEAT_MS = 1000;
 /** Silent this long with a question unanswered, the host is unresponsive. */
-export const HOST_SILENCE_MS = 2500;
+const HOST_SILENCE_MS = 2500;
 
 interface Pending {
   resolve: (result: unknown) => void;

@@ -4,7 +4,7 @@
  */
 import type { Socket } from "node:net";
 import { encodeLine, LineDecoder, LineTooLongError } from "../../protocol/framing.js";
-import type { OutputWatcher } from "./job.js";
+import type { OutputWatcher } from "./host-job.js";
 import {
   HOST_MAX_REQUEST_BYTES,
   HOST_MAX_UNREAD_BYTES,

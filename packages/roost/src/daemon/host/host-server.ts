@@ -8,7 +8,7 @@ import { RoostError } from "../../protocol/errors.js";
 import { encodeLine } from "../../protocol/framing.js";
 import type { HostJobInfo, ScreenSnapshot } from "./api.js";
 import { HostConnection } from "./host-connection.js";
-import { HostJob, type JobListener } from "./job.js";
+import { HostJob, type JobListener } from "./host-job.js";
 import { HOST_PROTOCOL_VERSION, type HostEvent, type HostOpName, type HostOps } from "./protocol.js";
 import { isHostOp, parseHostArgs } from "./requests.js";
 

@@ -7,8 +7,8 @@ import { chmodSync, existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { hostSocketPath, removeIfPresent } from "./files.js";
 import { HostServer } from "./host-server.js";
-import { acquireHostLock } from "./lock.js";
 import { ANOTHER_HOST_EXIT_CODE } from "./protocol.js";
+import { acquireHostLock } from "./state-lock.js";
 
 const DEFAULT_IDLE_MS = 30_000;
 

@@ -5,7 +5,7 @@ import type { HostSpawnSpec } from "./api.js";
 import type { HostOpName, HostOps } from "./protocol.js";
 
 /** The screen model's narrowest terminal. */
-export const MIN_COLS = 2;
+const MIN_COLS = 2;
 export const MAX_COLS = 1000;
 export const MAX_ROWS = 500;
 const MAX_ID_LENGTH = 200;

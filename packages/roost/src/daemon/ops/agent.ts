@@ -10,8 +10,8 @@ import {
 } from "../../protocol/index.js";
 import type { Caller, HelloInfo } from "../caller.js";
 import { refuseReservedName } from "../concierge/reserved-name.js";
-import { deliverEvent, type Job } from "../job.js";
-import type { DaemonState } from "../state.js";
+import type { DaemonState } from "../jobs/daemon-state.js";
+import { deliverEvent, type Job } from "../jobs/job.js";
 import type { OpHandler } from "./context.js";
 
 const MAX_CAPABILITIES = 32;

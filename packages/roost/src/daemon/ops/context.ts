@@ -3,11 +3,13 @@ import type { BoardService } from "../board/board-service.js";
 import type { Caller } from "../caller.js";
 import type { ConciergeService } from "../concierge/concierge-service.js";
 import type { Dispatcher } from "../dispatch/dispatcher.js";
-import type { EventsFeed } from "../events-feed.js";
+import type { EventsFeed } from "../feed/events-feed.js";
+import type { DaemonState } from "../jobs/daemon-state.js";
+import type { Supervisor } from "../jobs/supervisor.js";
 import type { PeerService } from "../peers/peer-service.js";
 import type { Scheduler } from "../schedules/scheduler.js";
-import type { DaemonState } from "../state.js";
-import type { Supervisor } from "../supervisor.js";
+import type { Attachments } from "../terminal/attachments.js";
+import type { TerminalRows } from "../terminal/terminal-rows.js";
 
 /** What every op works with: the jobs and the services built at daemon start. */
 export interface OpContext {
@@ -19,6 +21,8 @@ export interface OpContext {
   schedules: Scheduler;
   peers: PeerService;
   concierge: ConciergeService;
+  terminalRows: TerminalRows;
+  attachments: Attachments;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { RelatedJob } from "../../protocol/index.js";
-import { type Job, toRow } from "../job.js";
-import { lastOutputLines } from "../output-lines.js";
+import type { Job } from "../jobs/job.js";
+import { toRow } from "../jobs/job-row.js";
+import { lastOutputLines } from "../jobs/output-lines.js";
 import type { OpHandler } from "./context.js";
 
 /** The feed's events about the job that `describe` gives. */

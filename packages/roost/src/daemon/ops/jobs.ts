@@ -1,7 +1,7 @@
 import { RoostError } from "../../protocol/index.js";
-import type { Job } from "../job.js";
-import { removeJobFolder } from "../job-folders.js";
-import type { DaemonState } from "../state.js";
+import type { DaemonState } from "../jobs/daemon-state.js";
+import type { Job } from "../jobs/job.js";
+import { removeJobFolder } from "../jobs/job-folders.js";
 import type { OpHandler } from "./context.js";
 
 export const dispatch: OpHandler<"dispatch"> = ({ dispatcher }, _caller, args) => dispatcher.dispatch(args);

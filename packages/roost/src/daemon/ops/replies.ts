@@ -1,24 +1,11 @@
 import { LIMITS, type ReplyMode, type ReplyResult, RoostError } from "../../protocol/index.js";
-import { type FeedActor, USER } from "../events-feed.js";
-import { deliverEvent, isEnded, type Job, jobRecord } from "../job.js";
+import { type FeedActor, USER } from "../feed/events-feed.js";
+import { feedReply } from "../feed/feed-reply.js";
+import { deliverEvent, type Job, jobRecord } from "../jobs/job.js";
 import { sendHeldBack } from "../peers/deliver-item.js";
-import type { StoredReply } from "../store.js";
-import type { Supervisor } from "../supervisor.js";
+import type { StoredReply } from "../store/store.js";
 import { replyToTerminal } from "../terminal/terminal-replies.js";
 import type { OpContext, OpHandler } from "./context.js";
-import { feedReply } from "./feed-reply.js";
-
-/**
- * A reply to an ended job (reaped, done, failed) starts it again. A stopped job stays stopped:
- * the user stopped it, so its reply waits for a respawn instead of undoing the stop.
- */
-function startIfEnded(supervisor: Supervisor, job: Job): void {
-  if (isEnded(job)) {
-    job.crashStreak = 0;
-    job.error = null;
-    void supervisor.start(job);
-  }
-}
 
 /** Keeps the queue in seq order (an agent item may have been queued while this reply was saved). */
 function insertBySeq(pending: StoredReply[], reply: StoredReply): void {
@@ -54,7 +41,7 @@ export const reply: OpHandler<"reply"> = async (ctx, _caller, args) => {
   if (seq !== undefined) {
     // The first may still be on its way to the disk: "saved" is said once it is there.
     await state.store.committed();
-    startIfEnded(supervisor, job);
+    void supervisor.wake(job);
     return { duplicate: true, saved: true, seq };
   }
   // The first is still under way (typed into a terminal, waiting for the host): its answer is this one's.
@@ -123,6 +110,6 @@ export async function takeReply(
   if (job.savingReplies === 0) sendHeldBack(job);
   state.changed(job);
   feedReply(ctx.feed, job, text, mode, by);
-  startIfEnded(supervisor, job);
+  void supervisor.wake(job);
   return { seq: saved.seq, saved: true };
 }

@@ -1,6 +1,6 @@
 import { foldName, RoostError } from "../../protocol/index.js";
 import { refuseReservedName } from "../concierge/reserved-name.js";
-import type { Job } from "../job.js";
+import type { Job } from "../jobs/job.js";
 import type { OpContext, OpHandler } from "./context.js";
 
 export const list: OpHandler<"list"> = ({ state }) => ({ rows: state.rows() });

@@ -1,8 +1,8 @@
 import { type DeliverKind, LIMITS, type MessageOutcome, RoostError } from "../../protocol/index.js";
-import { deliverEvent, isEnded, type Job, jobRecord } from "../job.js";
-import type { DaemonState } from "../state.js";
-import type { StoredReply } from "../store.js";
-import type { Supervisor } from "../supervisor.js";
+import type { DaemonState } from "../jobs/daemon-state.js";
+import { deliverEvent, type Job, jobRecord } from "../jobs/job.js";
+import type { Supervisor } from "../jobs/supervisor.js";
+import type { StoredReply } from "../store/store.js";
 
 interface AgentItem {
   kind: DeliverKind;
@@ -60,10 +60,7 @@ export function deliverItem(
   state.store.addAgentItem(jobRecord(job), stored, job.updatedAt);
   job.pending.push(stored);
   let outcome: MessageOutcome = "queued";
-  if (isEnded(job)) {
-    job.crashStreak = 0;
-    job.error = null;
-    void supervisor.start(job);
+  if (supervisor.wake(job)) {
     outcome = "started";
   } else if (job.connection && job.report?.agentItems) {
     if (job.savingReplies > 0) heldBack.add(stored);

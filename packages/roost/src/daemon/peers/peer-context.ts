@@ -1,7 +1,7 @@
 import type { Dispatcher } from "../dispatch/dispatcher.js";
-import type { EventsFeed } from "../events-feed.js";
-import type { DaemonState } from "../state.js";
-import type { Supervisor } from "../supervisor.js";
+import type { EventsFeed } from "../feed/events-feed.js";
+import type { DaemonState } from "../jobs/daemon-state.js";
+import type { Supervisor } from "../jobs/supervisor.js";
 import type { ForegroundPeers } from "./foreground.js";
 import type { PeerSettings } from "./user-config.js";
 

@@ -1,5 +1,5 @@
-import { readWriterLock } from "../../client/writer-lock.js";
 import { isProcessAlive } from "../../home/process.js";
+import { readWriterLock } from "../../home/writer-lock.js";
 import {
   foldName,
   type PeerRegisterArgs,
@@ -9,12 +9,12 @@ import {
 } from "../../protocol/index.js";
 import type { Caller } from "../caller.js";
 import type { Dispatcher } from "../dispatch/dispatcher.js";
-import type { EventsFeed } from "../events-feed.js";
-import type { Job } from "../job.js";
+import type { EventsFeed } from "../feed/events-feed.js";
+import type { DaemonState } from "../jobs/daemon-state.js";
+import type { Job } from "../jobs/job.js";
+import type { Supervisor } from "../jobs/supervisor.js";
 import type { Clock } from "../schedules/clock.js";
-import type { DaemonState } from "../state.js";
-import type { Store } from "../store.js";
-import type { Supervisor } from "../supervisor.js";
+import type { Store } from "../store/store.js";
 import { type ForegroundPeers, foregroundId } from "./foreground.js";
 import { Messaging } from "./messaging.js";
 import type { PeerContext } from "./peer-context.js";

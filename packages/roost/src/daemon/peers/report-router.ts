@@ -7,7 +7,7 @@ import {
   type RunCause,
 } from "../../protocol/index.js";
 import type { Caller } from "../caller.js";
-import type { Job } from "../job.js";
+import type { Job } from "../jobs/job.js";
 import { deliverItem } from "./deliver-item.js";
 import { envelope } from "./envelope.js";
 import { feedLine, type PeerContext } from "./peer-context.js";

@@ -1,7 +1,8 @@
 import { type PeerInfo, type Relation, RoostError } from "../../protocol/index.js";
 import type { Caller } from "../caller.js";
-import { isEnded, isLive, type Job, toRow } from "../job.js";
-import type { DaemonState } from "../state.js";
+import type { DaemonState } from "../jobs/daemon-state.js";
+import { isEnded, isLive, type Job } from "../jobs/job.js";
+import { toRow } from "../jobs/job-row.js";
 import type { ForegroundPeer, ForegroundPeers } from "./foreground.js";
 
 /** A job's session key: the session file its agent reported (pi's), else its id. */

@@ -1,8 +1,8 @@
+import { loadProfiles } from "../../home/profiles.js";
 import { RoostError, type SpawnArgs, type SpawnResult } from "../../protocol/index.js";
 import type { Caller } from "../caller.js";
-import { loadProfiles } from "../config.js";
-import { isLive } from "../job.js";
-import type { DaemonState } from "../state.js";
+import type { DaemonState } from "../jobs/daemon-state.js";
+import { isLive } from "../jobs/job.js";
 import type { PeerContext } from "./peer-context.js";
 import { RateWindow } from "./rate-window.js";
 import { jobForSession, type Session, sessionKeyOf, speakerOf } from "./sessions.js";

@@ -6,8 +6,8 @@ import {
   type WatchWhen,
 } from "../../protocol/index.js";
 import type { Caller } from "../caller.js";
-import type { Job } from "../job.js";
-import type { Store } from "../store.js";
+import type { Job } from "../jobs/job.js";
+import type { Store } from "../store/store.js";
 import { deliverItem } from "./deliver-item.js";
 import { envelope } from "./envelope.js";
 import type { PeerContext } from "./peer-context.js";

@@ -6,9 +6,9 @@ import {
   type ScheduleLaunch,
   type SchedulesResult,
 } from "../../protocol/index.js";
-import type { EventsFeed } from "../events-feed.js";
-import { RecordTable } from "../record-table.js";
-import type { Store } from "../store.js";
+import type { EventsFeed } from "../feed/events-feed.js";
+import { RecordTable } from "../store/record-table.js";
+import type { Store } from "../store/store.js";
 import type { Clock } from "./clock.js";
 import { localIso, localTimeZone } from "./local-time.js";
 import { parseWhen, type When } from "./when.js";

@@ -38,7 +38,8 @@ function cron(pattern: string): When {
   }
   return {
     next: (after) => job.nextRun(new Date(after))?.getTime() ?? null,
-    latest: (at) => job.previousRuns(1, new Date(at))[0]?.getTime() ?? null,
+    // croner's previous runs are strictly before the date it is given: `at` itself counts too.
+    latest: (at) => job.previousRuns(1, new Date(at + 1))[0]?.getTime() ?? null,
   };
 }
 
@@ -50,7 +51,7 @@ function clockTime(hours: string, minutes: string, form: string): [number, numbe
 }
 
 /**
- * Reads a schedule's `when` (M46's vocabulary): `every 30m` (m, h or d), `daily 18:00`,
+ * Reads a schedule's `when` (the spec's vocabulary): `every 30m` (m, h or d), `daily 18:00`,
  * `weekdays 09:00` (Monday to Friday), `cron "m h dom mon dow"`. Anything else is `bad_request`
  * with the reason. `anchor` is where `every` counts from.
  */

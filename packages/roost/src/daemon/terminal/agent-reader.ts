@@ -1,13 +1,8 @@
 /**
  * What roost knows of an agent's screen, as data: its input prompt, its working line, where its
  * answers are, and how its dialogs look. One reader per known agent (`readers/`), and a generic one
- * for any other program; a profile picks one with `reader`, else its command's name does.
+ * for any other program (`reader-choice.ts` picks one).
  */
-import { basename } from "node:path";
-import { claudeCode } from "./readers/claude-code.js";
-import { codex } from "./readers/codex.js";
-import { generic } from "./readers/generic.js";
-import { piTui } from "./readers/pi-tui.js";
 
 export interface AgentReader {
   name: string;
@@ -38,22 +33,4 @@ export interface AgentReader {
   hints: RegExp;
   /** Taken off the end of a choice: hotkeys as "(y)" or "(esc)", a "✔" marking the current one. */
   choiceDecoration: RegExp;
-}
-
-export const READERS: Record<string, AgentReader> = {
-  claude: claudeCode,
-  codex,
-  pi: piTui,
-  generic,
-};
-
-export const READER_NAMES = Object.keys(READERS);
-
-/** The reader a profile names, else the one its program's name says, else the generic one. */
-export function readerFor(name: string | undefined, command: readonly string[]): AgentReader {
-  if (name !== undefined) return READERS[name] ?? generic;
-  // `/bin/sh -c "claude ..."` runs claude too: the first word of the shell text counts.
-  const program =
-    command[0] === "/bin/sh" && command[1] === "-c" ? (command[2] ?? "").split(/\s+/)[0]! : command[0];
-  return READERS[basename(program ?? "")] ?? generic;
 }

@@ -7,8 +7,8 @@ import { type AttachEvent, type AttachResult, type Lifecycle, RoostError } from 
 import type { Caller } from "../caller.js";
 import type { ProcessHost } from "../host/api.js";
 import { connectHost } from "../host/index.js";
-import type { Job } from "../job.js";
-import type { DaemonState } from "../state.js";
+import type { DaemonState } from "../jobs/daemon-state.js";
+import type { Job } from "../jobs/job.js";
 import { readLastScreen } from "./last-screen.js";
 
 interface Attachment {
@@ -128,15 +128,4 @@ export class Attachments {
     else if (i === 0) list[0]!.caller.send({ event: "terminal-keyboard", id: attachment.jobId });
     void attachment.host.close().catch(() => {});
   }
-}
-
-const byState = new WeakMap<DaemonState, Attachments>();
-
-export function attachmentsOf(state: DaemonState): Attachments {
-  let attachments = byState.get(state);
-  if (!attachments) {
-    attachments = new Attachments(state);
-    byState.set(state, attachments);
-  }
-  return attachments;
 }

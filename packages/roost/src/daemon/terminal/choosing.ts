@@ -8,7 +8,7 @@
  */
 import { RoostError } from "../../protocol/index.js";
 import type { ProcessHost, ScreenSnapshot } from "../host/api.js";
-import type { Job } from "../job.js";
+import type { Job } from "../jobs/job.js";
 import type { Dialog } from "./dialogs.js";
 import type { TerminalRows } from "./terminal-rows.js";
 

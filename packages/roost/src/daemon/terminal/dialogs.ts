@@ -102,7 +102,7 @@ function findMenu(lines: readonly string[], last: number, reader: AgentReader): 
  * paragraph that asks, to the line with the question mark; then the lines that show what it is
  * about (`$ command`). Lines are joined with " · ".
  */
-export function questionAbove(lines: readonly string[], start: number, reader: AgentReader): string | null {
+function questionAbove(lines: readonly string[], start: number, reader: AgentReader): string | null {
   const floor = Math.max(0, start - QUESTION_WINDOW);
   let top = floor;
   let bounded = false;

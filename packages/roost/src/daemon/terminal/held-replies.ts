@@ -7,7 +7,7 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { HeldReply } from "../../protocol/index.js";
-import type { Job } from "../job.js";
+import type { Job } from "../jobs/job.js";
 
 export interface Held extends HeldReply {
   requestId: string | null;

@@ -9,7 +9,7 @@ import type { ProcessHost } from "../host/api.js";
 /** The serialized screen is capped: the last part of a huge one is what matters. */
 const MAX_LAST_SCREEN_CHARS = 4 * 1024 * 1024;
 
-export function lastScreenPath(jobDir: string): string {
+function lastScreenPath(jobDir: string): string {
   return join(jobDir, "last-screen");
 }
 

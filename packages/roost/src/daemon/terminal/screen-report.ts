@@ -1,6 +1,6 @@
 /** The row a job's screen gives it, kept beside the job (never stored: it is read again after a restart). */
 import type { Report } from "../../protocol/index.js";
-import type { Job } from "../job.js";
+import type { Job } from "../jobs/job.js";
 
 const reports = new WeakMap<Job, Report>();
 

@@ -6,14 +6,14 @@
  * dispatched task waits for the agent's input prompt, never typed into a dialog.
  */
 import { type ReplyMode, type ReplyResult, RoostError } from "../../protocol/index.js";
-import type { EventsFeed, FeedActor } from "../events-feed.js";
-import { isEnded, type Job, jobRecord } from "../job.js";
-import { feedReply } from "../ops/feed-reply.js";
-import type { DaemonState } from "../state.js";
-import type { Supervisor } from "../supervisor.js";
+import type { EventsFeed, FeedActor } from "../feed/events-feed.js";
+import { feedReply } from "../feed/feed-reply.js";
+import type { DaemonState } from "../jobs/daemon-state.js";
+import { isEnded, type Job, jobRecord } from "../jobs/job.js";
+import type { Supervisor } from "../jobs/supervisor.js";
 import { choiceIndex, choose } from "./choosing.js";
 import { dropHeldReply, heldReplyOf, holdReply } from "./held-replies.js";
-import { type Settled, terminalRowsOf } from "./terminal-rows.js";
+import type { Settled, TerminalRows } from "./terminal-rows.js";
 import { typeText } from "./typing.js";
 
 export interface TerminalReply {
@@ -44,6 +44,7 @@ export interface TerminalReplyDeps {
   state: DaemonState;
   supervisor: Supervisor;
   feed: EventsFeed;
+  terminalRows: TerminalRows;
 }
 
 export function replyToTerminal(
@@ -74,14 +75,13 @@ async function typeReply(ctx: TerminalReplyDeps, job: Job, reply: TerminalReply)
   if (reply.held === undefined && requestId !== undefined && held?.requestId === requestId)
     return { held: true, saved: false, duplicate: true };
 
-  const rows = terminalRowsOf(state);
-  const wasEnded = isEnded(job);
-  const startedFor = wasEnded ? { was: job.lifecycle, restarts: job.restarts } : null;
+  const rows = ctx.terminalRows;
+  const startedFor = isEnded(job) ? { was: job.lifecycle, restarts: job.restarts } : null;
+  const waking = supervisor.wake(job);
+  const wasEnded = waking !== null;
   let settled: Settled | null = null;
-  if (wasEnded) {
-    job.crashStreak = 0;
-    job.error = null;
-    await supervisor.start(job);
+  if (waking) {
+    await waking;
     // Looked at once the program settled: its prompt, a dialog, or (a program roost does not know) quiet.
     if (job.lifecycle === "running") settled = await rows.whenSettled(job, false);
   }
@@ -147,8 +147,7 @@ function notTakingReplies(job: Job, startedFor: { was: string; restarts: number 
  * Types a dispatched task once the agent shows its input prompt. A dialog up meanwhile (a trust
  * screen, a first-run menu) waits for the person; the task is dropped if the job ends first.
  */
-export function typeTaskAtPrompt(state: DaemonState, job: Job, task: string): void {
-  const rows = terminalRowsOf(state);
+export function typeTaskAtPrompt(state: DaemonState, rows: TerminalRows, job: Job, task: string): void {
   // Not in the reply queue: the person's replies answer the dialogs it waits through.
   void rows
     .whenSettled(job, true)

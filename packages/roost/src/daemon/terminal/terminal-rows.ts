@@ -6,14 +6,14 @@
  */
 import { emptyReport, type Report } from "../../protocol/index.js";
 import type { ScreenSnapshot } from "../host/api.js";
-import type { Job } from "../job.js";
-import type { DaemonState } from "../state.js";
-import { screenRulesOf } from "./blocked-patterns.js";
+import type { DaemonState } from "../jobs/daemon-state.js";
+import type { Job } from "../jobs/job.js";
 import { readScreen, type ScreenReading } from "./screen-reading.js";
 import { setScreenReport } from "./screen-report.js";
+import { screenRulesOf } from "./screen-rules.js";
 
 /** No output for this long and the agent is idle. */
-export const QUIET_MS = Number(process.env.ROOST_TERMINAL_QUIET_MS) || 1000;
+const QUIET_MS = Number(process.env.ROOST_TERMINAL_QUIET_MS) || 1000;
 /** A row whose text alone changes is told at most this often (state and status changes at once). */
 const SUMMARY_INTERVAL_MS = 200;
 /** A program roost knows nothing of takes text after its first output and this much quiet. */
@@ -265,18 +265,4 @@ function sameReport(a: Report, b: Report): boolean {
     a.choices.length === b.choices.length &&
     a.choices.every((c, i) => c === b.choices[i])
   );
-}
-
-const byState = new WeakMap<DaemonState, TerminalRows>();
-
-/** The daemon's terminal rows (one per daemon state). */
-export function terminalRowsOf(state: DaemonState): TerminalRows {
-  let rows = byState.get(state);
-  if (!rows) {
-    const created = new TerminalRows(state);
-    state.jobWatchers.push({ changed: () => {}, removed: (id) => created.removed(id) });
-    byState.set(state, created);
-    rows = created;
-  }
-  return rows;
 }

@@ -10,7 +10,7 @@
  */
 import { RoostError } from "../../protocol/index.js";
 import type { ProcessHost, ScreenSnapshot } from "../host/api.js";
-import type { Job } from "../job.js";
+import type { Job } from "../jobs/job.js";
 import type { TerminalRows } from "./terminal-rows.js";
 
 const PASTE_START = "\x1b[200~";

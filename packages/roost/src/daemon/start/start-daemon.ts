@@ -1,19 +1,19 @@
 import { mkdirSync, rmSync } from "node:fs";
-import { RoostError } from "../protocol/index.js";
-import type { ProcessHost } from "./host/api.js";
-import { connectHost } from "./host/index.js";
-import { jobFromRecord } from "./job.js";
-import { acquireDaemonLock } from "./lock.js";
-import { releaseCaller } from "./ops/agent.js";
-import { takeReply } from "./ops/replies.js";
-import { roostHome, statePaths } from "./paths.js";
-import { type Log, route } from "./router.js";
-import { SocketServer } from "./server.js";
-import { buildServices } from "./services.js";
-import { DaemonState } from "./state.js";
-import { Store } from "./store.js";
-import { Supervisor } from "./supervisor.js";
-import { attachmentsOf } from "./terminal/attachments.js";
+import { roostHome, statePaths } from "../../home/paths.js";
+import { RoostError } from "../../protocol/index.js";
+import type { ProcessHost } from "../host/api.js";
+import { connectHost } from "../host/index.js";
+import { DaemonState } from "../jobs/daemon-state.js";
+import { jobFromRecord } from "../jobs/job.js";
+import { Supervisor } from "../jobs/supervisor.js";
+import { releaseCaller } from "../ops/agent.js";
+import { takeReply } from "../ops/replies.js";
+import { type Log, route } from "../router.js";
+import { SocketServer } from "../server.js";
+import { buildServices } from "../services.js";
+import { Store } from "../store/store.js";
+import { TerminalRows } from "../terminal/terminal-rows.js";
+import { acquireDaemonLock } from "./daemon-lock.js";
 
 export interface DaemonOptions {
   home?: string;
@@ -45,8 +45,9 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     state.jobs.set(record.id, jobFromRecord(record, store.pendingReplies(record.id)));
   }
   const connect = options.connect ?? ((stateDir: string) => connectHost({ stateDir }));
-  const supervisor = new Supervisor(state, () => connect(paths.stateDir), log);
-  const services = buildServices(state, supervisor, store, (ctx, job, text, mode, by) =>
+  const terminalRows = new TerminalRows(state);
+  const supervisor = new Supervisor(state, () => connect(paths.stateDir), log, terminalRows);
+  const services = buildServices(state, supervisor, store, terminalRows, (ctx, job, text, mode, by) =>
     takeReply(ctx, job, text, mode, undefined, undefined, by),
   );
   const server = new SocketServer({
@@ -55,7 +56,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     closed: (caller) => {
       state.callers.delete(caller);
       releaseCaller(state, caller);
-      attachmentsOf(state).callerClosed(caller);
+      services.attachments.callerClosed(caller);
     },
   });
 
@@ -72,7 +73,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
   const letGo = (all: boolean): Promise<void> => {
     jobsLetGo ??= (async () => {
       // Attached terminals hear of it before their connection closes: a shutdown wins over them.
-      attachmentsOf(state).shuttingDown(all);
+      services.attachments.shuttingDown(all);
       server.stopAccepting();
       services.schedules.stop();
       services.concierge.stop();

@@ -1,30 +1,19 @@
+/**
+ * `roost.json`'s profiles, read and checked: what the daemon dispatches from and the hub's picker
+ * lists. How a profile's command line is made is the daemon's (`daemon/jobs/profile-argv.ts`).
+ */
 import { readFileSync } from "node:fs";
 import { RoostError } from "../protocol/index.js";
+import type { AgentProfile } from "./agent-profile.js";
+import { checkBlockedPatterns } from "./blocked-patterns.js";
 import { PI_PROFILE, piProfile } from "./pi-profile.js";
-import { READER_NAMES } from "./terminal/agent-reader.js";
-import { checkBlockedPatterns } from "./terminal/blocked-patterns.js";
-
-/** One way of running an agent, from `roost.json`'s `agentProfiles`. */
-export interface AgentProfile {
-  /** argv, or a string run by `/bin/sh -c`. */
-  command: string[] | string;
-  /** `type`: the task is the agent's first reply; `argv`: it is appended to the command. */
-  task: "type" | "argv";
-  /** Whether the agent speaks the roost agent protocol (else it is read from its terminal). */
-  protocol: boolean;
-  cwd?: string;
-  env?: Record<string, string>;
-  /** Regular expressions for screen lines that mean the agent waits for the user. */
-  blockedPatterns?: string[];
-  /** How its screen is read (`claude`, `codex`, `generic`); default: by its command's name. */
-  reader?: string;
-}
+import { isReaderName, READER_NAMES } from "./reader-names.js";
 
 /**
  * Profiles roost has without a `roost.json`: the coding agents it knows, run as terminal agents with
  * the task typed at their prompt. A profile of the same name in `roost.json` replaces one.
  */
-export const BUILT_IN_PROFILES: ReadonlyMap<string, AgentProfile> = new Map([
+const BUILT_IN_PROFILES: ReadonlyMap<string, AgentProfile> = new Map([
   ["claude", { command: ["claude"], task: "type", protocol: false, reader: "claude" }],
   ["codex", { command: ["codex"], task: "type", protocol: false, reader: "codex" }],
 ]);
@@ -51,8 +40,7 @@ function checkProfile(file: string, name: string, raw: unknown): AgentProfile {
   if (p.cwd !== undefined && (typeof p.cwd !== "string" || p.cwd === "")) bad("cwd", "a folder path");
   if (p.env !== undefined && (!isObject(p.env) || Object.values(p.env).some((v) => typeof v !== "string")))
     bad("env", "an object of strings");
-  if (p.reader !== undefined && !READER_NAMES.includes(p.reader as string))
-    bad("reader", `one of ${READER_NAMES.join(", ")}`);
+  if (p.reader !== undefined && !isReaderName(p.reader)) bad("reader", `one of ${READER_NAMES.join(", ")}`);
   return {
     command: command as string[] | string,
     task: task as "type" | "argv",
@@ -99,16 +87,4 @@ export function loadProfiles(file: string): Map<string, AgentProfile> {
   for (const [name, raw] of Object.entries(profiles)) out.set(name, checkProfile(file, name, raw));
   for (const [name, profile] of builtInProfiles()) if (!out.has(name)) out.set(name, profile);
   return out;
-}
-
-/** The argv a profile runs, with the task appended when the profile takes it on the command line. */
-export function profileArgv(profile: AgentProfile, task: string | null): string[] {
-  const withTask = profile.task === "argv" && task !== null && task !== "";
-  if (typeof profile.command === "string") {
-    // `"$@"` hands the task to the shell command as one argument, never as shell text.
-    return withTask
-      ? ["/bin/sh", "-c", `${profile.command} "$@"`, "roost-job", task]
-      : ["/bin/sh", "-c", profile.command];
-  }
-  return withTask ? [...profile.command, task] : [...profile.command];
 }

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { isProcessAlive } from "../home/process.js";
 import { WRITER_LOCK_DIR } from "../protocol/peers.js";
+import { isProcessAlive } from "./process.js";
 
 /**
  * A foreground session's writer lock: one file per session in the state folder,

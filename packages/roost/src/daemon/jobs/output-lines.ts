@@ -4,9 +4,9 @@
  * screen model and read as text. Raw output would show cursor moves and redraws as garbage.
  */
 import xtermHeadless from "@xterm/headless";
+import { readLastScreen } from "../terminal/last-screen.js";
+import type { DaemonState } from "./daemon-state.js";
 import type { Job } from "./job.js";
-import type { DaemonState } from "./state.js";
-import { readLastScreen } from "./terminal/last-screen.js";
 
 const { Terminal } = xtermHeadless;
 

@@ -1,13 +1,13 @@
-import { type Lifecycle, RoostError } from "../protocol/index.js";
-import type { HostJobInfo, ProcessHost, ScreenSnapshot } from "./host/api.js";
-import { isLive, type Job } from "./job.js";
+import { type Lifecycle, RoostError } from "../../protocol/index.js";
+import type { HostJobInfo, ProcessHost, ScreenSnapshot } from "../host/api.js";
+import { keepLastScreen } from "../terminal/last-screen.js";
+import type { TerminalRows } from "../terminal/terminal-rows.js";
+import type { DaemonState } from "./daemon-state.js";
+import { isEnded, isLive, type Job } from "./job.js";
 import { removeStrayJobFolders } from "./job-folders.js";
-import type { DaemonState } from "./state.js";
-import { keepLastScreen } from "./terminal/last-screen.js";
-import { terminalRowsOf } from "./terminal/terminal-rows.js";
 
 /** Crashes in a row before a job is given up (`failed`). */
-export const MAX_CRASHES_IN_A_ROW = 3;
+const MAX_CRASHES_IN_A_ROW = 3;
 /** The first restart waits this long; each next one twice as long. */
 const RESTART_BACKOFF_MS = 250;
 /** A run this long clears the crash count: the job was working. */
@@ -44,6 +44,8 @@ export class Supervisor {
     private readonly state: DaemonState,
     private readonly connect: () => Promise<ProcessHost>,
     private readonly log: (line: string) => void,
+    /** What the terminal agents' screens are read into: told of each start, screen and exit. */
+    private readonly terminalRows: TerminalRows,
   ) {}
 
   /** Last screens being written into jobs' folders: a removal waits for its job's. */
@@ -61,14 +63,14 @@ export class Supervisor {
       if (this.keepingLastScreen.get(id) === kept) this.keepingLastScreen.delete(id);
     });
     if (job) {
-      terminalRowsOf(this.state).exited(job);
+      this.terminalRows.exited(job);
       this.recordExit(job, exitCode, signal);
     }
   };
 
   private readonly onScreen = (id: string, screen: ScreenSnapshot) => {
     const job = this.state.jobs.get(id);
-    if (job) terminalRowsOf(this.state).screen(job, screen);
+    if (job) this.terminalRows.screen(job, screen);
   };
 
   private readonly onLost = () => {
@@ -170,7 +172,7 @@ export class Supervisor {
 
   private async startOnce(job: Job): Promise<void> {
     this.clearTimers(job);
-    terminalRowsOf(this.state).starting(job);
+    this.terminalRows.starting(job);
     job.lifecycle = "starting";
     job.exitCode = null;
     job.stopping = false;
@@ -286,6 +288,18 @@ export class Supervisor {
       }
     }
     this.state.save(job);
+  }
+
+  /**
+   * Starts an ended job (reaped, done, failed) again for what came for it (a reply, an agent
+   * item), its crash count and error cleared. A stopped job is not woken: the user stopped it, and
+   * what came waits for a respawn. Returns the start, or null when the job had not ended.
+   */
+  wake(job: Job): Promise<void> | null {
+    if (!isEnded(job)) return null;
+    job.crashStreak = 0;
+    job.error = null;
+    return this.start(job);
   }
 
   /** Stops the job: SIGTERM, then SIGKILL if it lingers. An ended job is marked stopped at once. */

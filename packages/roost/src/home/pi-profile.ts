@@ -1,6 +1,6 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { AgentProfile } from "./config.js";
+import type { AgentProfile } from "./agent-profile.js";
 
 /** The name of the built-in profile that runs pi's interactive TUI as a job. */
 export const PI_PROFILE = "pi";

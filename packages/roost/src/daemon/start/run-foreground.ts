@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync } from "node:fs";
-import { DaemonRunningError } from "./lock.js";
-import { startDaemon } from "./main.js";
-import { statePaths } from "./paths.js";
+import { statePaths } from "../../home/paths.js";
+import { DaemonRunningError } from "./daemon-lock.js";
+import { startDaemon } from "./start-daemon.js";
 
 /** After SIGTERM or SIGINT, how long the daemon may take to stop before it exits regardless. */
 const SIGNAL_STOP_PATIENCE_MS = 10_000;

@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createConnection } from "node:net";
-import { acquireStateLock } from "./host/lock.js";
-import type { StatePaths } from "./paths.js";
+import type { StatePaths } from "../../home/paths.js";
+import { acquireStateLock } from "../host/state-lock.js";
 
 /** Another daemon holds this home. */
 export class DaemonRunningError extends Error {
@@ -12,7 +12,7 @@ export class DaemonRunningError extends Error {
 }
 
 /** Whether something answers on the socket. */
-export function socketAnswers(socketPath: string, timeoutMs = 1000): Promise<boolean> {
+function socketAnswers(socketPath: string, timeoutMs = 1000): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = createConnection(socketPath);
     const done = (answer: boolean) => {

@@ -1,6 +1,6 @@
 import type { ReplyMode } from "../../protocol/index.js";
-import { type EventsFeed, type FeedActor, USER } from "../events-feed.js";
-import type { Job } from "../job.js";
+import type { Job } from "../jobs/job.js";
+import { type EventsFeed, type FeedActor, USER } from "./events-feed.js";
 
 /**
  * A reply in the events feed: `reply`, `steer` or `typed` (into a terminal), to whom, and its start;

@@ -1,10 +1,11 @@
-import { type JobAuth, RoostError } from "../protocol/index.js";
-import type { Caller } from "./caller.js";
-import type { ProcessHost } from "./host/api.js";
-import { type Job, jobRecord, toRow } from "./job.js";
-import type { StatePaths } from "./paths.js";
+import type { StatePaths } from "../../home/paths.js";
+import { type JobAuth, RoostError } from "../../protocol/index.js";
+import type { Caller } from "../caller.js";
+import type { ProcessHost } from "../host/api.js";
+import type { Store } from "../store/store.js";
+import { type Job, jobRecord } from "./job.js";
+import { toRow } from "./job-row.js";
 import { RequestsInFlight } from "./requests-in-flight.js";
-import type { Store } from "./store.js";
 
 /** How long row changes gather before subscribers hear of them. */
 const ROW_EVENT_DEBOUNCE_MS = 25;

@@ -1,7 +1,7 @@
+import type { DaemonState } from "../jobs/daemon-state.js";
+import { isLive, type Job } from "../jobs/job.js";
+import { screenReportOf } from "../terminal/screen-report.js";
 import type { EventsFeed } from "./events-feed.js";
-import { isLive, type Job } from "./job.js";
-import type { DaemonState } from "./state.js";
-import { screenReportOf } from "./terminal/screen-report.js";
 
 /** What a job asks, from its report or its screen. */
 function askedBy(job: Job): string {

@@ -1,5 +1,5 @@
-import { type EventsResult, type FeedEvent, LIMITS } from "../protocol/index.js";
-import type { Store } from "./store.js";
+import { type EventsResult, type FeedEvent, LIMITS } from "../../protocol/index.js";
+import type { Store } from "../store/store.js";
 
 const TRIM_EVERY = 50;
 
@@ -15,9 +15,10 @@ export const USER: FeedActor = { who: "user", whoId: null };
 export type FeedEntry = Omit<FeedEvent, "id" | "at"> & { at?: string };
 
 /**
- * The events feed (M43): the last 1000 events, kept in the store (they outlive a restart), each
- * with a cursor that only grows. Readers page through it with `after`. Read at start; written
- * through the store's writer, off the event loop.
+ * The events feed (what the `events` op reads; not the events pushed to connections): the last 1000
+ * events, kept in the store (they outlive a restart), each with a cursor that only grows. Readers
+ * page through it with `after`. Read at start; written through the store's writer, off the event
+ * loop.
  */
 export class EventsFeed {
   private readonly kept: FeedEvent[];

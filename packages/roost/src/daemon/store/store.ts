@@ -10,8 +10,8 @@ import type {
   ReplyMode,
   Report,
   Suggested,
-} from "../protocol/index.js";
-import { LIMITS } from "../protocol/index.js";
+} from "../../protocol/index.js";
+import { LIMITS } from "../../protocol/index.js";
 import { STORE_WRITER_SOURCE, WRITE_STATEMENTS, type Write } from "./store-writer.js";
 
 /** What the store keeps of a job: its identity, how it runs, and its last known state. */
@@ -61,6 +61,14 @@ export interface JobRecord {
   createdAt: string;
   updatedAt: string;
 }
+
+declare const durable: unique symbol;
+
+/**
+ * What the store is given to write: a job's record as the job holds it (`Job.record`), never the job
+ * itself, whose runtime state (its connection, its timers) would be written with it.
+ */
+export type DurableRecord = JobRecord & { readonly [durable]: true };
 
 export interface StoredReply {
   jobId: string;
@@ -285,12 +293,12 @@ export class Store {
     return this.pending.get(jobId) ?? [];
   }
 
-  saveJob(job: JobRecord): void {
+  saveJob(job: DurableRecord): void {
     this.writeLater([["putJob", job.id, jobData(job)]]);
   }
 
   /** Saves each job in a write of its own: one that cannot be written does not keep the others back. */
-  saveJobs(jobs: JobRecord[]): void {
+  saveJobs(jobs: DurableRecord[]): void {
     for (const job of jobs) {
       try {
         this.saveJob(job);
@@ -304,7 +312,7 @@ export class Store {
    * A new job, its dispatch request id and its first reply (the task) in one transaction. A write
    * that fails forgets the request id again: a resend is then taken anew.
    */
-  createJob(job: JobRecord, requestId: string | undefined, firstReply: string | null): Promise<void> {
+  createJob(job: DurableRecord, requestId: string | undefined, firstReply: string | null): Promise<void> {
     const writes: Write[] = [
       ["putJob", job.id, jobData(job)],
       ["putSpawn", job.id, JSON.stringify(job.command), JSON.stringify(job.env)],
@@ -337,7 +345,12 @@ export class Store {
    * Saves a reply, the job's advanced seq and its request id in one transaction; resolves once it
    * is committed. Only the last 100 request ids of the job are kept.
    */
-  addReply(job: JobRecord, reply: StoredReply, requestId: string | undefined, now: string): Promise<void> {
+  addReply(
+    job: DurableRecord,
+    reply: StoredReply,
+    requestId: string | undefined,
+    now: string,
+  ): Promise<void> {
     return this.keepingReplyId(job.id, requestId, reply.seq, [
       ["insertReply", job.id, reply.seq, reply.text, reply.mode, now],
       ["putJob", job.id, jobData(job)],
@@ -345,7 +358,7 @@ export class Store {
   }
 
   /** Keeps a reply's request id alone: a terminal agent's reply is typed, not queued. */
-  addTypedReply(job: JobRecord, seq: number, requestId: string | undefined): Promise<void> {
+  addTypedReply(job: DurableRecord, seq: number, requestId: string | undefined): Promise<void> {
     return this.keepingReplyId(job.id, requestId, seq, [["putJob", job.id, jobData(job)]]);
   }
 
@@ -394,7 +407,7 @@ export class Store {
   }
 
   /** Saves an agent item on the job's queue with the job's advanced seq, in one transaction. */
-  addAgentItem(job: JobRecord, item: StoredReply, now: string): void {
+  addAgentItem(job: DurableRecord, item: StoredReply, now: string): void {
     this.writeLater([
       [
         "insertItem",

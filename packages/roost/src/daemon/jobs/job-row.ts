@@ -1,0 +1,59 @@
+import type { JobRow, Report } from "../../protocol/index.js";
+import { heldReplyOf } from "../terminal/held-replies.js";
+import { screenReportOf } from "../terminal/screen-report.js";
+import type { Job } from "./job.js";
+
+function rowState(job: Job, report: Report | null): JobRow["state"] {
+  if (job.lifecycle === "failed") return "failed";
+  if (job.lifecycle === "done") return "done";
+  return report?.state ?? "working";
+}
+
+/** The row the hub and the CLI show: derived from the job, never stored twice. */
+export function toRow(job: Job): JobRow {
+  // Until the agent reports (a terminal agent: always), its row is read from its screen.
+  const r = job.report ?? screenReportOf(job);
+  return {
+    id: job.id,
+    name: job.name,
+    profile: job.profile,
+    kind: job.kind,
+    cwd: job.cwd,
+    task: job.task,
+    state: rowState(job, r),
+    status: r?.status ?? null,
+    waitingFor: r?.waitingFor ?? null,
+    summary: r ? r.summary : job.screenSummary,
+    question: r?.question ?? null,
+    choices: r?.choices ?? [],
+    tool: r?.tool ?? null,
+    error: job.lifecycle === "failed" && job.error ? job.error : (r?.error ?? job.error),
+    model: r?.model ?? null,
+    thinking: r?.thinking ?? null,
+    context: r?.context ?? null,
+    lifecycle: job.lifecycle,
+    reported: job.report !== null,
+    connected: job.connection !== null,
+    pid: job.pid,
+    exitCode: job.exitCode,
+    pinned: job.pinned,
+    order: job.order,
+    pending: job.pending.length,
+    held: heldRow(job),
+    role: job.role ?? null,
+    suggested: job.suggested ?? null,
+    capabilities: job.capabilities,
+    agent: job.agent,
+    restarts: job.restarts,
+    parentSession: job.parentSession ?? null,
+    rootSession: job.rootSession ?? null,
+    ...(job.parentPeer ? { parent: job.parentPeer } : {}),
+    createdAt: job.createdAt,
+    updatedAt: job.updatedAt,
+  };
+}
+
+function heldRow(job: Job): JobRow["held"] {
+  const held = heldReplyOf(job);
+  return held ? { text: held.text, at: held.at } : null;
+}

@@ -1,0 +1,133 @@
+import type { DeliverEvent } from "../../protocol/index.js";
+import type { Caller } from "../caller.js";
+import type { DurableRecord, JobRecord, StoredReply } from "../store/store.js";
+
+/** What lives only while the daemon runs: never written to the store. */
+export interface JobRuntime {
+  /** The connection its reports come through: replies go there. */
+  connection: Caller | null;
+  /** Replies saved and not yet acked, oldest first. */
+  pending: StoredReply[];
+  /** The user asked it to stop: its exit makes it `stopped`. */
+  stopping: boolean;
+  /** Its exit starts it again (respawn). */
+  respawning: boolean;
+  /** Crashes in a row, for the backoff and the give-up. */
+  crashStreak: number;
+  restartTimer: NodeJS.Timeout | null;
+  killTimer: NodeJS.Timeout | null;
+  startedAt: number | null;
+  /** Replies on their way to the store (counted against the 50 waiting). */
+  savingReplies: number;
+}
+
+/**
+ * A job as the daemon holds it: its durable `record`, the one thing the store is given, and its
+ * runtime state beside it. The record's fields read and write through to the record
+ * (`job.lifecycle` is `job.record.lifecycle`), so a runtime field, present or added later, can never
+ * be saved by accident.
+ */
+export type Job = JobRecord & JobRuntime & { readonly record: DurableRecord };
+
+/**
+ * Every field of a job's record. Typed over the record's keys: a field added to `JobRecord` must be
+ * added here too, or the daemon does not compile.
+ */
+const RECORD_FIELDS: Record<keyof JobRecord, true> = {
+  id: true,
+  name: true,
+  profile: true,
+  kind: true,
+  cwd: true,
+  task: true,
+  command: true,
+  env: true,
+  token: true,
+  dir: true,
+  lifecycle: true,
+  report: true,
+  reportedName: true,
+  screenSummary: true,
+  pid: true,
+  exitCode: true,
+  pinned: true,
+  order: true,
+  capabilities: true,
+  agent: true,
+  restarts: true,
+  error: true,
+  nextSeq: true,
+  parentSession: true,
+  rootSession: true,
+  parentPeer: true,
+  undeliveredReport: true,
+  parentRuns: true,
+  handbackIds: true,
+  role: true,
+  suggested: true,
+  createdAt: true,
+  updatedAt: true,
+};
+
+class HeldJob implements JobRuntime {
+  connection: Caller | null = null;
+  stopping = false;
+  respawning = false;
+  crashStreak = 0;
+  restartTimer: NodeJS.Timeout | null = null;
+  killTimer: NodeJS.Timeout | null = null;
+  startedAt: number | null = null;
+  savingReplies = 0;
+
+  constructor(
+    readonly record: DurableRecord,
+    public pending: StoredReply[],
+  ) {}
+}
+
+for (const field of Object.keys(RECORD_FIELDS) as (keyof JobRecord)[]) {
+  Object.defineProperty(HeldJob.prototype, field, {
+    get(this: HeldJob) {
+      return this.record[field];
+    },
+    set(this: HeldJob, value: unknown) {
+      (this.record as unknown as Record<string, unknown>)[field] = value;
+    },
+  });
+}
+
+/** A job held from its record (read from the store, or just made), which it owns from now on. */
+export function jobFromRecord(record: JobRecord, pending: StoredReply[]): Job {
+  // The record's fields are the accessors defined above: a `HeldJob` is a `Job`.
+  return new HeldJob(record as DurableRecord, pending) as unknown as Job;
+}
+
+/** The durable part of a job: what the store keeps. */
+export function jobRecord(job: Job): DurableRecord {
+  return job.record;
+}
+
+export function isEnded(job: Job): boolean {
+  return job.lifecycle === "reaped" || job.lifecycle === "done" || job.lifecycle === "failed";
+}
+
+export function isLive(job: Job): boolean {
+  return job.lifecycle === "starting" || job.lifecycle === "running";
+}
+
+export function deliverEvent(job: Job, reply: StoredReply): DeliverEvent {
+  return {
+    event: "deliver",
+    id: job.id,
+    seq: reply.seq,
+    text: reply.text,
+    ...(reply.mode ? { mode: reply.mode } : {}),
+    ...(reply.kind ? { kind: reply.kind } : {}),
+    ...(reply.from ? { from: reply.from } : {}),
+    ...(reply.kind === "digest"
+      ? { relation: "roost", why: reply.relation === "order" ? "order" : "events" }
+      : reply.relation
+        ? { relation: reply.relation }
+        : {}),
+  };
+}

@@ -1,0 +1,15 @@
+/** One way of running an agent, from `roost.json`'s `agentProfiles`. */
+export interface AgentProfile {
+  /** argv, or a string run by `/bin/sh -c`. */
+  command: string[] | string;
+  /** `type`: the task is the agent's first reply; `argv`: it is appended to the command. */
+  task: "type" | "argv";
+  /** Whether the agent speaks the roost agent protocol (else it is read from its terminal). */
+  protocol: boolean;
+  cwd?: string;
+  env?: Record<string, string>;
+  /** Regular expressions for screen lines that mean the agent waits for the user. */
+  blockedPatterns?: string[];
+  /** How its screen is read (`claude`, `codex`, `generic`); default: by its command's name. */
+  reader?: string;
+}

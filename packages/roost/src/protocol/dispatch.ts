@@ -1,0 +1,13 @@
+import { type Static, Type } from "typebox";
+import { Maybe, RequestId, Text } from "./fields.js";
+import { LIMITS } from "./limits.js";
+
+/** What `dispatch` starts a job from; a schedule's launch takes the same, without the request id. */
+export const DispatchArgs = Type.Object({
+  profile: Text(),
+  task: Maybe(Type.String({ maxLength: LIMITS.replyText })),
+  cwd: Maybe(Type.String()),
+  name: Maybe(Type.String()),
+  requestId: Maybe(RequestId),
+});
+export type DispatchArgs = Static<typeof DispatchArgs>;
