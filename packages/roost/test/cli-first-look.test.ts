@@ -56,7 +56,7 @@ describe("the CLI at first look", () => {
   });
 
   test("events --follow goes on across a daemon restart", async () => {
-    const follow = spawn(process.execPath, ["--import", "tsx", CLI, "events", "--follow"], {
+    const follow = spawn(process.execPath, [CLI, "events", "--follow"], {
       env: { ...process.env, ROOST_HOME: daemon.home },
       stdio: ["ignore", "pipe", "pipe"],
     });

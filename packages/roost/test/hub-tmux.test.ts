@@ -5,12 +5,11 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { type RawConnection, startTestDaemon, type TestDaemon, waitFor } from "./helpers/daemon.js";
+import { CLI, type RawConnection, startTestDaemon, type TestDaemon, waitFor } from "./helpers/daemon.js";
 import { HUB_TEST_CONFIG } from "./helpers/hub-harness.js";
 import { hasTmux } from "./helpers/tmux.js";
 
 const run = promisify(execFile);
-const CLI = fileURLToPath(new URL("../src/cli/main.ts", import.meta.url));
 const PACKAGE = fileURLToPath(new URL("..", import.meta.url));
 
 const skip = hasTmux() ? false : "tmux is not installed: the end-to-end run needs a real terminal from it";
@@ -37,7 +36,7 @@ describe("roost hub in a real terminal under tmux", { skip }, () => {
     daemon = await startTestDaemon({ config: HUB_TEST_CONFIG });
     raw = await daemon.connect();
     id = (await raw.request("dispatch", { profile: "agent", name: "tmux-agent" })).result.id;
-    const command = `ROOST_HOME='${daemon.home}' '${process.execPath}' --import tsx '${CLI}' hub; echo "hub exited $?"; sleep 600`;
+    const command = `ROOST_HOME='${daemon.home}' '${process.execPath}' '${CLI}' hub; echo "hub exited $?"; sleep 600`;
     await tmux("new-session", "-d", "-s", "hub", "-x", "90", "-y", "26", "-c", PACKAGE, command);
   });
 

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { ForegroundPeer } from "../src/client/foreground-peer.js";
 import { takeWriterLock, writerLockPath } from "../src/home/writer-lock.js";
 import { type DeliverEvent, RoostError } from "../src/protocol/index.js";
-import { type RawConnection, TEST_PROFILES, waitFor } from "./helpers/daemon.js";
+import { CLI, type RawConnection, TEST_PROFILES, waitFor } from "./helpers/daemon.js";
 import { python, rowOf } from "./helpers/fixture-agents.js";
 import { peersSuite } from "./helpers/peers-suite.js";
 
@@ -262,23 +262,10 @@ describe("watches, foreground peers and the events feed", () => {
     assert.equal(json.cursor, json.events[2].id);
 
     // --follow prints what comes after it started.
-    const follow = spawn(
-      process.execPath,
-      [
-        "--import",
-        "tsx",
-        fileURLToPath(new URL("../src/cli/main.ts", import.meta.url)),
-        "events",
-        "--follow",
-        "--json",
-        "--limit",
-        "1",
-      ],
-      {
-        env: { ...process.env, ROOST_HOME: suite.daemon.home },
-        stdio: ["ignore", "pipe", "ignore"],
-      },
-    );
+    const follow = spawn(process.execPath, [CLI, "events", "--follow", "--json", "--limit", "1"], {
+      env: { ...process.env, ROOST_HOME: suite.daemon.home },
+      stdio: ["ignore", "pipe", "ignore"],
+    });
     let lines = "";
     follow.stdout.on("data", (d) => (lines += d));
     try {

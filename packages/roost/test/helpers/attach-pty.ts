@@ -1,8 +1,6 @@
-import { fileURLToPath } from "node:url";
 import { type IPty, spawn } from "@lydell/node-pty";
+import { CLI } from "./built-cli.js";
 import { waitFor } from "./daemon.js";
-
-const CLI = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
 
 /** `roost attach ID` run in a pseudo-terminal of the test's own: what it shows, keys typed into it. */
 export interface AttachPty {
@@ -16,7 +14,7 @@ export interface AttachPty {
 }
 
 export function runAttach(home: string, id: string, size = { cols: 100, rows: 30 }): AttachPty {
-  const pty = spawn(process.execPath, ["--import", "tsx", CLI, "attach", id], {
+  const pty = spawn(process.execPath, [CLI, "attach", id], {
     name: "xterm-256color",
     cols: size.cols,
     rows: size.rows,

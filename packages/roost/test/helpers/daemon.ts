@@ -7,11 +7,12 @@ import { fileURLToPath } from "node:url";
 import { statePaths } from "../../src/home/paths.js";
 import { isProcessAlive } from "../../src/home/process.js";
 import { encodeLine, LIMITS, LineDecoder } from "../../src/protocol/index.js";
+import { CLI } from "./built-cli.js";
 import { killAll, processesMentioning } from "./leftovers.js";
 import { waitFor } from "./wait-for.js";
 
 /** The `roost` command, run from the source. */
-export const CLI = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
+export { CLI };
 
 /** Any message from the daemon (a response or an event), as parsed JSON. */
 // biome-ignore lint/suspicious/noExplicitAny: tests read whatever the daemon sent
@@ -134,7 +135,7 @@ export function runCli(
   env: Record<string, string> = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", CLI, ...args], {
+    const child = spawn(process.execPath, [CLI, ...args], {
       env: { ...process.env, ROOST_HOME: home, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -159,7 +160,7 @@ export async function startTestDaemon(options: { config?: object; home?: string 
   let gone = true;
 
   const start = async () => {
-    const proc = spawn(process.execPath, ["--import", "tsx", CLI, "daemon"], {
+    const proc = spawn(process.execPath, [CLI, "daemon"], {
       env: { ...process.env, ROOST_HOME: home },
       stdio: ["ignore", "ignore", "pipe"],
     });
