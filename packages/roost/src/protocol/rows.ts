@@ -1,5 +1,5 @@
 import type { JobRole, Suggested } from "./concierge.js";
-import type { ContextUsage, ReportState, ReportStatus, WaitingFor } from "./report.js";
+import type { Report } from "./report.js";
 
 /** Where a job is in its life. `reaped`: its process ended and it can be started again by a reply. */
 export const LIFECYCLES = ["starting", "running", "reaped", "done", "stopped", "failed"] as const;
@@ -15,25 +15,30 @@ export interface HeldReply {
   at: string;
 }
 
+/** What a row shows of the agent's state: its last report's fields, or what its screen says. */
+type ReportedState = Pick<
+  Report,
+  | "state"
+  | "status"
+  | "waitingFor"
+  | "summary"
+  | "question"
+  | "choices"
+  | "tool"
+  | "error"
+  | "model"
+  | "thinking"
+  | "context"
+>;
+
 /** One row per session, as the hub and the CLI show it. */
-export interface JobRow {
+export interface JobRow extends ReportedState {
   id: string;
   name: string;
   profile: string;
   kind: JobKind;
   cwd: string;
   task: string | null;
-  state: ReportState;
-  status: ReportStatus | null;
-  waitingFor: WaitingFor | null;
-  summary: string | null;
-  question: string | null;
-  choices: string[];
-  tool: string | null;
-  error: string | null;
-  model: string | null;
-  thinking: string | null;
-  context: ContextUsage | null;
   lifecycle: Lifecycle;
   /** Whether the row comes from the agent's reports (true) or from its terminal (false). */
   reported: boolean;
