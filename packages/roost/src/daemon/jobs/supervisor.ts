@@ -362,7 +362,13 @@ export class Supervisor {
 
   private async terminate(job: Job): Promise<void> {
     const host = this.state.requireHost();
-    await host.kill(job.id, "SIGTERM");
+    try {
+      await host.kill(job.id, "SIGTERM");
+    } catch (err) {
+      // Ended and forgotten by the host already, its exit still on its way: nothing left to end.
+      if (err instanceof RoostError && err.code === "not_found") return;
+      throw err;
+    }
     if (job.killTimer) clearTimeout(job.killTimer);
     job.killTimer = setTimeout(() => {
       job.killTimer = null;
