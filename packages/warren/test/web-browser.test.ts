@@ -173,7 +173,8 @@ describe("the viewer in a browser", { skip }, () => {
     await sample(page);
     await until(page, "WarrenViewer.page?.model?.cursor > 20");
     const before = await samplesOf(page);
-    assert.equal(await page.textContent("#run-status"), "running");
+    // The status line follows the run's own answer, which may come a moment after the events.
+    await until(page, "document.querySelector('#run-status')?.textContent === 'running'");
     // A reload starts again from the stream's beginning and carries on live.
     await page.reload();
     await sample(page);
