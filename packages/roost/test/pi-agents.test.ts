@@ -87,6 +87,14 @@ test("a parent pi spawns children through roost_spawn; reports come back by them
   );
   assert.match(items(report).join("\n"), /from="kid"/);
   await suite.row(kid2.id, (r) => r.state === "done", "kid2's first run");
+  // kid2's report starts a parent run too; the parent is done once it has taken and answered it
+  // (pi reports `working` before it acks an item, so `done` with nothing pending is after that run).
+  await suite.model.waitFor(
+    (r) => items(r).some((t) => t.includes("kid2 waits") && t.includes('kind="report"')),
+    0,
+    PI_WAIT_MS,
+  );
+  await suite.row(parent.id, (r) => r.state === "done" && r.pending === 0, "the parent after both reports");
 
   // kid2 lists its peers, then messages its sibling: that run of kid never reports to the parent.
   await reply(kid2.id, "list and greet");
