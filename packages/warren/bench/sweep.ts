@@ -1,19 +1,22 @@
 /**
  * Sweep throughput: runs per second of a whole local sweep (records written, progress kept) on 1,
  * 2 and N = cores processes, for short headless runs and for runs of about 75 ms, each setting
- * played twice and the better kept; beside each, the CPU the sweep's own process and its workers
- * used, to show which one limits. Then, when redis-server is installed, the Redis queue with three
+ * played twice and the better kept; beside each, the floor: the same runs split over as many bare
+ * processes that only play them (what the machine itself gives), and the CPU the sweep's own
+ * process and its workers used, to show which one limits. Then, when redis-server is installed, the Redis queue with three
  * workers and its overhead on runs of about a second.
  *
  *   node --import tsx bench/sweep.ts
  */
+import { fork } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { AgentMix } from "../src/sweep/agent-mix.js";
 import { playOnQueue } from "../src/sweep/queue-sweep.js";
 import { startQueueWorker } from "../src/sweep/queue-worker.js";
-import { RunPool } from "../src/sweep/run-pool.js";
+import { processArgv, RunPool } from "../src/sweep/run-pool.js";
 import { runSweep } from "../src/sweep/sweep.js";
 import { planRuns, type RunSpec } from "../src/sweep/sweep-plan.js";
 import { redisMissing, startRedis } from "../test/helpers/redis-server.js";
@@ -93,8 +96,9 @@ async function sweepOnce(pool: RunPool, specs: RunSpec[]): Promise<Measure> {
 async function bestOfTwo(size: number, specs: RunSpec[], warmUp: RunSpec[]): Promise<Measure> {
   const pool = new RunPool(size);
   try {
-    // Every process loads the engine before the clock starts.
-    await Promise.all(warmUp.slice(0, 4 * size).map((spec) => pool.run(spec)));
+    // Every process loads the engine and V8 compiles its hot paths before the clock starts: a
+    // fresh process plays its first thousand short runs at half the speed of the next.
+    await Promise.all(warmUp.map((spec) => pool.run(spec)));
     const first = await sweepOnce(pool, specs);
     const second = await sweepOnce(pool, specs);
     return first.seconds <= second.seconds ? first : second;
@@ -103,20 +107,51 @@ async function bestOfTwo(size: number, specs: RunSpec[], warmUp: RunSpec[]): Pro
   }
 }
 
+/** The floor: the better of two plays of `specs` split over `size` bare processes (play-alone.ts). */
+async function aloneBestOfTwo(size: number, specs: RunSpec[], warmUp: RunSpec[]): Promise<number> {
+  const entry = fileURLToPath(new URL("./play-alone.ts", import.meta.url));
+  const members = Array.from({ length: size }, () => fork(entry, [], { execArgv: processArgv(size) }));
+  const play = (all: RunSpec[]): Promise<unknown> =>
+    Promise.all(
+      members.map(
+        (member, i) =>
+          new Promise((resolve) => {
+            member.once("message", resolve);
+            member.send(all.filter((_, j) => j % size === i));
+          }),
+      ),
+    );
+  try {
+    await play(warmUp);
+    let best = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < 2; i++) {
+      const started = performance.now();
+      await play(specs);
+      best = Math.min(best, (performance.now() - started) / 1000);
+    }
+    return best;
+  } finally {
+    for (const member of members) member.disconnect();
+  }
+}
+
 const percent = (x: number | undefined): string => (x === undefined ? "-" : `${(x * 100).toFixed(0)}%`);
 
 async function scaling(title: string, specs: RunSpec[], warmUp: RunSpec[]): Promise<void> {
   console.log(`${title}: ${specs.length} runs a sweep, the better of two`);
   console.log(
-    "  workers    runs/s  speed-up  sweep process CPU  workers' CPU  workers waiting  runs a batch",
+    "  workers    runs/s  speed-up  bare runs/s  bare speed-up  sweep/bare  sweep process CPU  workers' CPU  workers waiting  runs a batch",
   );
-  let floor = 0;
+  let one = 0;
+  let bareOne = 0;
+  const ratio = (x: number): string => `${x.toFixed(2)}x`;
   for (const size of [...new Set([1, 2, cores])]) {
     const best = await bestOfTwo(size, specs, warmUp);
     const rate = specs.length / best.seconds;
-    if (size === 1) floor = rate;
+    const bare = specs.length / (await aloneBestOfTwo(size, specs, warmUp));
+    if (size === 1) [one, bareOne] = [rate, bare];
     console.log(
-      `  ${String(size).padStart(7)}  ${rate.toFixed(1).padStart(8)}  ${`${(rate / floor).toFixed(2)}x`.padStart(8)}  ${percent(best.sweepCores).padStart(17)}  ${percent(best.workersCpu).padStart(12)}  ${percent(best.workersWaiting).padStart(15)}  ${best.runsPerBatch.toFixed(1).padStart(12)}`,
+      `  ${String(size).padStart(7)}  ${rate.toFixed(1).padStart(8)}  ${ratio(rate / one).padStart(8)}  ${bare.toFixed(1).padStart(11)}  ${ratio(bare / bareOne).padStart(13)}  ${ratio(rate / bare).padStart(10)}  ${percent(best.sweepCores).padStart(17)}  ${percent(best.workersCpu).padStart(12)}  ${percent(best.workersWaiting).padStart(15)}  ${best.runsPerBatch.toFixed(1).padStart(12)}`,
     );
   }
 }
@@ -129,8 +164,8 @@ const load = (): string =>
 console.log(`${cores} cores; load average ${load()} (1, 5, 15 min) before the first sweep`);
 await scaling(
   "short headless runs (3 scenarios, every agent on its runner)",
-  short(1, 600),
-  short(1_000_000, 8),
+  short(1, 1500),
+  short(1_000_000, 1000),
 );
 await scaling("~75 ms runs (bridge_repair paced at 500 sim ms a wall ms)", paced(1, 40), paced(1_000_000, 8));
 console.log(`load average ${load()} after`);
