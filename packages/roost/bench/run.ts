@@ -16,6 +16,8 @@ const quick = process.argv.includes("--quick") || process.env.BENCH_QUICK === "1
 const LEVELS = [1, 10, 100, 1000];
 const JOBS = 1000;
 const SAMPLES = quick ? 400 : 3000;
+/** Round trips played before the first level, by each side. */
+const WARM_UP = 4000;
 const STEADY_SECONDS = quick ? 5 : 20;
 const CLI = fileURLToPath(new URL("../src/cli/main.ts", import.meta.url));
 const ECHO = fileURLToPath(new URL("./echo-server.ts", import.meta.url));
@@ -81,9 +83,9 @@ async function connectEcho(socket: string, name: string): Promise<EchoAgent> {
   return agent;
 }
 
-async function roundTrips(n: number, send: (k: number) => Promise<unknown>): Promise<Figures> {
+async function roundTrips(n: number, count: number, send: (k: number) => Promise<unknown>): Promise<Figures> {
   const samples: number[] = [];
-  for (let s = 0; s < SAMPLES; s++) {
+  for (let s = 0; s < count; s++) {
     const t0 = nowMs();
     await send(s % n);
     samples.push(nowMs() - t0);
@@ -161,40 +163,53 @@ async function main(): Promise<void> {
 
     const agents: Agent[] = [];
     const echoes: EchoAgent[] = [];
+    /** report→response on the daemon, then on the floor, over `n` agents. */
+    const reportTrips = async (n: number, samples = SAMPLES): Promise<Figures[]> => [
+      await roundTrips(n, samples, (k) =>
+        agents[k]!.conn.request("report", {
+          id: agents[k]!.id,
+          token: agents[k]!.token,
+          report: { state: "working", summary: `step ${k}` },
+        }),
+      ),
+      await roundTrips(n, samples, (k) =>
+        echoes[k]!.conn.request("report", {
+          id: "x",
+          token: "y",
+          report: { state: "working", summary: `step ${k}` },
+        }),
+      ),
+    ];
+    /** reply→deliver on the daemon, then on the floor, over `n` agents. */
+    const deliverTrips = async (n: number, samples = SAMPLES): Promise<Figures[]> => [
+      await roundTrips(n, samples, async (k) => {
+        const got = waitDeliver(agents[k]!);
+        await hub.request("reply", { id: agents[k]!.id, text: `reply ${k}` });
+        await got;
+      }),
+      await roundTrips(n, samples, async (k) => {
+        const got = waitDeliver(echoes[k]!);
+        await echoHub.request("reply", { to: echoes[k]!.name, text: `reply ${k}` });
+        await got;
+      }),
+    ];
     console.log(
       "\nagents | report→response p50 / p99 ms (floor) | ratio p50 | reply→deliver p50 / p99 ms (floor) | ratio p50",
     );
     const results: string[] = [];
+    // Both sides play the ops a while first, so that the levels measure compiled code, not V8 at work.
+    agents.push(await connectAgent(paths.socket, secrets[0]!.id, secrets[0]!.token));
+    echoes.push(await connectEcho(echoSocket, "a0"));
+    await reportTrips(1, WARM_UP);
+    await deliverTrips(1, WARM_UP / 4);
     for (const n of LEVELS) {
       while (agents.length < n) {
         const s = secrets[agents.length]!;
         agents.push(await connectAgent(paths.socket, s.id, s.token));
         echoes.push(await connectEcho(echoSocket, `a${echoes.length}`));
       }
-      const report = await roundTrips(n, (k) =>
-        agents[k]!.conn.request("report", {
-          id: agents[k]!.id,
-          token: agents[k]!.token,
-          report: { state: "working", summary: `step ${k}` },
-        }),
-      );
-      const reportFloor = await roundTrips(n, (k) =>
-        echoes[k]!.conn.request("report", {
-          id: "x",
-          token: "y",
-          report: { state: "working", summary: `step ${k}` },
-        }),
-      );
-      const deliver = await roundTrips(n, async (k) => {
-        const got = waitDeliver(agents[k]!);
-        await hub.request("reply", { id: agents[k]!.id, text: `reply ${k}` });
-        await got;
-      });
-      const deliverFloor = await roundTrips(n, async (k) => {
-        const got = waitDeliver(echoes[k]!);
-        await echoHub.request("reply", { to: echoes[k]!.name, text: `reply ${k}` });
-        await got;
-      });
+      const [report, reportFloor] = await reportTrips(n);
+      const [deliver, deliverFloor] = await deliverTrips(n);
       const line =
         `${String(n).padStart(6)} | ${fmt(report.p50)} / ${fmt(report.p99)} (${fmt(reportFloor.p50)} / ${fmt(reportFloor.p99)})` +
         ` | ${(report.p50 / reportFloor.p50).toFixed(2)}x | ${fmt(deliver.p50)} / ${fmt(deliver.p99)}` +

@@ -17,9 +17,13 @@ export function piExtensionPath(): string {
 }
 
 /** pi's command line program, from the installed `@mariozechner/pi-coding-agent`. */
+let cliPath: string | undefined;
+
 export function piCliPath(): string {
-  // Its main module (dist/index.js) sits beside the program (dist/cli.js).
-  return join(dirname(fileURLToPath(import.meta.resolve("@mariozechner/pi-coding-agent"))), "cli.js");
+  // Its main module (dist/index.js) sits beside the program (dist/cli.js). Resolved once: every
+  // dispatch asks, and resolving goes through the module loader.
+  cliPath ??= join(dirname(fileURLToPath(import.meta.resolve("@mariozechner/pi-coding-agent"))), "cli.js");
+  return cliPath;
 }
 
 /**

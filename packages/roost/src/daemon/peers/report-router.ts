@@ -48,10 +48,15 @@ interface Known {
  */
 export class ReportRouter {
   private readonly known = new Map<string, Known>();
+  /** The children keeping a report, by parent session: every job change asks, so it is not a scan. */
+  private readonly kept = new Map<string, Set<string>>();
   private retrying = false;
 
   constructor(private readonly pc: PeerContext) {
-    for (const job of pc.state.jobs.values()) this.remember(job);
+    for (const job of pc.state.jobs.values()) {
+      this.remember(job);
+      if (job.undeliveredReport) this.keep(job, job.undeliveredReport);
+    }
   }
 
   handback(caller: Caller, args: HandbackArgs): Promise<HandbackResult> | HandbackResult {
@@ -103,7 +108,7 @@ export class ReportRouter {
     const parentSession = child.parentSession!;
     const text = envelope({ from: child.name, id: child.id, relation: "child", kind: "report" }, body);
     const outcome = this.resend(child, text);
-    child.undeliveredReport = outcome === "kept" ? text : null;
+    this.keep(child, outcome === "kept" ? text : null);
     const holder = this.pc.foreground.bySession(parentSession);
     const parentJob = jobForSession(this.pc.state, parentSession);
     this.pc.feed.add({
@@ -122,12 +127,12 @@ export class ReportRouter {
     if (this.retrying) return;
     this.retrying = true;
     try {
-      for (const child of this.pc.state.jobs.values()) {
-        if (child.parentSession !== parentSession || !child.undeliveredReport) continue;
-        const text = child.undeliveredReport;
-        child.undeliveredReport = null;
-        const outcome = this.resend(child, text);
-        if (outcome === "kept") child.undeliveredReport = text;
+      for (const id of [...(this.kept.get(parentSession) ?? [])]) {
+        const child = this.pc.state.jobs.get(id);
+        const text = child?.undeliveredReport;
+        if (!child || !text) continue;
+        this.keep(child, null);
+        if (this.resend(child, text) === "kept") this.keep(child, text);
         this.pc.state.save(child);
       }
     } finally {
@@ -170,9 +175,13 @@ export class ReportRouter {
   jobRemoved(id: string): void {
     const known = this.known.get(id);
     this.known.delete(id);
-    if (!known?.parentSession || known.lifecycle === "stopped" || known.lifecycle === "failed") return;
-    const gone = { id, name: known.name, parentSession: known.parentSession } as Job;
-    this.route(gone, endedBody({ id, name: known.name }, "was removed"), "removed");
+    if (!known?.parentSession) return;
+    if (known.lifecycle !== "stopped" && known.lifecycle !== "failed") {
+      const gone = { id, name: known.name, parentSession: known.parentSession } as Job;
+      this.route(gone, endedBody({ id, name: known.name }, "was removed"), "removed");
+    }
+    // A removed child keeps nothing: there is no job left to keep it on.
+    this.keep({ id, parentSession: known.parentSession } as Job, null);
   }
 
   private ended(child: Job, why: string): void {
@@ -181,9 +190,19 @@ export class ReportRouter {
   }
 
   private hasKeptFor(session: string): boolean {
-    for (const child of this.pc.state.jobs.values())
-      if (child.parentSession === session && child.undeliveredReport) return true;
-    return false;
+    return (this.kept.get(session)?.size ?? 0) > 0;
+  }
+
+  /** Keeps a report on the child until its parent is back (`null`: nothing kept). */
+  private keep(child: Job, text: string | null): void {
+    child.undeliveredReport = text;
+    const session = child.parentSession;
+    if (!session) return;
+    const children = this.kept.get(session) ?? new Set<string>();
+    if (text === null) children.delete(child.id);
+    else children.add(child.id);
+    if (children.size === 0) this.kept.delete(session);
+    else this.kept.set(session, children);
   }
 
   private remember(job: Job): void {
