@@ -14,13 +14,11 @@ import { localIso, localTimeZone } from "./local-time.js";
 import { parseWhen, type When } from "./when.js";
 
 /** What the store keeps of a schedule. Times are epoch milliseconds. */
-interface ScheduleRecord {
-  id: number;
-  name: string;
-  when: string;
-  launch: ScheduleLaunch;
-  paused: boolean;
-  overlap: boolean;
+interface ScheduleRecord
+  extends Pick<
+    Schedule,
+    "id" | "name" | "when" | "launch" | "paused" | "overlap" | "lastJob" | "runs" | "skips"
+  > {
   createdAt: number;
   /** `every` counts from here. */
   anchor: number;
@@ -29,9 +27,6 @@ interface ScheduleRecord {
   lastDue: number | null;
   /** A run whose dispatch was asked for and not yet seen through: done again at start (same id). */
   inFlightDue: number | null;
-  lastJob: { id: string; name: string } | null;
-  runs: number;
-  skips: number;
 }
 
 interface SchedulerDeps {

@@ -1,51 +1,48 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
-import type {
-  AgentInfo,
-  DeliverKind,
-  JobKind,
-  JobRole,
-  Lifecycle,
-  ReplyMode,
-  Report,
-  Suggested,
-} from "../../protocol/index.js";
+import type { AgentInfo, DeliverKind, JobRow, ReplyMode, Report } from "../../protocol/index.js";
 import { LIMITS } from "../../protocol/index.js";
 import { STORE_WRITER_SOURCE, WRITE_STATEMENTS, type Write } from "./store-writer.js";
 
 /** What the store keeps of a job: its identity, how it runs, and its last known state. */
-export interface JobRecord {
-  id: string;
-  name: string;
-  profile: string;
-  kind: JobKind;
-  cwd: string;
-  task: string | null;
+export interface JobRecord
+  extends Pick<
+    JobRow,
+    | "id"
+    | "name"
+    | "profile"
+    | "kind"
+    | "cwd"
+    | "task"
+    | "lifecycle"
+    | "pid"
+    | "exitCode"
+    | "pinned"
+    | "order"
+    | "capabilities"
+    | "restarts"
+    | "parentSession"
+    | "rootSession"
+    | "role"
+    | "suggested"
+    | "createdAt"
+    | "updatedAt"
+  > {
   command: string[];
   env: Record<string, string>;
   token: string;
   dir: string;
-  lifecycle: Lifecycle;
   report: Report | null;
   /** The name the agent last reported, so a hub rename holds until the agent names itself anew. */
   reportedName: string | null;
   /** Read from the terminal until the first report. */
   screenSummary: string | null;
-  pid: number | null;
-  exitCode: number | null;
-  pinned: boolean;
-  order: number;
-  capabilities: string[];
   agent: AgentInfo | null;
-  restarts: number;
   /** What went wrong, as the daemon saw it (a give-up after crashes, a failed start). */
   error: string | null;
   /** The next reply's seq: never reused, kept across restarts. */
   nextSeq: number;
-  /** A spawned child's parent session (a job's id, or a foreground session's key), and its root. */
-  parentSession?: string | null;
-  rootSession?: string | null;
   /** The parent's peer id when it spawned (the only link to a foreground parent without a session). */
   parentPeer?: string | null;
   /** A report for the parent that no one could take yet: sent when the parent is back. */
@@ -54,12 +51,6 @@ export interface JobRecord {
   parentRuns?: number;
   /** The last hand-backs' request ids, so a resend hands back once. */
   handbackIds?: string[];
-  /** The concierge's job (at most one) has the role. */
-  role?: JobRole | null;
-  /** An answer the concierge suggests while the row waits. */
-  suggested?: Suggested | null;
-  createdAt: string;
-  updatedAt: string;
 }
 
 declare const durable: unique symbol;
