@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { homedir } from "node:os";
-import { after, before, describe, test } from "node:test";
+import { describe, type TestContext, test } from "node:test";
 import { visibleWidth } from "@mariozechner/pi-tui";
 import { waitFor } from "./helpers/daemon.js";
 import { type HubHarness, startHubHarness } from "./helpers/hub-harness.js";
@@ -11,63 +11,77 @@ const TAB = "\t";
 const ENTER = "\r";
 const HOME = "\x1b[H";
 
-describe("the hub against a real daemon", () => {
-  let h: HubHarness;
-  let alpha: string;
-  let beta: string;
+/** A hub on a daemon of its own, with what `roost attach` would have been asked to attach. */
+interface Hub {
+  h: HubHarness;
+  attached: { id: string; drawnWhileHubStopped: boolean }[];
+  /** Gives the terminal back, as the detach key would. */
+  detach(): void;
+}
 
+/** A real daemon and a hub on it in a headless terminal, ended with the test. */
+async function openHub(t: TestContext): Promise<Hub> {
+  const hub: Hub = { h: undefined as unknown as HubHarness, attached: [], detach: () => {} };
   // Stands in for `roost attach` (another part of the project): draws its own screen while it has
-  // the terminal, and gives it back when told, as the detach key would.
-  const attached: { id: string; drawnWhileHubStopped: boolean }[] = [];
-  let detach: () => void = () => {};
+  // the terminal, and gives it back when told.
   const attach = (id: string, terminal: HeadlessTerminal) =>
     new Promise<void>((resolve) => {
-      attached.push({ id, drawnWhileHubStopped: !terminal.started });
+      hub.attached.push({ id, drawnWhileHubStopped: !terminal.started });
       terminal.write("\x1b[2J\x1b[Hthe session's own screen");
-      detach = resolve;
+      hub.detach = resolve;
     });
+  hub.h = await startHubHarness(100, 30, { attach });
+  t.after(() => hub.h.close());
+  return hub;
+}
 
-  before(async () => {
-    h = await startHubHarness(100, 30, { attach });
-  });
-  after(async () => {
-    await h?.close();
-  });
+/** Two agents on the hub's daemon, `alpha` (with a task) above `beta`, each drawn with its first report. */
+async function twoAgents(h: HubHarness): Promise<{ alpha: string; beta: string }> {
+  const alpha = (await h.raw.request("dispatch", { profile: "agent", name: "alpha", task: "first task" }))
+    .result.id;
+  const beta = (await h.raw.request("dispatch", { profile: "agent", name: "beta" })).result.id;
+  await h.waitForScreen("alpha's first report", (s) => /alpha +working +got: first task/.test(s));
+  await h.waitForScreen("beta's first report", (s) => /beta +working +ready/.test(s));
+  return { alpha, beta };
+}
 
-  const typeText = (text: string) => h.terminal.type(...[...text]);
-  const selectedLine = async () => (await h.terminal.screen()).find((line) => line.startsWith("›"));
-  const count = (list: string[], text: string) => list.filter((t) => t === text).length;
-  /** Selects the row named `name`: Home, then down until it is the selected one, as drawn. */
-  const select = async (name: string) => {
-    const selectedName = () => h.hub.state.rows.get(h.hub.state.selectedId ?? "")?.name;
-    h.terminal.type(HOME);
-    for (let i = 0; i < 20 && selectedName() !== name; i++) h.terminal.type("j");
-    assert.equal(selectedName(), name, `a row named ${name} to select`);
-    await waitFor(`${name} drawn selected`, async () =>
-      new RegExp(`\\b${name}\\b`).test((await selectedLine()) ?? "") ? true : undefined,
-    );
-  };
+const typeText = (h: HubHarness, text: string) => h.terminal.type(...[...text]);
+const selectedLine = async (h: HubHarness) =>
+  (await h.terminal.screen()).find((line) => line.startsWith("›"));
+const count = (list: string[], text: string) => list.filter((t) => t === text).length;
 
-  test("rows appear and change as agents report", async () => {
+/** Selects the row named `name`: Home, then down until it is the selected one, as drawn. */
+async function select(h: HubHarness, name: string): Promise<void> {
+  const selectedName = () => h.hub.state.rows.get(h.hub.state.selectedId ?? "")?.name;
+  h.terminal.type(HOME);
+  for (let i = 0; i < 20 && selectedName() !== name; i++) h.terminal.type("j");
+  assert.equal(selectedName(), name, `a row named ${name} to select`);
+  await waitFor(`${name} drawn selected`, async () =>
+    new RegExp(`\\b${name}\\b`).test((await selectedLine(h)) ?? "") ? true : undefined,
+  );
+}
+
+// Each test has a daemon and a hub of its own, so they run side by side.
+describe("the hub against a real daemon", { concurrency: 3 }, () => {
+  test("rows appear and change as agents report", async (t) => {
+    const { h } = await openHub(t);
     await h.waitForScreen(
       "the connected, empty hub",
       (s) => s.includes("No sessions yet") && s.includes("● daemon"),
     );
-    alpha = (await h.raw.request("dispatch", { profile: "agent", name: "alpha", task: "first task" })).result
-      .id;
-    beta = (await h.raw.request("dispatch", { profile: "agent", name: "beta" })).result.id;
-    await h.waitForScreen("alpha's first report", (s) => /alpha +working +got: first task/.test(s));
-    await h.waitForScreen("beta's first report", (s) => /beta +working +ready/.test(s));
+    const { alpha } = await twoAgents(h);
     await h.raw.request("reply", { id: alpha, text: "say:halfway there" });
     const screen = await h.waitForScreen("alpha's new summary", (s) => s.includes("halfway there"));
     assert.match(screen, /2 sessions/);
     assert.doesNotMatch(screen, /got: first task/);
   });
 
-  test("a reply typed in the hub reaches the agent once", async () => {
-    assert.match((await selectedLine()) ?? "", /alpha/, "the first row is selected");
+  test("a reply typed in the hub reaches the agent once", async (t) => {
+    const { h } = await openHub(t);
+    const { alpha } = await twoAgents(h);
+    assert.match((await selectedLine(h)) ?? "", /alpha/, "the first row is selected");
     h.terminal.type(ENTER);
-    typeText("hello hub");
+    typeText(h, "hello hub");
     await h.waitForScreen("the editor line under alpha", (s) => s.includes("⤷ reply › hello hub"));
     h.terminal.type(ENTER);
     await h.waitForScreen("the outcome", (s) => /Reply #\d+ saved for alpha/.test(s));
@@ -77,14 +91,18 @@ describe("the hub against a real daemon", () => {
     assert.doesNotMatch(await h.terminal.text(), /⤷ reply/, "the editor line closed");
   });
 
-  test("a waiting row stands out, Tab jumps to it, and a digit picks its choice", async () => {
+  test("a waiting row stands out, Tab jumps to it, and a digit picks its choice", async (t) => {
+    const { h } = await openHub(t);
+    const { beta } = await twoAgents(h);
     await h.raw.request("reply", { id: beta, text: "ask" });
     const screen = await h.waitForScreen("beta's question", (s) => s.includes("Proceed with the plan?"));
     assert.match(screen, /1 waiting/);
     assert.match(screen, /\? beta +waiting/);
     assert.match(screen, /1 yes {2}2 no {2}3 later/);
     h.terminal.type(TAB);
-    await waitFor("beta selected", async () => ((await selectedLine())?.includes("beta") ? true : undefined));
+    await waitFor("beta selected", async () =>
+      (await selectedLine(h))?.includes("beta") ? true : undefined,
+    );
     h.terminal.type("2");
     await h.waitForScreen("the pick's outcome", (s) => /Reply #\d+ saved for beta/.test(s));
     await h.waitForScreen("beta working on the answer", (s) => s.includes("got: no"));
@@ -92,15 +110,17 @@ describe("the hub against a real daemon", () => {
     assert.doesNotMatch(await h.terminal.text(), /Proceed with the plan\?/);
   });
 
-  test("stop and respawn from the hub", async () => {
-    assert.match((await selectedLine()) ?? "", /beta/);
+  test("stop and respawn from the hub", async (t) => {
+    const { h } = await openHub(t);
+    const { beta } = await twoAgents(h);
+    await select(h, "beta");
     h.terminal.type("x");
     await h.waitForScreen("the confirmation", (s) => s.includes("Stop beta?  y: stop  n: keep running"));
     h.terminal.type("y");
     await h.waitForScreen("beta stopped", (s) => /■ beta +stopped/.test(s) && s.includes("Stopped beta."));
     // A refusal shows with its code and reason: a command reply needs the agent connected.
     h.terminal.type(ENTER);
-    typeText("/compact");
+    typeText(h, "/compact");
     h.terminal.type(ENTER);
     await h.waitForScreen("the refusal", (s) =>
       /Reply to beta refused: unsupported: a command reply/.test(s),
@@ -114,9 +134,11 @@ describe("the hub against a real daemon", () => {
     assert.equal(rows.find((r) => r.id === beta)?.lifecycle, "running");
   });
 
-  test("filter rows by text", async () => {
+  test("filter rows by text", async (t) => {
+    const { h } = await openHub(t);
+    await twoAgents(h);
     h.terminal.type("/");
-    typeText("bet");
+    typeText(h, "bet");
     let screen = await h.waitForScreen("the filter applied as typed", (s) => s.includes('filter "bet" (1)'));
     assert.doesNotMatch(screen, /alpha/);
     h.terminal.type(ENTER);
@@ -127,7 +149,9 @@ describe("the hub against a real daemon", () => {
     await h.waitForScreen("the filter cleared", (s) => s.includes("alpha") && !s.includes('filter "'));
   });
 
-  test("resizes cleanly, down to 80x24 and up again", async () => {
+  test("resizes cleanly, down to 80x24 and up again", async (t) => {
+    const { h } = await openHub(t);
+    await twoAgents(h);
     for (const [columns, rows] of [
       [80, 24],
       [132, 40],
@@ -148,8 +172,11 @@ describe("the hub against a real daemon", () => {
     }
   });
 
-  test("pin, rename and reorder", async () => {
-    // beta is selected; move it up above alpha, then pin it, then rename it.
+  test("pin, rename and reorder", async (t) => {
+    const { h } = await openHub(t);
+    const { beta } = await twoAgents(h);
+    // Move beta up above alpha, then pin it, then rename it.
+    await select(h, "beta");
     h.terminal.type("K");
     await h.waitForScreen(
       "beta moved up",
@@ -158,7 +185,7 @@ describe("the hub against a real daemon", () => {
     h.terminal.type("p");
     await h.waitForScreen("beta pinned", (s) => /beta .*⚑/.test(s));
     h.terminal.type("R", "\x15"); // R, then Ctrl-U clears the name.
-    typeText("gamma");
+    typeText(h, "gamma");
     await h.waitForScreen("the rename line", (s) => s.includes("⤷ rename › gamma"));
     h.terminal.type(ENTER);
     await h.waitForScreen(
@@ -171,11 +198,13 @@ describe("the hub against a real daemon", () => {
     assert.equal(row.pinned, true);
   });
 
-  test("dispatch a new job from a profile with a task", async () => {
+  test("dispatch a new job from a profile with a task", async (t) => {
+    const { h } = await openHub(t);
+    await twoAgents(h);
     h.terminal.type("n");
     await h.waitForScreen("the profile picker", (s) => s.includes("New job from") && s.includes(" agent "));
     h.terminal.type(ENTER);
-    typeText("from the hub");
+    typeText(h, "from the hub");
     await h.waitForScreen("the task line, with the folder it starts in", (s) =>
       s.includes(`New agent (folder ${process.cwd().replace(homedir(), "~")}) · task › from the hub`),
     );
@@ -191,8 +220,10 @@ describe("the hub against a real daemon", () => {
     assert.match(screen, /3 sessions/);
   });
 
-  test("remove asks first", async () => {
-    await select("alpha");
+  test("remove asks first", async (t) => {
+    const { h } = await openHub(t);
+    const { alpha } = await twoAgents(h);
+    await select(h, "alpha");
     h.terminal.type("D");
     await h.waitForScreen("the question", (s) => s.includes("Remove alpha?"));
     h.terminal.type("n");
@@ -209,19 +240,24 @@ describe("the hub against a real daemon", () => {
     );
   });
 
-  test("attach hands the terminal over and takes it back on detach", async () => {
-    await select("gamma");
+  test("attach hands the terminal over and takes it back on detach", async (t) => {
+    const hub = await openHub(t);
+    const { h } = hub;
+    const { beta } = await twoAgents(h);
+    await select(h, "beta");
     h.terminal.type("a");
     await h.waitForScreen("the session's screen", (s) => s.startsWith("the session's own screen"));
-    assert.deepEqual(attached, [{ id: beta, drawnWhileHubStopped: true }]);
+    assert.deepEqual(hub.attached, [{ id: beta, drawnWhileHubStopped: true }]);
     h.terminal.type("x"); // Keys while attached are not the hub's: nothing is stopped.
-    detach();
-    const screen = await h.waitForScreen("the hub again", (s) => s.includes("Back from gamma."));
+    hub.detach();
+    const screen = await h.waitForScreen("the hub again", (s) => s.includes("Back from beta."));
     assert.doesNotMatch(screen, /session's own screen/);
-    assert.match(screen, /gamma +working/);
+    assert.match(screen, /beta +working/);
   });
 
-  test("the help lists the keys, scrolls with PgDn, and any other key closes it", async () => {
+  test("the help lists the keys, scrolls with PgDn, and any other key closes it", async (t) => {
+    const { h } = await openHub(t);
+    await twoAgents(h);
     h.terminal.type("?");
     let screen = await h.waitForScreen("the help", (s) => s.includes("roost hub · keys"));
     // Page by page to its end: each page is read on the way.
@@ -248,7 +284,9 @@ describe("the hub against a real daemon", () => {
     );
   });
 
-  test("the events, board, schedules and orders panes show when the daemon has their ops, else stay hidden", async () => {
+  test("the events, board, schedules and orders panes show when the daemon has their ops, else stay hidden", async (t) => {
+    const { h } = await openHub(t);
+    await twoAgents(h);
     const board = await h.raw.request("task", { action: "add", title: "write the docs" });
     const feed = await h.raw.request("events", { limit: 5 });
     if (!board.ok || !feed.ok) {
@@ -285,28 +323,30 @@ describe("the hub against a real daemon", () => {
     await h.waitForScreen("no pane", (s) => !s.includes("── "));
   });
 
-  test("says the daemon is gone, and reconnects when it is back", async () => {
+  test("says the daemon is gone, and reconnects when it is back", async (t) => {
+    const { h } = await openHub(t);
+    const { beta } = await twoAgents(h);
     await h.daemon.kill("SIGKILL");
     await h.waitForScreen(
       "the banner",
       (s) => s.includes("The daemon is gone: start it with roost daemon") && s.includes("✗ daemon gone"),
     );
-    assert.match(await h.terminal.text(), /gamma/, "the rows stay as last seen");
+    assert.match(await h.terminal.text(), /beta/, "the rows stay as last seen");
     // A reply typed meanwhile waits, and goes when the daemon is back, once.
-    await select("gamma");
+    await select(h, "beta");
     h.terminal.type(ENTER);
-    typeText("while it was away");
+    typeText(h, "while it was away");
     h.terminal.type(ENTER);
     await h.waitForScreen("the reply held", (s) => s.includes("sending again when it is back"));
     await h.daemon.start();
-    await h.waitForScreen("the reply saved", (s) => /Reply #\d+ saved for gamma/.test(s));
-    await h.waitForScreen("gamma's report of it", (s) => s.includes("got: while it was away"));
+    await h.waitForScreen("the reply saved", (s) => /Reply #\d+ saved for beta/.test(s));
+    await h.waitForScreen("beta's report of it", (s) => s.includes("got: while it was away"));
     assert.equal(count(h.received(beta), "while it was away"), 1);
     const screen = await h.waitForScreen(
       "reconnected",
       (s) => s.includes("● daemon") && !s.includes("daemon is gone"),
     );
-    assert.match(screen, /gamma/);
+    assert.match(screen, /beta/);
     // Live again: a change after the restart shows.
     h.raw.close();
     h.raw = await h.daemon.connect();
