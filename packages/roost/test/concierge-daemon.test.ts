@@ -1,41 +1,84 @@
 import assert from "node:assert/strict";
-import { describe, test } from "node:test";
-import { type RawConnection, TEST_PROFILES, waitFor } from "./helpers/daemon.js";
-import { rowOf } from "./helpers/fixture-agents.js";
-import { peersSuite } from "./helpers/peers-suite.js";
-
-const suite = peersSuite({ mute: TEST_PROFILES.mute, asker: TEST_PROFILES.asker });
-const { session } = suite;
+import { describe, type TestContext, test } from "node:test";
+import type { DaemonClient } from "../src/client/daemon-client.js";
+import { speakFor } from "./helpers/a2a.js";
+import { type RawConnection, startTestDaemon, TEST_PROFILES, waitFor } from "./helpers/daemon.js";
+import { hubClient, rowOf } from "./helpers/fixture-agents.js";
 
 const digest = (conn: RawConnection, timeoutMs = 10_000) =>
   conn.nextEvent((e) => e.event === "deliver" && e.kind === "digest", timeoutMs);
 
-async function hubConn(): Promise<RawConnection> {
-  const conn = await suite.daemon.connect();
-  suite.conns.push(conn);
-  return conn;
+type Session = RawConnection & { token: string };
+
+/** A daemon of the test's own with a job `worker` speaking on a connection, and a hub subscribed. */
+interface Fleet {
+  hub: DaemonClient;
+  /** A hub connection, subscribed to pushes. */
+  raw: RawConnection;
+  worker: string;
+  workerConn: Session;
+  /** A connection speaking for job `id`, idle, closed with the test. */
+  session(id: string): Promise<Session>;
+}
+
+/** A fleet with the concierge on, played by a scripted connection. */
+interface Concierged extends Fleet {
+  cid: string;
+  concierge: Session;
+}
+
+async function fleet(t: TestContext): Promise<Fleet> {
+  const daemon = await startTestDaemon({
+    config: { agentProfiles: { mute: TEST_PROFILES.mute, asker: TEST_PROFILES.asker } },
+  });
+  const conns: RawConnection[] = [];
+  const hub = await hubClient(daemon);
+  t.after(async () => {
+    for (const conn of conns) conn.close();
+    hub.close();
+    await daemon.stop();
+  });
+  const raw = await daemon.connect();
+  conns.push(raw);
+  assert.equal((await raw.request("subscribe", {})).ok, true);
+  const { id: worker } = await hub.call("dispatch", { profile: "mute", name: "worker" });
+  const workerConn = await speakFor(daemon, worker, { state: "working", status: "busy", agentItems: true });
+  conns.push(workerConn);
+  const session = async (id: string) => {
+    const conn = await speakFor(daemon, id, { state: "working", status: "idle", agentItems: true });
+    conns.push(conn);
+    return conn;
+  };
+  return { hub, raw, worker, workerConn, session };
+}
+
+async function concierged(t: TestContext): Promise<Concierged> {
+  const f = await fleet(t);
+  const on = await f.raw.request("concierge", { action: "on", launch: { profile: "mute" } });
+  assert.equal(on.ok, true, JSON.stringify(on));
+  const cid = on.result.job.id as string;
+  return { ...f, cid, concierge: await f.session(cid) };
+}
+
+/** The worker's report that it waits for an answer to `question`. */
+function ask(f: Fleet, question: string) {
+  return f.workerConn.request("report", {
+    id: f.worker,
+    token: f.workerConn.token,
+    report: { state: "blocked", status: "waiting", waitingFor: "question", question, agentItems: true },
+  });
 }
 
 describe("the concierge (M44, M45) with a scripted protocol agent in its place", () => {
-  let cid: string;
-  let concierge: RawConnection;
-  let worker: string;
-  let workerConn: RawConnection;
-  let raw: RawConnection;
-
-  test("the name is reserved; on starts one job with the role, at most one; status and pushes", async () => {
-    raw = await hubConn();
-    assert.equal((await raw.request("subscribe", {})).ok, true);
+  test("the name is reserved; on starts one job with the role, at most one; status and pushes", async (t) => {
+    const { hub, raw, worker, workerConn } = await fleet(t);
     const named = await raw.request("dispatch", { profile: "mute", name: " concierge " });
     assert.equal(named.code, "bad_request");
     assert.match(named.error, /concierge's/);
-    ({ id: worker } = await suite.hub.call("dispatch", { profile: "mute", name: "worker" }));
     assert.equal((await raw.request("rename", { id: worker, name: "concierge" })).code, "bad_request");
-    workerConn = await session(worker, { state: "working", status: "busy", agentItems: true });
-    const token = (workerConn as RawConnection & { token: string }).token;
     const reported = await workerConn.request("report", {
       id: worker,
-      token,
+      token: workerConn.token,
       report: { state: "working", name: "concierge" },
     });
     assert.equal(reported.code, "bad_request");
@@ -49,19 +92,19 @@ describe("the concierge (M44, M45) with a scripted protocol agent in its place",
     assert.equal(on.ok, true, JSON.stringify(on));
     assert.equal(on.result.running, true);
     assert.equal(on.result.job.name, "concierge");
-    cid = on.result.job.id;
+    const cid = on.result.job.id;
     const pushed = await raw.nextEvent((e) => e.event === "concierge" && e.status.job?.id === cid);
     assert.equal(pushed.status.running, true);
     const again = await raw.request("concierge", { action: "on", launch: { profile: "mute" } });
     assert.equal(again.result.job.id, cid, "at most one");
-    const row = await rowOf(suite.hub, cid);
+    const row = await rowOf(hub, cid);
     assert.equal(row?.role, "concierge");
-    assert.equal((await rowOf(suite.hub, worker))?.role, null);
+    assert.equal((await rowOf(hub, worker))?.role, null);
     assert.equal((await raw.request("concierge", { action: "dance" })).code, "bad_request");
-    concierge = await session(cid, { state: "working", status: "idle", agentItems: true });
   });
 
-  test("ask and say; the hub's ops are refused on a session's connection, events let the concierge in", async () => {
+  test("ask and say; the hub's ops are refused on a session's connection, events let the concierge in", async (t) => {
+    const { raw, workerConn, cid, concierge } = await concierged(t);
     for (const op of ["concierge", "concierge-ask"]) {
       const refused = await workerConn.request(op, { action: "status", text: "hi" });
       assert.equal(refused.code, "unsupported", op);
@@ -101,19 +144,10 @@ describe("the concierge (M44, M45) with a scripted protocol agent in its place",
     assert.equal(event.whoId, cid);
   });
 
-  test("digests: one after what matters, none while one is in flight, the next once it is acked", async () => {
-    const token = (workerConn as RawConnection & { token: string }).token;
-    await workerConn.request("report", {
-      id: worker,
-      token,
-      report: {
-        state: "blocked",
-        status: "waiting",
-        waitingFor: "question",
-        question: "Deploy now?",
-        agentItems: true,
-      },
-    });
+  test("digests: one after what matters, none while one is in flight, the next once it is acked", async (t) => {
+    const f = await concierged(t);
+    const { raw, worker, cid, concierge } = f;
+    await ask(f, "Deploy now?");
     const first = await digest(concierge);
     assert.equal(first.why, "events");
     assert.match(first.text, /^<roost-digest why="events"/);
@@ -124,23 +158,25 @@ describe("the concierge (M44, M45) with a scripted protocol agent in its place",
     // Something else happens while the first is not acked: no second digest until it is.
     await raw.request("pin", { id: worker, pinned: true });
     await assert.rejects(digest(concierge, 3000), /no event/);
-    const conciergeToken = (concierge as RawConnection & { token: string }).token;
-    await concierge.request("ack", { id: cid, token: conciergeToken, seq: first.seq, exact: true });
+    await concierge.request("ack", { id: cid, token: concierge.token, seq: first.seq, exact: true });
     const second = await digest(concierge);
     assert.match(second.text, /worker: pinned/);
-    await concierge.request("ack", { id: cid, token: conciergeToken, seq: second.seq, exact: true });
+    await concierge.request("ack", { id: cid, token: concierge.token, seq: second.seq, exact: true });
     // A quiet fleet sends none.
     await assert.rejects(digest(concierge, 3000), /no event/);
   });
 
-  test("suggest on a waiting row; the policy refuses a reply until the person allows; undo steers", async () => {
+  test("suggest on a waiting row; the policy refuses a reply until the person allows; undo steers", async (t) => {
+    const f = await concierged(t);
+    const { hub, raw, worker, workerConn, cid, concierge } = f;
+    await ask(f, "Deploy now?");
     const suggested = await concierge.request("concierge-suggest", {
       id: "worker",
       text: "yes",
       why: "tests pass",
     });
     assert.equal(suggested.ok, true, JSON.stringify(suggested));
-    const row = await rowOf(suite.hub, worker);
+    const row = await rowOf(hub, worker);
     assert.deepEqual([row?.suggested?.text, row?.suggested?.why], ["yes", "tests pass"]);
     assert.equal((await concierge.request("concierge-suggest", { id: cid, text: "x" })).code, "bad_request");
     assert.equal(
@@ -178,14 +214,13 @@ describe("the concierge (M44, M45) with a scripted protocol agent in its place",
     assert.deepEqual([reply.who, reply.whoId], ["concierge", cid]);
 
     // The worker now works on it: the suggestion went with the question, and the reply is not for a question.
-    const token = (workerConn as RawConnection & { token: string }).token;
     await workerConn.request("report", {
       id: worker,
-      token,
+      token: workerConn.token,
       report: { state: "working", status: "busy", agentItems: true },
     });
     await waitFor("the suggestion cleared", async () =>
-      (await rowOf(suite.hub, worker))?.suggested === null ? true : undefined,
+      (await rowOf(hub, worker))?.suggested === null ? true : undefined,
     );
     assert.equal(
       (await concierge.request("concierge-reply", { id: worker, text: "again" })).code,
@@ -200,9 +235,9 @@ describe("the concierge (M44, M45) with a scripted protocol agent in its place",
     assert.equal((await raw.request("concierge", { action: "undo" })).code, "not_found");
 
     // A terminal agent's question: the answer is typed, and the feed says the concierge typed it.
-    const { id: term } = await suite.hub.call("dispatch", { profile: "asker", name: "term" });
+    const { id: term } = await hub.call("dispatch", { profile: "asker", name: "term" });
     await waitFor("term asks", async () =>
-      (await rowOf(suite.hub, term))?.waitingFor === "question" ? true : undefined,
+      (await rowOf(hub, term))?.waitingFor === "question" ? true : undefined,
     );
     const typed = await concierge.request("concierge-reply", { id: "term", text: "42" });
     assert.equal(typed.ok, true, JSON.stringify(typed));
@@ -211,7 +246,8 @@ describe("the concierge (M44, M45) with a scripted protocol agent in its place",
     assert.deepEqual([typedEvent.why, typedEvent.who, typedEvent.whoId], ["typed", "concierge", cid]);
   });
 
-  test("act needs the person's leave; the concierge stops and starts sessions, never itself", async () => {
+  test("act needs the person's leave; the concierge stops and starts sessions, never itself", async (t) => {
+    const { hub, raw, worker, cid, concierge } = await concierged(t);
     assert.equal((await concierge.request("concierge-act", { what: "stop", id: worker })).code, "policy");
     await raw.request("concierge", { action: "act", act: true });
     assert.equal((await concierge.request("concierge-act", { what: "stop", id: cid })).code, "bad_request");
@@ -219,7 +255,7 @@ describe("the concierge (M44, M45) with a scripted protocol agent in its place",
     const stopped = await concierge.request("concierge-act", { what: "stop", id: worker });
     assert.equal(stopped.ok, true, JSON.stringify(stopped));
     await waitFor("the worker stopped", async () =>
-      (await rowOf(suite.hub, worker))?.lifecycle === "stopped" ? true : undefined,
+      (await rowOf(hub, worker))?.lifecycle === "stopped" ? true : undefined,
     );
     const made = await concierge.request("concierge-act", {
       what: "dispatch",
@@ -233,7 +269,8 @@ describe("the concierge (M44, M45) with a scripted protocol agent in its place",
     assert.equal(reserved.code, "bad_request");
   });
 
-  test("off stops it and on starts the same job again", async () => {
+  test("off stops it and on starts the same job again", async (t) => {
+    const { raw, cid } = await concierged(t);
     const off = await raw.request("concierge", { action: "off" });
     assert.equal(off.ok, true);
     await waitFor("the concierge stopped", async () =>
