@@ -1,47 +1,79 @@
 /**
  * The store's writer: a worker thread that owns the database's writes, so the daemon's event loop
  * never waits on the disk (a checkpoint or a slow write can take a hundred milliseconds). It runs
- * each batch of statements in one transaction and says when it is committed. A batch is made of
- * groups (what each caller asked for together); when the batch fails, each group is tried alone, so
- * one group's failure (a full disk for a big write, a bad value) does not take the others with it.
+ * each batch of statements in one transaction and says when it is committed; batches that queued
+ * while it wrote go together in the next one. A batch is made of groups (what each caller asked for
+ * together); when the transaction fails, each group is tried alone, so one group's failure (a full
+ * disk for a big write, a bad value) does not take the others with it. A database locked by another
+ * process fails them all at once, and until a write goes through again the next ones wait for the
+ * lock a moment only: each would otherwise wait the whole busy timeout again, and a person's reply
+ * behind them would wait for all of those.
  * Plain JavaScript, run with `eval`, so it works the same from the sources and from the build.
  */
 export const STORE_WRITER_SOURCE = `
-const { parentPort, workerData } = require("node:worker_threads");
+const { parentPort, receiveMessageOnPort, workerData } = require("node:worker_threads");
 const Database = require(workerData.driver);
 const db = new Database(workerData.file);
 db.pragma("journal_mode = WAL");
 db.pragma("synchronous = NORMAL");
-db.pragma("busy_timeout = 5000");
+const BUSY_TIMEOUT_MS = 5000;
+const BUSY_TIMEOUT_WHILE_LOCKED_MS = 100;
+db.pragma("busy_timeout = " + BUSY_TIMEOUT_MS);
+let locked = false;
+function setLocked(now) {
+  if (now === locked) return;
+  locked = now;
+  db.pragma("busy_timeout = " + (now ? BUSY_TIMEOUT_WHILE_LOCKED_MS : BUSY_TIMEOUT_MS));
+}
 const statements = {};
 for (const [name, sql] of Object.entries(workerData.statements)) statements[name] = db.prepare(sql);
 const run = db.transaction((writes) => {
   for (const [name, ...params] of writes) statements[name].run(...params);
 });
-parentPort.on("message", (message) => {
-  if (message.define) {
-    for (const [name, sql] of Object.entries(message.define)) statements[name] = db.prepare(sql);
-    return;
-  }
-  if (message.close) {
-    db.close();
-    parentPort.postMessage({ closed: true });
-    return;
-  }
+function write(batches) {
+  const groups = batches.flatMap((b) => b.groups);
   try {
-    run(message.groups.flat());
-    parentPort.postMessage({ batch: message.batch, errors: null });
-  } catch {
-    const errors = message.groups.map((group) => {
-      try {
-        run(group);
-        return null;
-      } catch (err) {
-        return String((err && err.message) || err);
-      }
-    });
-    parentPort.postMessage({ batch: message.batch, errors });
+    run(groups.flat());
+    setLocked(false);
+    for (const b of batches) parentPort.postMessage({ batch: b.batch, errors: null });
+  } catch (err) {
+    const busy = err && err.code === "SQLITE_BUSY";
+    setLocked(busy);
+    for (const b of batches) {
+      const errors = b.groups.map((group) => {
+        if (busy) return String(err.message);
+        try {
+          run(group);
+          return null;
+        } catch (e) {
+          return String((e && e.message) || e);
+        }
+      });
+      parentPort.postMessage({ batch: b.batch, errors });
+    }
   }
+}
+parentPort.on("message", (first) => {
+  // What queued while the last transaction ran, in order: writes side by side go in one transaction.
+  const messages = [first];
+  for (let next = receiveMessageOnPort(parentPort); next; next = receiveMessageOnPort(parentPort))
+    messages.push(next.message);
+  let writes = [];
+  for (const message of messages) {
+    if (message.groups) {
+      writes.push(message);
+      continue;
+    }
+    if (writes.length) write(writes);
+    writes = [];
+    if (message.define) {
+      for (const [name, sql] of Object.entries(message.define)) statements[name] = db.prepare(sql);
+    } else if (message.close) {
+      db.close();
+      parentPort.postMessage({ closed: true });
+    }
+  }
+  if (writes.length) write(writes);
 });
 `;
 
