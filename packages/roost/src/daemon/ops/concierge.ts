@@ -1,6 +1,7 @@
-import { RoostError } from "../../protocol/index.js";
+import { type OpArgs, type OpResult, RoostError } from "../../protocol/index.js";
+import type { Caller } from "../caller.js";
 import { readOrderId } from "../concierge/orders.js";
-import type { OpHandler } from "./context.js";
+import type { OpContext, OpHandler } from "./context.js";
 
 /** A field an action needs: the schema lets it be left out, the action does not. */
 function needed<T>(value: T | null | undefined, what: string): T {
@@ -69,8 +70,21 @@ export const conciergeAct: OpHandler<"concierge-act"> = ({ concierge, state }, c
   });
 };
 
-/** `concierge-order {action}`: the person's and the concierge's standing orders. */
-export const conciergeOrder: OpHandler<"concierge-order"> = ({ concierge }, caller, args) => {
+/**
+ * `concierge-order {action}`: the person's and the concierge's standing orders, answered once what
+ * the answer shows is kept (an order applied and then a SIGKILL still counts it).
+ */
+export const conciergeOrder: OpHandler<"concierge-order"> = async (ctx, caller, args) => {
+  const result = changeOrders(ctx, caller, args);
+  await ctx.state.store.committed();
+  return result;
+};
+
+function changeOrders(
+  { concierge }: OpContext,
+  caller: Caller,
+  args: OpArgs<"concierge-order">,
+): OpResult<"concierge-order"> {
   switch (args.action) {
     case "list":
       concierge.orderBy(caller);
@@ -84,4 +98,4 @@ export const conciergeOrder: OpHandler<"concierge-order"> = ({ concierge }, call
       return concierge.applied(me, readOrderId(args.id), args.text?.trim() || null);
     }
   }
-};
+}
