@@ -17,8 +17,20 @@ function said(text: string, field = "text"): string {
 
 const why = (value: string | null | undefined) => (value?.trim() ? value : null);
 
-/** `concierge {action}`: the person's switch, policy and undo. */
-export const concierge: OpHandler<"concierge"> = ({ concierge }, _caller, args) => {
+/**
+ * `concierge {action}`: the person's switch, policy and undo, answered once the change is kept (a
+ * policy the person narrowed does not widen again after a crash).
+ */
+export const concierge: OpHandler<"concierge"> = async (ctx, _caller, args) => {
+  const result = await switchConcierge(ctx, args);
+  await ctx.state.store.committed();
+  return result;
+};
+
+function switchConcierge(
+  { concierge }: OpContext,
+  args: OpArgs<"concierge">,
+): OpResult<"concierge"> | Promise<OpResult<"concierge">> {
   switch (args.action) {
     case "on":
       if (args.launch?.name !== undefined && args.launch?.name !== null)
@@ -35,7 +47,7 @@ export const concierge: OpHandler<"concierge"> = ({ concierge }, _caller, args) 
     case "undo":
       return concierge.undo();
   }
-};
+}
 
 export const conciergeAsk: OpHandler<"concierge-ask"> = ({ concierge }, _caller, args) =>
   concierge.ask(said(args.text));
