@@ -115,9 +115,17 @@ export function route(ctx: OpContext, log: Log, caller: Caller, op: unknown, raw
     throw new RoostError("internal", `internal error in ${name}: ${(err as Error)?.message ?? String(err)}`);
   };
   try {
+    const { store } = ctx.state;
+    const writesBefore = store.writesAsked;
+    // What an op answers is kept: one that wrote answers once its writes are committed, so a crash
+    // right after the answer loses nothing it said was done. One that wrote nothing (a report,
+    // whose row is saved a moment later, or a read) answers at once, without waiting a turn. So
+    // does `shutdown`: the daemon closes its store, which commits everything, right after it.
+    const kept = (value: unknown) =>
+      store.writesAsked === writesBefore || name === "shutdown" ? value : store.committed().then(() => value);
     const result = handler(ctx, caller, args);
-    // An op that answers at once is not made to wait a turn for a promise.
-    return result instanceof Promise ? result.catch(fault) : result;
+    const answer = result instanceof Promise ? result.then(kept) : kept(result);
+    return answer instanceof Promise ? answer.catch(fault) : answer;
   } catch (err) {
     return fault(err);
   }

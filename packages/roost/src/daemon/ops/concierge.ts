@@ -1,7 +1,6 @@
-import { type OpArgs, type OpResult, RoostError } from "../../protocol/index.js";
-import type { Caller } from "../caller.js";
+import { RoostError } from "../../protocol/index.js";
 import { readOrderId } from "../concierge/orders.js";
-import type { OpContext, OpHandler } from "./context.js";
+import type { OpHandler } from "./context.js";
 
 /** A field an action needs: the schema lets it be left out, the action does not. */
 function needed<T>(value: T | null | undefined, what: string): T {
@@ -17,20 +16,8 @@ function said(text: string, field = "text"): string {
 
 const why = (value: string | null | undefined) => (value?.trim() ? value : null);
 
-/**
- * `concierge {action}`: the person's switch, policy and undo, answered once the change is kept (a
- * policy the person narrowed does not widen again after a crash).
- */
-export const concierge: OpHandler<"concierge"> = async (ctx, _caller, args) => {
-  const result = await switchConcierge(ctx, args);
-  await ctx.state.store.committed();
-  return result;
-};
-
-function switchConcierge(
-  { concierge }: OpContext,
-  args: OpArgs<"concierge">,
-): OpResult<"concierge"> | Promise<OpResult<"concierge">> {
+/** `concierge {action}`: the person's switch, policy and undo. */
+export const concierge: OpHandler<"concierge"> = ({ concierge }, _caller, args) => {
   switch (args.action) {
     case "on":
       if (args.launch?.name !== undefined && args.launch?.name !== null)
@@ -47,7 +34,7 @@ function switchConcierge(
     case "undo":
       return concierge.undo();
   }
-}
+};
 
 export const conciergeAsk: OpHandler<"concierge-ask"> = ({ concierge }, _caller, args) =>
   concierge.ask(said(args.text));
@@ -82,21 +69,8 @@ export const conciergeAct: OpHandler<"concierge-act"> = ({ concierge, state }, c
   });
 };
 
-/**
- * `concierge-order {action}`: the person's and the concierge's standing orders, answered once what
- * the answer shows is kept (an order applied and then a SIGKILL still counts it).
- */
-export const conciergeOrder: OpHandler<"concierge-order"> = async (ctx, caller, args) => {
-  const result = changeOrders(ctx, caller, args);
-  await ctx.state.store.committed();
-  return result;
-};
-
-function changeOrders(
-  { concierge }: OpContext,
-  caller: Caller,
-  args: OpArgs<"concierge-order">,
-): OpResult<"concierge-order"> {
+/** `concierge-order {action}`: the person's and the concierge's standing orders. */
+export const conciergeOrder: OpHandler<"concierge-order"> = ({ concierge }, caller, args) => {
   switch (args.action) {
     case "list":
       concierge.orderBy(caller);
@@ -110,4 +84,4 @@ function changeOrders(
       return concierge.applied(me, readOrderId(args.id), args.text?.trim() || null);
     }
   }
-}
+};

@@ -4,12 +4,8 @@ import type { OpHandler } from "./context.js";
 export const peerRegister: OpHandler<"peer_register"> = ({ peers }, caller, args) =>
   peers.register(caller, args);
 export const peersOp: OpHandler<"peers"> = ({ peers }, caller) => peers.peers(caller);
-/** Answered once the message is kept: `queued` and `delivered` are said of a committed message. */
-export const send: OpHandler<"send"> = async ({ peers, state }, caller, args) => {
-  const result = peers.messaging.send(caller, args);
-  await state.store.committed();
-  return result;
-};
+/** Answered once the message is kept (as every op that writes): `queued` and `delivered` are said of a committed message. */
+export const send: OpHandler<"send"> = ({ peers }, caller, args) => peers.messaging.send(caller, args);
 export const spawn: OpHandler<"spawn"> = ({ peers }, caller, args) => peers.tree.spawn(caller, args);
 export const handback: OpHandler<"handback"> = ({ peers }, caller, args) =>
   peers.reports.handback(caller, args);

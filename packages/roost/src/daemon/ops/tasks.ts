@@ -1,8 +1,7 @@
-import { RoostError, type TaskArgs, type TaskId, type TaskResult } from "../../protocol/index.js";
+import { RoostError, type TaskId } from "../../protocol/index.js";
 import { actorFor, actorLabel } from "../board/actor.js";
-import type { Caller } from "../caller.js";
 import { allSessions, type Session } from "../peers/sessions.js";
-import type { OpContext, OpHandler } from "./context.js";
+import type { OpHandler } from "./context.js";
 
 /**
  * A number the daemon gave, as the schema let it through (a positive integer or a string of
@@ -35,14 +34,8 @@ function assignee(sessions: Session[], to: string | undefined): Session {
   throw new RoostError("not_found", `no session ${JSON.stringify(to)}`);
 }
 
-/** `task {action}`: the shared task board (M47), on any connection; answered once the change (and any message it sent) is kept. */
-export const task: OpHandler<"task"> = async (ctx, caller, args) => {
-  const result = changeTasks(ctx, caller, args);
-  await ctx.state.store.committed();
-  return result;
-};
-
-function changeTasks(ctx: OpContext, caller: Caller, args: TaskArgs): TaskResult {
+/** `task {action}`: the shared task board (M47), on any connection; answered once the change (and any message it sent) is kept, as every op that writes. */
+export const task: OpHandler<"task"> = (ctx, caller, args) => {
   const { state, board: service } = ctx;
   const { action } = args;
   const actor = actorFor(state, caller, ctx.peers.context.foreground);
@@ -86,4 +79,4 @@ function changeTasks(ctx: OpContext, caller: Caller, args: TaskArgs): TaskResult
       return service.assign(actor, id, assignee(allSessions(state, ctx.peers.context.foreground), args.to));
     }
   }
-}
+};

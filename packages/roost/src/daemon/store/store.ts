@@ -115,12 +115,15 @@ export class Store {
   private readonly writer: Worker;
   /** This turn's writes, one group per caller, each with its waiter. */
   private queued: Write[][] = [];
+  /** Writes asked for so far (not counting `committed`'s): an op that made one answers once it is kept. */
+  writesAsked = 0;
   private queuedWaiters: Waiter[] = [];
   private flushScheduled = false;
   private nextBatch = 1;
   private readonly inFlight = new Map<number, Waiter[]>();
   private broken: Error | null = null;
-  private closing = false;
+  /** Set once `close` is asked: resolves when the store is closed. */
+  private closed: Promise<void> | undefined;
   private readonly jobs: JobRecord[];
   private readonly pending = new Map<string, StoredReply[]>();
   /** Per job: request id → seq, oldest first (at most 100), and the next position. */
@@ -236,6 +239,15 @@ export class Store {
   /** Queues writes for this turn's transaction; resolves when that transaction is committed. */
   private write(writes: Write[]): Promise<void> {
     if (this.broken) return Promise.reject(this.broken);
+    // Once closing, everything asked before is committed when the store is closed; a write asked
+    // after is not made.
+    if (this.closed)
+      return writes.length === 0 ? this.closed : Promise.reject(new Error("the store is closed"));
+    if (writes.length > 0) this.writesAsked++;
+    return this.enqueue(writes);
+  }
+
+  private enqueue(writes: Write[]): Promise<void> {
     this.queued.push(writes);
     const done = new Promise<void>((resolve, reject) => this.queuedWaiters.push({ resolve, reject }));
     if (!this.flushScheduled) {
@@ -267,7 +279,7 @@ export class Store {
   /** A write nobody waits for (a row's state): a failure is logged, the daemon goes on. */
   writeLater(writes: Write[]): void {
     this.write(writes).catch((err) => {
-      if (!this.closing) this.log(`roost: ${(err as Error).message}`);
+      if (!this.closed) this.log(`roost: ${(err as Error).message}`);
     });
   }
 
@@ -424,9 +436,13 @@ export class Store {
   }
 
   /** Writes what is queued, then closes the database and the writer. */
-  async close(): Promise<void> {
-    await this.committed().catch(() => {});
-    this.closing = true;
+  close(): Promise<void> {
+    this.closed ??= this.closeNow();
+    return this.closed;
+  }
+
+  private async closeNow(): Promise<void> {
+    await this.enqueue([]).catch(() => {});
     if (this.broken) {
       this.db.close();
       return;
