@@ -63,7 +63,11 @@ export function rowWhen(
     async () => {
       const rows = (await conn.request("list")).result.rows as Message[];
       const row = rows.find((r) => r.id === id);
-      return row && match(row) ? row : undefined;
+      if (!row) throw new Error("no such row");
+      if (match(row)) return row;
+      // Not yet: the row as it stands is named if time runs out.
+      const { lifecycle, state, status, waitingFor, summary, question, choices } = row;
+      throw new Error(JSON.stringify({ lifecycle, state, status, waitingFor, summary, question, choices }));
     },
     timeoutMs,
   );
