@@ -107,7 +107,9 @@ test("exit codes and signals are reported, and the last screen stays until forgo
 
 test("kill signals the whole process group, and SIGKILL ends a program that ignores SIGTERM", async () => {
   const info = await host.spawn(
-    bashJob(dir.stateDir, "stubborn", "sleep 30 & echo child:$!; trap '' TERM; wait; sleep 30"),
+    // The trap comes before the echo, so once the child's pid shows the shell ignores SIGTERM; the
+    // child, forked before it, does not.
+    bashJob(dir.stateDir, "stubborn", "sleep 30 & trap '' TERM; echo child:$!; wait; sleep 30"),
   );
   const screen = await screenShows(host, "stubborn", (line) => line.startsWith("child:"));
   const childPid = Number(screen.lines.find((line) => line.startsWith("child:"))!.slice(6));
