@@ -249,6 +249,15 @@ describe("terminal agents", () => {
     assert.deepEqual(receivedLines(dir), ["trust [y]", "task [build it]"]);
   });
 
+  test("a task is typed at a prompt once the screen is quiet: a prompt shown while the screen is still drawn may drop it", async () => {
+    const { dir } = await dispatchTerminal(daemon, conn, "promptDrawing", "after the drawing");
+    const lines = await waitFor("the task", async () => {
+      const got = receivedLines(dir);
+      return got.length > 0 ? got : undefined;
+    });
+    assert.deepEqual(lines, [String.raw`'\x1b[200~after the drawing\x1b[201~\n'`]);
+  });
+
   test("a program that prints nothing gets its task typed after a while all the same", async () => {
     const { dir } = await dispatchTerminal(daemon, conn, "silent", "hello");
     const lines = await waitFor("the task", async () => {

@@ -21,6 +21,12 @@ export const TERMINAL_PROFILES = {
   },
   asksLater: { command: ["/bin/sh", fixture("terminal-asks-later.sh")], task: "argv", protocol: false },
   asksFirst: { command: ["/bin/sh", fixture("terminal-asks-first.sh")], task: "type", protocol: false },
+  promptDrawing: {
+    command: ["python3", fixture("terminal-paste.py"), "--drawing"],
+    task: "type",
+    protocol: false,
+    reader: "codex",
+  },
   silent: {
     command: [
       "/bin/sh",

@@ -20,6 +20,8 @@ const SUMMARY_INTERVAL_MS = 200;
 const READY_QUIET_MS = 300;
 /** ... or after this long when it prints nothing at all. */
 const READY_SILENT_MS = Number(process.env.ROOST_TERMINAL_SILENT_MS) || 10_000;
+/** A prompt on a screen that keeps changing (a clock, a spinner) is typed into after this long. */
+const PROMPT_UNQUIET_MS = 3000;
 
 /** What a (re)started job shows once it settled: its input, a dialog, or nothing (it ended). */
 export type Settled = "input" | "dialog" | "ended";
@@ -132,23 +134,30 @@ export class TerminalRows {
    * Resolves once a (re)started job settled: it shows its input (a known agent's prompt, a question;
    * a program roost knows nothing of: it printed and went quiet, or printed nothing for a while), or
    * a dialog (unless `throughDialogs`: then it waits until the person answered it), or it ended.
-   * Never a timer alone while a dialog is up: nothing is typed into a dialog for the person.
+   * Never a timer alone while a dialog is up: nothing is typed into a dialog for the person. An input
+   * counts once the screen has been quiet a moment: a prompt read from a screen still being drawn
+   * (a dialog half replaced by the next screen) may not take text yet, and text typed there is lost.
    */
   async whenSettled(job: Job, throughDialogs: boolean): Promise<Settled> {
     const known = this.readerOf(job).prompt !== null;
     const startedAt = Date.now();
+    let inputSince: number | null = null;
     const settledBy = (reading: ScreenReading, screen: ScreenSnapshot): boolean => {
+      const quiet = Date.now() - screen.lastOutputAt >= READY_QUIET_MS;
       if (reading.dialog) return !throughDialogs;
-      if (reading.input !== null) return true;
+      if (reading.input !== null) {
+        inputSince ??= Date.now();
+        return quiet || Date.now() - inputSince >= PROMPT_UNQUIET_MS;
+      }
+      inputSince = null;
       if (known) return false;
       const w = this.entry(job);
-      const quiet = Date.now() - screen.lastOutputAt >= READY_QUIET_MS;
       return (w.outputSeen && quiet) || (!w.outputSeen && Date.now() - startedAt >= READY_SILENT_MS);
     };
     for (;;) {
       if (job.lifecycle !== "running" && job.lifecycle !== "starting") return "ended";
       // Quiet and silence make no screen event: look again now and then.
-      const reading = await this.readingWhen(job, settledBy, known ? 60_000 : READY_QUIET_MS);
+      const reading = await this.readingWhen(job, settledBy, READY_QUIET_MS);
       if (reading) return reading.dialog ? "dialog" : "input";
       if (this.watched.get(job.id)?.job !== job) return "ended";
       // A program that prints nothing has no screen to read: it reads its input all the same.
