@@ -22,27 +22,23 @@ describe("warren play under roost", () => {
       deadline_s: 120,
     });
     const id = await dispatchPlayer(table.home, `${table.url} ${run.run_id} engineer-1`);
-    let first = true;
-    const ended = await replyUntilEnded(table.home, id, async (row) => {
+    // A command that does not fit the catalogue gets a clear answer, and the same observation again.
+    // (Before the plan's replies: each of those waits for a question other than the one it answered.)
+    const first = await rowWhen(table.home, id, (r) => r.waitingFor === "question");
+    assert.equal((await roost(table.home, "reply", id, "take")).code, 0);
+    const again = await rowWhen(
+      table.home,
+      id,
+      (r) => r.question !== first.question && r.waitingFor === "question",
+    );
+    assert.match(again.question!, /"take" does not fit: args is missing the required field "item"/);
+    const ended = await replyUntilEnded(table.home, id, (row) => {
       assert.ok(row.choices.length <= 20 && row.choices.every((c) => c.length <= 200));
       assert.ok(row.choices.includes("noop"), "noop is always a choice");
       assert.match(row.summary!, new RegExp(`/runs/${run.run_id}`), "the viewer's page is in the row");
-      let asked = row.question!;
-      if (first) {
-        first = false;
-        // A command that does not fit the catalogue gets a clear answer, and the same observation again.
-        assert.equal((await roost(table.home, "reply", id, "take")).code, 0);
-        const again = await rowWhen(
-          table.home,
-          id,
-          (r) => r.question !== asked && r.waitingFor === "question",
-        );
-        assert.match(again.question!, /"take" does not fit: args is missing the required field "item"/);
-        asked = again.question!;
-      }
       // A choice's number when the move is among the choices, else the command written out.
-      const choice = row.choices.indexOf(engineerReply(asked));
-      return choice >= 0 ? String(choice + 1) : engineerReply(asked);
+      const choice = row.choices.indexOf(engineerReply(row.question!));
+      return choice >= 0 ? String(choice + 1) : engineerReply(row.question!);
     });
     const view = await client.run(run.run_id);
     assert.equal(view.status, "completed", view.status_reason);
