@@ -198,6 +198,11 @@ test("SIGKILL of the process host: its jobs are reaped, their replies kept, and 
       return row?.connected ? row : undefined;
     });
     assert.equal((await c.request("reply", { id, text: "kept" })).ok, true);
+    // Its first process takes the reply (and never acks it) before its host is killed.
+    const jobDir = join(daemon.stateDir, "jobs", id);
+    await waitFor("the agent to get the reply", async () =>
+      receivedBy(jobDir).some((r) => r.text === "kept") ? true : undefined,
+    );
     const host = await hostPidOf(daemon);
     process.kill(host, "SIGKILL");
     await waitForExit(host);
@@ -212,7 +217,7 @@ test("SIGKILL of the process host: its jobs are reaped, their replies kept, and 
     await waitFor(
       "the respawned agent to get both again",
       async () => {
-        const texts = receivedBy(join(daemon.stateDir, "jobs", id)).map((r) => r.text);
+        const texts = receivedBy(jobDir).map((r) => r.text);
         return texts.filter((text) => text === "kept").length >= 2 ? true : undefined;
       },
       60_000,
