@@ -56,6 +56,7 @@ describe("the CLI at first look", () => {
   });
 
   test("events --follow goes on across a daemon restart", async () => {
+    await conn.request("dispatch", { profile: "sleeper", name: "before-the-restart" });
     const follow = spawn(process.execPath, [CLI, "events", "--follow"], {
       env: { ...process.env, ROOST_HOME: daemon.home },
       stdio: ["ignore", "pipe", "pipe"],

@@ -195,16 +195,18 @@ test("close acks a running reply only if its handler finishes first", async () =
   // The same, with the handler finishing while close waits for the daemon's answer to its report.
   const again = await scripted();
   const slowAnswer = deferred();
+  const started = deferred();
   const released = deferred();
   const second = agentFor(again, {
     onReply: async () => {
+      started.resolve();
       await released.promise;
     },
   });
   second.report({ summary: "y" });
   await again.until(() => second.connected, "the connection");
   deliver(again, 1, "finishes during close");
-  await new Promise((resolve) => setTimeout(resolve, 30));
+  await started.promise;
   again.answer = (req) => {
     if (req.op === "report") {
       // Hold the answer to close's report until the handler has finished.

@@ -14,7 +14,7 @@ import {
 } from "./helpers/faults.js";
 
 /** The daemon's deadline on a host request, and a margin for a loaded machine. */
-const PROMPT_MS = 5000 + 3000;
+const PROMPT_MS = 5000 + 5000;
 
 let daemon: TestDaemon;
 /** The host a test stopped: let go again whatever happens. */
@@ -48,6 +48,7 @@ test("a stopped host: dispatch, a typed reply and stop answer busy promptly, the
   const c = await daemon.connect();
   const typist = (await c.request("dispatch", { profile: "typist" })).result.id as string;
   await untilAsking(daemon, typist);
+  const jobsBefore = (await c.request("list")).result.rows.length as number;
   const host = await hostPidOf(daemon);
   stopHost(host);
   try {
@@ -90,7 +91,7 @@ test("a stopped host: dispatch, a typed reply and stop answer busy promptly, the
   assert.equal(typedAgain.ok, true, typedAgain.error);
   const rows = (await c.request("list")).result.rows as Message[];
   assert.equal(rows.find((r) => r.id === typist)!.lifecycle, "running", "the refused stop was not done late");
-  assert.equal(rows.length, 2, "the refused dispatch made no job");
+  assert.equal(rows.length, jobsBefore + 1, "the refused dispatch made no job");
   await waitFor("the reply typed after the host came back", async () =>
     typedLines(daemon, typist).includes("after") ? true : undefined,
   );
@@ -112,7 +113,7 @@ test("a stopped agent does not hold up the daemon: its replies are queued, other
       const answer = await timed(c.request("reply", { id, text: `reply ${i}` }));
       longest = Math.max(longest, answer.ms);
       assert.equal(answer.answer.ok, true);
-      assert.ok(answer.ms < 2000);
+      assert.ok(answer.ms < PROMPT_MS, `reply ${i} answered in ${answer.ms} ms`);
     }
     reportFigures(t, { "replies to a stopped agent": 20, "longest answer, ms": longest });
     assert.equal((await c.request("stats")).ok, true);

@@ -147,6 +147,10 @@ test("serialize replays the screen, and a watcher gets the output that follows i
 });
 
 test("bad requests get a clear error with its code", async () => {
+  // A job that runs and one that ended, for the requests that conflict with each.
+  await host.spawn(bashJob(dir.stateDir, "running", "echo up; sleep 600"));
+  await host.spawn(bashJob(dir.stateDir, "ended", "true"));
+  await waitFor("the ended job's exit", () => exits.get("ended"));
   const spec = bashJob(dir.stateDir, "bad", "true");
   await assert.rejects(host.spawn({ ...spec, command: [] }), { code: "bad_request", message: /command/ });
   await assert.rejects(host.spawn({ ...spec, cols: 0 }), { code: "bad_request", message: /cols/ });
@@ -156,10 +160,10 @@ test("bad requests get a clear error with its code", async () => {
     message: /cwd/,
   });
   await assert.rejects(host.write("nobody", "x"), { code: "not_found" });
-  await assert.rejects(host.kill("echo", "SIGNOPE" as NodeJS.Signals), { code: "bad_request" });
-  await assert.rejects(host.spawn(bashJob(dir.stateDir, "echo", "true")), { code: "conflict" });
-  await assert.rejects(host.forget("echo"), { code: "conflict" });
-  await assert.rejects(host.write("killed", "x"), { code: "conflict" });
+  await assert.rejects(host.kill("running", "SIGNOPE" as NodeJS.Signals), { code: "bad_request" });
+  await assert.rejects(host.spawn(bashJob(dir.stateDir, "running", "true")), { code: "conflict" });
+  await assert.rejects(host.forget("running"), { code: "conflict" });
+  await assert.rejects(host.write("ended", "x"), { code: "conflict" });
   // The host goes on answering.
   assert.ok((await host.list()).length > 0);
 });
@@ -237,10 +241,12 @@ test("a program printing megabytes as fast as it can is read at the screen model
     "flood",
     "head -c 3000000 /dev/urandom | base64 -w 100; echo flood-end; sleep 30",
   );
+  await host.spawn(bashJob(dir.stateDir, "beside", "echo beside; sleep 600"));
+  await screenShows(host, "beside", (line) => line === "beside");
   await host.spawn(spec);
   await screenShows(host, "flood", (line) => line.length === 60);
   // The host answers other requests meanwhile, and the output arrives whole, to its last line.
-  assert.equal((await host.screen("echo")).lines[0], "ready");
+  assert.equal((await host.screen("beside")).lines[0], "beside");
   await screenShows(host, "flood", (line) => line === "flood-end");
   const log = join(spec.dir, "terminal.log");
   assert.ok(statSync(log).size <= 1024 * 1024);

@@ -54,8 +54,11 @@ describe("roost hub in a real terminal under tmux", { skip }, () => {
     await waitForPane("the editor line", (s) => s.includes("⤷ reply › typed in tmux"));
     await tmux("send-keys", "-t", "hub", "Enter");
     await waitForPane("the agent's report of it", (s) => s.includes("got: typed in tmux"));
-    const rows = (await raw.request("list")).result.rows as { id: string; pending: number }[];
-    assert.equal(rows.find((r) => r.id === id)?.pending, 0, "the agent took it and acked it");
+    // The agent reports it, then acks it: the ack may come after the report shows.
+    await waitFor("the agent to ack it", async () => {
+      const rows = (await raw.request("list")).result.rows as { id: string; pending: number }[];
+      return rows.find((r) => r.id === id)?.pending === 0 ? true : undefined;
+    });
     const received = readFileSync(join(daemon.stateDir, "jobs", id, "received.jsonl"), "utf8");
     assert.equal(received.split("typed in tmux").length - 1, 1, "the reply reached the agent once");
 

@@ -20,6 +20,9 @@ describe("terminal agents", () => {
   before(async () => {
     // A program that prints nothing takes its task after this long (10 s by default).
     process.env.ROOST_TERMINAL_SILENT_MS = "1500";
+    // A program is typed into after this much quiet (300 ms by default): a loaded machine can pause
+    // a program that still draws for longer than that.
+    process.env.ROOST_TERMINAL_READY_QUIET_MS = "1000";
     const asker = { ...TERMINAL_PROFILES.proceed, protocol: true };
     const pasteTask = { ...TERMINAL_PROFILES.paste, task: "type" };
     daemon = await startTestDaemon({ config: { agentProfiles: { ...TERMINAL_PROFILES, asker, pasteTask } } });
@@ -205,6 +208,7 @@ describe("terminal agents", () => {
   test("a program that exits while asking: the row stops asking; a reply starts it again and is held at its new question", async () => {
     const { id, dir } = await dispatchTerminal(daemon, conn, "givesUp");
     await rowWhen(conn, id, (r) => r.state === "blocked");
+    writeFileSync(join(dir, "give-up"), "");
     const ended = await rowWhen(conn, id, (r) => r.lifecycle === "done");
     assert.equal(ended.question, null);
     assert.equal(ended.summary, "gave up waiting");

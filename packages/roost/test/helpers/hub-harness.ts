@@ -47,7 +47,7 @@ export async function startHubHarness(
   });
   await hub.start();
   const raw = await daemon.connect();
-  const waitForScreen = async (what: string, predicate: (text: string) => boolean, timeoutMs = 15_000) => {
+  const waitForScreen = async (what: string, predicate: (text: string) => boolean, timeoutMs = 60_000) => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const text = await terminal.text();

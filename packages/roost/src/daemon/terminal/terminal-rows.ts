@@ -17,7 +17,7 @@ const QUIET_MS = Number(process.env.ROOST_TERMINAL_QUIET_MS) || 1000;
 /** A row whose text alone changes is told at most this often (state and status changes at once). */
 const SUMMARY_INTERVAL_MS = 200;
 /** A program roost knows nothing of takes text after its first output and this much quiet. */
-const READY_QUIET_MS = 300;
+const READY_QUIET_MS = Number(process.env.ROOST_TERMINAL_READY_QUIET_MS) || 300;
 /** ... or after this long when it prints nothing at all. */
 const READY_SILENT_MS = Number(process.env.ROOST_TERMINAL_SILENT_MS) || 10_000;
 /** A prompt on a screen that keeps changing (a clock, a spinner) is typed into after this long. */
