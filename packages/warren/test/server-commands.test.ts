@@ -256,7 +256,8 @@ describe("runs that cannot freeze", () => {
   });
 
   it("fails a run past its wall-time limit with the reason", async () => {
-    const { runId } = await engineerRun({ max_wall_s: 0.2 });
+    // No poll after the claim: the run may be over before one comes.
+    const { runId } = await runWithClaims(live.url, "bridge_repair", ["engineer-1"], { max_wall_s: 0.2 });
     const view = await waitFor("the wall-time limit", async () => {
       const shown = (await call(live.url, "GET", `/v1/runs/${runId}`)).json;
       return shown.status === "running" ? undefined : shown;

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { childrenOf, readRecords, runWarren, startWarren } from "./helpers/warren-process.js";
+import { poolProcessesOf, readRecords, runWarren, startWarren } from "./helpers/warren-process.js";
 
 const root = mkdtempSync(join(tmpdir(), "warren-sweep-death-"));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -17,7 +17,7 @@ test("a run whose process dies is an error of that run alone; the sweep goes on 
   const sweep = startWarren(args);
   let pool: number[] = [];
   while (pool.length === 0) {
-    pool = childrenOf(sweep.child.pid!);
+    pool = poolProcessesOf(sweep.child.pid!);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   // The first run is the process's from the moment it is sent, loaded or not: it dies with it.

@@ -29,7 +29,7 @@ test("a sweep on the Redis queue, three workers, one SIGKILLed mid-run: every ru
 
   // Paced so that a run lasts long enough to die in (pace never changes a run, so neither the hashes).
   const mixes = join(root, "paced.json");
-  writeFileSync(mixes, JSON.stringify({ mixes: [{ name: "solution", pace: 50 }] }));
+  writeFileSync(mixes, JSON.stringify({ mixes: [{ name: "solution", pace: 25 }] }));
   for (let i = 0; i < 3; i++) {
     workers.push(startWarren(["worker", "--queue", redis.url, "--concurrency", "1", "--lock-ms", "2000"]));
   }
@@ -63,7 +63,7 @@ test("a sweep on the Redis queue, three workers, one SIGKILLed mid-run: every ru
   ]);
 
   const victim = workers[0]!;
-  // A bridge_repair run lasts about a second at this pace: the kill lands while it plays.
+  // A bridge_repair run lasts about 1.4 s at this pace: the kill lands while it plays.
   const [, killedKey] = await victim.waitForStderr(/took (bridge_repair\/solution\/\d+)/);
   victim.child.kill("SIGKILL");
   assert.equal((await victim.exited).signal, "SIGKILL");

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { childrenOf, startWarren } from "./helpers/warren-process.js";
+import { poolProcessesOf, startWarren } from "./helpers/warren-process.js";
 
 const root = mkdtempSync(join(tmpdir(), "warren-sweep-workers-"));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -29,7 +29,7 @@ test("without --workers a sweep plays on as many processes as the machine has co
     ended = true;
   });
   while (!ended && most < cores) {
-    most = Math.max(most, childrenOf(sweep.child.pid!).length);
+    most = Math.max(most, poolProcessesOf(sweep.child.pid!).length);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   const { code } = await sweep.exited;

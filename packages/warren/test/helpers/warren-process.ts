@@ -80,13 +80,16 @@ export function readRecords(dir: string): RunRecord[] {
     .map((line) => JSON.parse(line) as RunRecord);
 }
 
-/** The processes whose parent is `pid`. */
-export function childrenOf(pid: number): number[] {
+/**
+ * The run pool's processes whose parent is `pid` (not tsx's esbuild service, which a warren started
+ * from its source may have beside them).
+ */
+export function poolProcessesOf(pid: number): number[] {
   try {
-    return execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" })
+    return execFileSync("ps", ["-o", "pid=,args=", "--ppid", String(pid)], { encoding: "utf8" })
       .split("\n")
-      .filter((line) => line.trim() !== "")
-      .map(Number);
+      .filter((line) => line.includes("pool-process"))
+      .map((line) => Number.parseInt(line, 10));
   } catch {
     return []; // ps exits 1 when there are none
   }
