@@ -231,6 +231,21 @@ describe("watches, foreground peers and the events feed", () => {
       (await suite.hub.call("events", { id })).events.some((e) => e.why === "state") ? true : undefined,
     );
     await suite.hub.call("rm", { id });
+    // A tree of its own for what a parent and its child make: a spawn, a message, a report, the
+    // notices of two watches, an end.
+    const { id: parent } = await suite.hub.call("dispatch", { profile: "mute", name: "feed-parent" });
+    const pc = await session(parent);
+    const kid = (await pc.request("spawn", { task: "work", name: "feed-kid" })).result.id as string;
+    const kc = await session(kid);
+    for (const when of ["idle", "ended"])
+      assert.equal((await pc.request("watch", { id: kid, when })).ok, true);
+    assert.equal((await pc.request("send", { to: kid, message: "hello kid" })).result.outcome, "delivered");
+    const handback = await kc.request("handback", { state: "done", result: "for the parent" });
+    assert.equal(handback.result.outcome, "delivered");
+    await session(kid, { state: "done", status: "idle", agentItems: true });
+    await notice(pc);
+    await suite.hub.call("stop", { id: kid });
+    await notice(pc);
     const all = (await suite.hub.call("events", {})).events;
     const kinds = new Set(all.map((e) => `${e.kind}/${e.why}`));
     assert.deepEqual(
