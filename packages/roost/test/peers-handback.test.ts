@@ -163,10 +163,10 @@ describe("spawn and hand-back", () => {
       outcome: "delivered",
       duplicate: true,
     });
-    const items = async () =>
-      (await p.nextEvent((e) => e.event === "deliver" && e.kind === "report", 2000)).text as string;
-    assert.match(await items(), /one/);
-    await assert.rejects(items(), /no event/, "a resend is taken once");
+    const report = (timeoutMs?: number) =>
+      p.nextEvent((e) => e.event === "deliver" && e.kind === "report", timeoutMs);
+    assert.match((await report()).text, /one/);
+    await assert.rejects(report(2000), /no event/, "a resend is taken once");
 
     // Three runs its parent started report; the fourth in a row does not; the user's resets it.
     for (const n of [1, 2, 3])

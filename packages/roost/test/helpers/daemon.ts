@@ -121,9 +121,9 @@ function rawConnection(socket: Socket): RawConnection {
       socket.write(encodeLine({ id, op, args }));
       return wait((m) => m.id === id && "ok" in m, 20_000, `response to ${op}`);
     },
-    nextEvent: (predicate = () => true, timeoutMs = 10_000) =>
+    nextEvent: (predicate = () => true, timeoutMs = 30_000) =>
       wait((m) => typeof m.event === "string" && predicate(m), timeoutMs, "event"),
-    nextMessage: (predicate = () => true, timeoutMs = 10_000) => wait(predicate, timeoutMs, "message"),
+    nextMessage: (predicate = () => true, timeoutMs = 30_000) => wait(predicate, timeoutMs, "message"),
     close: () => socket.destroy(),
   };
 }

@@ -58,7 +58,7 @@ export async function untilAsking(daemon: TestDaemon, id: string): Promise<void>
 }
 
 /** Resolves once the process is gone. */
-export function waitForExit(pid: number, timeoutMs = 15_000): Promise<true> {
+export function waitForExit(pid: number, timeoutMs = 30_000): Promise<true> {
   return waitFor(`pid ${pid} to exit`, async () => (isAlive(pid) ? undefined : true), timeoutMs);
 }
 

@@ -62,7 +62,7 @@ export function rowWhen(
   conn: RawConnection,
   id: string,
   match: (row: Message) => boolean,
-  timeoutMs = 15_000,
+  timeoutMs = 30_000,
 ): Promise<Message> {
   return waitFor(
     `a row of ${id} that matches`,

@@ -107,7 +107,7 @@ export async function engineerAwaitingCourier(base: string): Promise<{
 export async function waitFor<T>(
   what: string,
   check: () => Promise<T | undefined>,
-  timeoutMs = 10_000,
+  timeoutMs = 30_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
