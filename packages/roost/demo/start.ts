@@ -22,6 +22,9 @@ function exampleProfiles(): Record<string, unknown> {
   return (JSON.parse(text) as { agentProfiles?: Record<string, unknown> }).agentProfiles ?? {};
 }
 
+/** Where the demo's warren server listens. */
+const WARREN_URL = "http://127.0.0.1:8417";
+
 /** The demo's own: a Python agent that offers choices, and a shell script run as a terminal agent. */
 const DEMO_PROFILES = {
   planner: {
@@ -33,9 +36,6 @@ const DEMO_PROFILES = {
   deploy: { command: ["/bin/sh", join(agents, "deploy.sh")], task: "argv", protocol: false },
   ...warrenProfiles(),
 };
-
-/** Where the demo's warren server listens. */
-const WARREN_URL = "http://127.0.0.1:8417";
 
 /**
  * warren beside the fleet: its server as a terminal job, and a person playing bridge_repair's
