@@ -20,6 +20,7 @@ export function stressScenario(agents: number, timeLimitMs: number): ScenarioDef
     notes: "",
     agents: ids.map((id, i) => ({ id, name: id, role: "walker", start: placeIds[i % placeCount]! })),
     objectives: [{ id: "endure", description: "Keep going.", target: 1, deadlineMs: null }],
+    steps: 1,
     timeLimitMs,
     msPerCell: 250,
     sightRadius: 1,

@@ -112,7 +112,11 @@ test("signal_relay cannot be finished without messages both ways: the plate out,
       .events()
       .filter((e) => e.kind === "credit")
       .map((e) => e.data.agent);
-    assert.deepEqual(credits, ["runner-1", "keeper-1"], "each message that mattered is credited");
+    assert.deepEqual(
+      credits,
+      ["runner-1", "runner-1", "keeper-1"],
+      "the runner reaching the plate, then each message that mattered, is credited",
+    );
   }
   // The runner alone, with no one to tell it the code, never opens the gate.
   const alone = new Run({ runId: "s", scenario, seed: 1, controlledAgents: ["keeper-1"] });

@@ -38,7 +38,7 @@ test("commands, actions, refusals and messages are counted per agent; the final 
   assert.equal(runner.messages, 1);
   assert.equal(runner.actions, 4, "the refused code, the walk, the message and the right code");
   assert.ok(runner.commands >= runner.actions);
-  assert.equal(runner.credits, 2, "telling the plate and opening the gate");
+  assert.equal(runner.credits, 3, "reaching the gate, telling the plate and opening the gate");
   assert.ok(summary.scores.time_ratio! >= 1);
   const last = run.events().at(-1)!;
   assert.equal(last.kind, "status");
@@ -109,4 +109,41 @@ test("a world whose runners cannot play it ends with no yardstick, not a crash",
   assert.equal(summary.status, "failed");
   assert.equal(summary.scores.solution_sim_time_ms, null);
   assert.equal(summary.scores.time_ratio, null);
+});
+
+test("mean scores rank noop < random < greedy < solution teams on every scenario (seeds 1–10)", async () => {
+  const seeds = Array.from({ length: 10 }, (_, i) => i + 1);
+  for (const { name } of listScenarios()) {
+    const means: number[] = [];
+    for (const policy of ["noop", "random", "greedy", "solution"] as const) {
+      let total = 0;
+      for (const seed of seeds) {
+        const run = new Run({ runId: "r", scenario: findScenario(name)!, seed, npcPolicy: policy });
+        run.start();
+        const { scores } = await run.whenEnded();
+        assert.ok(scores.score >= 0 && scores.score <= 1);
+        assert.equal(scores.score === 1, scores.completed, `${name} ${policy}: 1 only when completed`);
+        total += scores.score;
+      }
+      means.push(total / seeds.length);
+    }
+    for (let i = 1; i < means.length; i++)
+      assert.ok(
+        means[i]! > means[i - 1]!,
+        `${name}: noop, random, greedy, solution mean ${means.join(", ")}`,
+      );
+  }
+});
+
+test("a completed team earns exactly its scenario's steps in credits, so partial scores share one scale", async () => {
+  for (const { name } of listScenarios()) {
+    const scenario = findScenario(name)!;
+    for (const seed of [1, 2, 3]) {
+      const run = new Run({ runId: "c", scenario, seed });
+      run.start();
+      const { scores } = await run.whenEnded();
+      const credits = scores.agents.reduce((sum, a) => sum + a.credits, 0);
+      assert.equal(credits, scenario.steps, `${scenario.name} seed ${seed}`);
+    }
+  }
 });

@@ -52,6 +52,7 @@ function record(
     objectives: [],
     scores: {
       completed: success,
+      score: success ? 1 : 0,
       objectives_met: success ? 1 : 0,
       objectives_total: 1,
       sim_time_ms: fields.sim_time_ms ?? 1000,

@@ -13,9 +13,11 @@ import type { Affordance, Decision, NpcPolicy, Observation, ToolSpec } from "./t
  *   affordance is skipped. With nothing to pick it sleeps 5 s.
  * - Both wait a second after a refusal before trying again (a refusal takes no sim time, so an
  *   agent that kept choosing refused actions would otherwise hold the clock still).
- * - `greedy`: the nearest-looking gain: a ready scenario tool, else take what lies here, else
- *   carry what it holds to a place an objective names and put it down there, else walk to the
- *   nearest place it has not visited, else a noop.
+ * - `greedy`: the nearest-looking gain: a ready scenario tool, else tell each other agent, once,
+ *   what the place it stands at shows (its features: a board, a plate, a ledger) and where items
+ *   it sees elsewhere lie, else take what lies here, else carry what it holds to a place an
+ *   objective names and put it down there, else walk to the nearest place it has not visited,
+ *   else a noop.
  */
 export interface BaselinePlayer {
   decide(observation: Observation, affordances: () => Affordance[]): Decision;
@@ -79,6 +81,7 @@ function randomPlayer(tools: ReadonlyMap<string, ToolSpec>, rng: SeededRandom): 
 
 function greedyPlayer(tools: ReadonlyMap<string, ToolSpec>): BaselinePlayer {
   const visited = new Set<string>();
+  const told = new Set<string>();
   const first = <T>(items: readonly T[]): T => items[0]!;
   return {
     decide(o, affordances) {
@@ -100,6 +103,8 @@ function greedyPlayer(tools: ReadonlyMap<string, ToolSpec>): BaselinePlayer {
         const decision = act(affordance);
         if (decision) return decision;
       }
+      const shared = tellNews(o, find("message"), told);
+      if (shared) return shared;
       const taken = act(find("take"));
       if (taken) return taken;
       const goals = new Set(
@@ -122,6 +127,31 @@ function greedyPlayer(tools: ReadonlyMap<string, ToolSpec>): BaselinePlayer {
       return NOOP;
     },
   };
+}
+
+/**
+ * A message telling the next agent what it has not yet heard from this player: what the place
+ * here shows (its features) and where items in sight lie, or undefined when there is no news.
+ */
+function tellNews(o: Observation, message: Affordance | undefined, told: Set<string>): Decision | undefined {
+  if (!message) return undefined;
+  const news = new Map<string, string>();
+  for (const [k, v] of Object.entries(o.place.features))
+    news.set(`${o.place.cell} ${k}`, `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`);
+  const placeAt = new Map(o.nearby.places.map((p) => [p.cell, p.id]));
+  for (const item of o.nearby.items) {
+    if (item.cell === o.you.cell) continue;
+    const where = placeAt.get(item.cell);
+    news.set(`${item.id} ${item.cell}`, `${item.id} at ${item.cell}${where ? ` (${where})` : ""}`);
+  }
+  for (const to of message.params.to?.choices.map(String) ?? []) {
+    const unheard = [...news].filter(([key]) => !told.has(`${to} ${key}`));
+    if (unheard.length === 0) continue;
+    for (const [key] of unheard) told.add(`${to} ${key}`);
+    const text = `At ${o.place.name}: ${unheard.map(([, line]) => line).join("; ")}`;
+    return { kind: "action", action: "message", args: { to, text } };
+  }
+  return undefined;
 }
 
 /** Whether an objective's description names a place ("the clinic" for `clinic`, "north field" for `north_field`). */

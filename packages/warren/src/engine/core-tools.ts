@@ -93,6 +93,7 @@ function placeIdAt(world: World, cell: Cell): string | null {
   return world.placeAt(cell)?.id ?? null;
 }
 
+/** The roles (or agent ids) an item's `carriable_by` names; any agent may carry it when absent. */
 function carriableBy(item: Item): readonly string[] | undefined {
   const roles = item.props.carriable_by;
   return Array.isArray(roles) ? (roles as string[]) : undefined;
@@ -102,7 +103,12 @@ function takeableHere(world: World, agent: AgentState): Item[] {
   return world
     .itemsAt(agent.cell)
     .map((id) => world.items.get(id)!)
-    .filter((item) => carriableBy(item)?.includes(agent.role) ?? true);
+    .filter((item) => mayCarry(item, agent));
+}
+
+function mayCarry(item: Item, agent: AgentState): boolean {
+  const who = carriableBy(item);
+  return !who || who.includes(agent.role) || who.includes(agent.id);
 }
 
 export const take: ToolDefinition = {
@@ -138,7 +144,7 @@ export const take: ToolDefinition = {
       };
     }
     const roles = carriableBy(item);
-    if (roles && !roles.includes(agent.role)) {
+    if (roles && !mayCarry(item, agent)) {
       // A scenario may say in its own words why (sealed, someone else's); weight is the default.
       const note = item.props.carry_note;
       return {

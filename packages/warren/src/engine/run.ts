@@ -197,7 +197,7 @@ export class Run {
         this.baselines.set(a.id, baselinePlayer(controller, specs, options.seed, a.id));
       }
     }
-    this.scores = new ScoreKeeper(this.agents());
+    this.scores = new ScoreKeeper(this.agents(), options.scenario.steps);
     this.log.subscribe((event) => this.scores.observe(event));
     this.ended = new Promise((resolve) => {
       this.resolveEnded = resolve;

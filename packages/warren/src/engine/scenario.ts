@@ -42,6 +42,11 @@ export interface ScenarioDefinition {
   /** Roles that see farther or nearer than `sightRadius`. */
   sightByRole?: Readonly<Record<string, number>>;
   budgets: Budgets;
+  /**
+   * How many credits a team earns on its way to completing (objective units plus the scenario's
+   * credited steps; what its solution team earns): a failed run's partial score is its share.
+   */
+  steps: number;
   /** Tools beyond move_to, take, drop and message. */
   tools: readonly ToolDefinition[];
   /** Lays out spaces, places, items and flags; agents and objectives are added from the lists above. */

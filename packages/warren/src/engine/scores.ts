@@ -8,7 +8,10 @@ export class ScoreKeeper {
   private readonly byAgent = new Map<string, AgentScore>();
   private readonly progress = new Map<string, number>();
 
-  constructor(agents: readonly { agent_id: string; controller: Controller }[]) {
+  constructor(
+    agents: readonly { agent_id: string; controller: Controller }[],
+    private readonly steps: number,
+  ) {
     for (const a of agents) {
       this.byAgent.set(a.agent_id, {
         agent_id: a.agent_id,
@@ -63,6 +66,7 @@ export class ScoreKeeper {
     const total = agents.reduce((sum, a) => sum + a.credits, 0);
     return {
       completed,
+      score: completed ? 1 : partialScore(total, this.steps),
       objectives_met: met,
       objectives_total: objectives.length,
       sim_time_ms: simTimeMs,
@@ -80,4 +84,11 @@ export class ScoreKeeper {
     const score = typeof agent === "string" ? this.byAgent.get(agent) : undefined;
     if (score) score[field] += by;
   }
+}
+
+/** A failed run's share of the steps, to two decimals and short of a completed run's 1. */
+export const MAX_PARTIAL_SCORE = 0.99;
+
+function partialScore(credits: number, steps: number): number {
+  return Math.min(MAX_PARTIAL_SCORE, Math.floor((credits / steps) * 100) / 100);
 }

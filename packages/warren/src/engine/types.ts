@@ -205,7 +205,7 @@ export interface AgentScore {
   /** Actions the world refused. */
   refusals: number;
   messages: number;
-  /** Objective progress it caused plus the scenario's credited steps (a plank brought, a code told). */
+  /** Objective progress it caused plus the scenario's credited steps (a plank picked up, a code told). */
   credits: number;
   /** credits / every agent's credits, 0 when nobody has any. */
   contribution: number;
@@ -213,6 +213,8 @@ export interface AgentScore {
 
 export interface RunScores {
   completed: boolean;
+  /** 1 for a completed run; otherwise the team's credits over the scenario's `steps`, below 1. */
+  score: number;
   objectives_met: number;
   objectives_total: number;
   sim_time_ms: number;

@@ -13,7 +13,7 @@ export const AgentScore = Type.Object(
     messages: Type.Integer({ description: "messages it sent" }),
     credits: Type.Integer({
       description:
-        "objective progress it caused plus the scenario's credited steps (a plank brought, a code told)",
+        "objective progress it caused plus the scenario's credited steps (a plank picked up, a code told)",
     }),
     contribution: Type.Number({
       minimum: 0,
@@ -32,6 +32,12 @@ export type AgentScore = Static<typeof AgentScore>;
 export const RunScores = Type.Object(
   {
     completed: Type.Boolean({ description: "every objective met" }),
+    score: Type.Number({
+      minimum: 0,
+      maximum: 1,
+      description:
+        "1 for a completed run; otherwise partial credit: the team's credits over the scenario's steps (the credits its solution team earns), at most 0.99",
+    }),
     objectives_met: Type.Integer(),
     objectives_total: Type.Integer(),
     sim_time_ms: Type.Integer(),

@@ -126,6 +126,7 @@ export function yardScenario(agents: string[], items: number): ScenarioDefinitio
     placeFeatures: undefined,
     agents: agents.map((id) => ({ id, name: id.toUpperCase(), role: "walker", start: "yard" })),
     objectives: [{ id: "wait", description: "Wait.", target: 1, deadlineMs: null }],
+    steps: 1,
     build(world) {
       world.addSpace("yard", 3, 3);
       world.addPlaceAt("yard", "yard", "the yard", 1, 1, "");

@@ -1,4 +1,5 @@
-import type { Decision, Envelope, Observation } from "../../src/engine/index.js";
+import type { Envelope, Observation } from "../../src/engine/index.js";
+import { act, wait, walking } from "./decisions.js";
 import type { PlayerFactory } from "./discrimination.js";
 
 /**
@@ -7,13 +8,6 @@ import type { PlayerFactory } from "./discrimination.js";
  * would do on reading the instructions.
  */
 
-const act = (action: string, args: Record<string, unknown> = {}): Decision => ({
-  kind: "action",
-  action,
-  args,
-});
-const wait = (ms: number): Decision => ({ kind: "sleep", sleep_ms: ms });
-const walking = (o: Observation) => o.busy.some((b) => b.lane === "body");
 const held = (o: Observation, kind: string) =>
   o.you.inventory.filter((i) => i.kind === kind).map((i) => i.id);
 const here = (o: Observation, kind: string) => o.place.items.filter((i) => i.kind === kind).map((i) => i.id);

@@ -1,4 +1,5 @@
 import type { ScenarioDefinition } from "../../engine/scenario.js";
+import { creditFirstPickUp } from "../first-steps.js";
 import { buildValley } from "./map.js";
 import { bridgeFeatures, REPAIRS_NEEDED, reactToDrop, reactToMessage, repair } from "./rules.js";
 import { bridgeRepairSolution } from "./solution.js";
@@ -50,9 +51,12 @@ export const bridgeRepair: ScenarioDefinition = {
   sightRadius: 0,
   sightByRole: { lookout: 12 },
   budgets: { max_sight: 40, max_messages: 12, max_inventory: 20 },
+  // a toolbox, two planks and two medkits picked up, two stacks told, two planks brought, two sections repaired, two medkits delivered.
+  steps: 13,
   tools: [repair],
   build: buildValley,
   react(ctx, happening) {
+    creditFirstPickUp(ctx, happening, ["toolbox", "plank", "medkit"]);
     if (happening.kind === "dropped")
       reactToDrop(ctx, happening.agent, happening.item, ctx.world.placeAt(happening.agent.cell));
     if (happening.kind === "messaged") reactToMessage(ctx, happening.agent, happening.text);

@@ -1,8 +1,10 @@
 import type { SeededRandom } from "../../engine/random.js";
 import type { World } from "../../engine/world.js";
 
-export const SPILLWAYS = [1, 2, 3] as const;
-const LEVER_X: Record<number, number> = { 1: 3, 2: 7, 3: 11 };
+export const SPILLWAYS = [1, 2, 3, 4, 5] as const;
+/** How many spillways the board names, in the order they must open. */
+export const RELEASED = 3;
+const LEVER_X: Record<number, number> = { 1: 3, 2: 5, 3: 7, 4: 9, 5: 11 };
 
 /** The bank whose levers an operator's role may pull. */
 export const BANK_OF_ROLE: Record<string, "north" | "south"> = {
@@ -11,9 +13,10 @@ export const BANK_OF_ROLE: Record<string, "north" | "south"> = {
 };
 
 /**
- * The dam: a river along row 3 that nobody can cross; on each bank a hut and three lever
+ * The dam: a river along row 3 that nobody can cross; on each bank a hut and five lever
  * stations, one per spillway (north_lever_K, south_lever_K). The control room on the north bank
- * shows, to the supervisor, the order the seed gives for opening the spillways.
+ * shows, to the supervisor, the three spillways the seed picks and the order they open in: one of
+ * sixty, so an order is not there to be guessed.
  */
 export function buildDam(world: World, rng: SeededRandom): void {
   const dam = world.addSpace("dam", 15, 7);
@@ -46,7 +49,7 @@ export function buildDam(world: World, rng: SeededRandom): void {
       `The south lever of spillway ${k}.`,
     );
   }
-  world.flags.set("order", rng.shuffled(SPILLWAYS).join(","));
+  world.flags.set("order", rng.shuffled(SPILLWAYS).slice(0, RELEASED).join(","));
   world.flags.set("opened", 0);
 }
 

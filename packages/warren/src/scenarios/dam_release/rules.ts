@@ -4,7 +4,6 @@ import { BANK_OF_ROLE, releaseOrder } from "./map.js";
 
 /** How close together a spillway's two levers must be pulled for it to open. */
 export const PULL_WINDOW_MS = 2000;
-const PULL_MS = 500;
 
 /** The lever station an agent stands at: its bank and spillway, if any. */
 function stationAt(world: World, agent: AgentState): { bank: string; spillway: number } | undefined {
@@ -12,17 +11,25 @@ function stationAt(world: World, agent: AgentState): { bank: string; spillway: n
   return m ? { bank: m[1]!, spillway: Number(m[2]) } : undefined;
 }
 
+function isOpen(world: World, spillway: number): boolean {
+  return releaseOrder(world)
+    .slice(0, Number(world.flags.get("opened")))
+    .includes(spillway);
+}
+
 /**
- * An operator's lever. A spillway opens when its north and south levers are pulled within
- * PULL_WINDOW_MS of each other; a lever pulled alone springs back. Pulling a lever of a spillway
- * that is not next in the release order trips the alarm and ends the release for good.
+ * An operator's lever. Pulling it holds it down for PULL_WINDOW_MS (the operator's body is busy,
+ * so a second pull cannot restart the window); the spillway opens when the other bank's lever is
+ * pulled while this one is held. A lever still alone when its window ends springs back and trips
+ * the alarm, and so does a lever of a spillway that is not next in the release order: either ends
+ * the release for good. So the two pulls must be agreed, not repeated until they happen to meet.
  */
 export const pullLever: ToolDefinition = {
   spec: {
     name: "pull_lever",
-    description: `Pull the lever you stand at. A spillway opens when its two levers (north and south) are pulled within ${PULL_WINDOW_MS / 1000} s of each other; a spillway pulled out of the release order trips the alarm.`,
+    description: `Pull and hold the lever you stand at for ${PULL_WINDOW_MS / 1000} s. The spillway opens when the other bank's lever is pulled within those ${PULL_WINDOW_MS / 1000} s; a lever left alone springs back and trips the alarm, and so does a spillway pulled out of the release order.`,
     lane: "body",
-    durative: false,
+    durative: true,
     input_schema: { type: "object", properties: {}, additionalProperties: false },
   },
   roles: ["north_operator", "south_operator"],
@@ -42,8 +49,9 @@ export const pullLever: ToolDefinition = {
     ctx.emit("lever_pulled", { agent: agent.id, bank, spillway });
     if (spillway !== next) {
       ctx.fail("release", `spillway ${spillway} was pulled out of order and the alarm tripped`);
-      return { durationMs: PULL_MS };
+      return { durationMs: PULL_WINDOW_MS + 1 };
     }
+    ctx.credit(agent, `pulled the lever of spillway ${spillway}, next in the order`);
     world.flags.set(`pulled_${bank}_${spillway}`, ctx.now);
     const other = world.flags.get(`pulled_${bank === "north" ? "south" : "north"}_${spillway}`);
     if (typeof other === "number" && ctx.now - other <= PULL_WINDOW_MS) {
@@ -51,7 +59,19 @@ export const pullLever: ToolDefinition = {
       ctx.emit("spillway_opened", { spillway });
       ctx.progress("release", 1);
     }
-    return { durationMs: PULL_MS };
+    return {
+      // Held one millisecond past the window, so a partner pulling exactly at its end still counts.
+      durationMs: PULL_WINDOW_MS + 1,
+      finish: () => {
+        if (isOpen(world, spillway) || world.objectives.get("release")!.status !== "pending") return null;
+        ctx.emit("lever_sprang_back", { agent: agent.id, bank, spillway });
+        ctx.fail(
+          "release",
+          `the ${bank} lever of spillway ${spillway} sprang back unpaired and the alarm tripped`,
+        );
+        return `The ${bank} lever of spillway ${spillway} sprang back: nobody pulled the other bank's lever in time.`;
+      },
+    };
   },
 };
 
@@ -60,8 +80,7 @@ function leverProblem(world: World, agent: AgentState): { refused: string; hint?
   if (!station)
     return { refused: "There is no lever where you stand.", hint: "Levers are at the lever stations." };
   if (station.bank !== BANK_OF_ROLE[agent.role]) return { refused: "That lever is not on your bank." };
-  const opened = releaseOrder(world).slice(0, Number(world.flags.get("opened")));
-  if (opened.includes(station.spillway)) return { refused: `Spillway ${station.spillway} is already open.` };
+  if (isOpen(world, station.spillway)) return { refused: `Spillway ${station.spillway} is already open.` };
   return undefined;
 }
 

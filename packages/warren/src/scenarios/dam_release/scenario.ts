@@ -1,5 +1,5 @@
 import type { ScenarioDefinition } from "../../engine/scenario.js";
-import { buildDam, SPILLWAYS } from "./map.js";
+import { buildDam, RELEASED, SPILLWAYS } from "./map.js";
 import { creditOrder, damFeatures, PULL_WINDOW_MS, pullLever } from "./rules.js";
 import { damReleaseSolution } from "./solution.js";
 
@@ -9,18 +9,18 @@ export const damRelease: ScenarioDefinition = {
   name: "dam_release",
   title: "Dam release",
   premise:
-    "Open the dam's three spillways, in the order on the control board, before the flood crest arrives.",
+    "Open three of the dam's five spillways, the ones on the control board and in its order, before the flood crest arrives.",
   summary:
-    "Only the supervisor reads the release order; each spillway opens only when the north and south operators, on opposite banks of an uncrossable river, pull its two levers within two seconds of each other. A spillway pulled out of order trips the alarm. Needs all three, and timing agreed by message.",
+    "Only the supervisor reads the release order (three of five spillways); each spillway opens only when the north and south operators, on opposite banks of an uncrossable river, pull its two levers within two seconds of each other. A lever left alone springs back, and a spillway pulled out of order trips the alarm. Needs all three, and timing agreed by message.",
   notes: [
-    "A river runs between the north and south banks; nobody can cross it. Each spillway (1, 2, 3) has a north lever (north_lever_K) and a south lever (south_lever_K).",
-    `A spillway opens when both its levers are pulled within ${PULL_WINDOW_MS / 1000} s of each other; a lever pulled alone springs back. The spillways must be opened in the order on the control board, which changes every run; pulling a lever of any other spillway trips the alarm and the release fails for good.`,
+    `A river runs between the north and south banks; nobody can cross it. Each spillway (${SPILLWAYS.join(", ")}) has a north lever (north_lever_K) and a south lever (south_lever_K).`,
+    `A pulled lever is held for ${PULL_WINDOW_MS / 1000} s; the spillway opens when the other bank's lever is pulled within that time. A lever nobody joins in time springs back and trips the alarm, and the release fails for good. The control board names ${RELEASED} of the spillways and the order to open them in, different every run; pulling a lever of any spillway that is not next trips the alarm too.`,
     'Operators agree on timing by message: say "ready for spillway K" when standing at your lever for spillway K, and pull as soon as the other operator is ready for the same one.',
-    `All three must be open by t=${RELEASE_DEADLINE_MS / 1000}s.`,
+    `All ${RELEASED} must be open by t=${RELEASE_DEADLINE_MS / 1000}s.`,
   ].join(" "),
   roleNotes: {
     supervisor:
-      'You are the supervisor, in the control room on the north bank: only you can read the release order on the board. You cannot pull levers. Tell both operators the order, like "Release order: 2, 3, 1".',
+      'You are the supervisor, in the control room on the north bank: only you can read the release order on the board. You cannot pull levers. Tell both operators the order, like "Release order: 4, 1, 3".',
     north_operator:
       "You are the north operator: you pull the north levers. You cannot see the board; the supervisor tells you the order.",
     south_operator:
@@ -34,8 +34,8 @@ export const damRelease: ScenarioDefinition = {
   objectives: [
     {
       id: "release",
-      description: "Open the three spillways in the board's order.",
-      target: SPILLWAYS.length,
+      description: `Open the ${RELEASED} spillways the board names, in its order.`,
+      target: RELEASED,
       deadlineMs: RELEASE_DEADLINE_MS,
     },
   ],
@@ -43,6 +43,8 @@ export const damRelease: ScenarioDefinition = {
   msPerCell: 1000,
   sightRadius: 0,
   budgets: { max_sight: 40, max_messages: 12, max_inventory: 2 },
+  // the order told to two operators, two pulls in order for each of three spillways, three opened.
+  steps: 11,
   tools: [pullLever],
   build: buildDam,
   react(ctx, happening) {

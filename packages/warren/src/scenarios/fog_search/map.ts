@@ -4,7 +4,7 @@ import type { World } from "../../engine/world.js";
 export const SIDE = 16;
 export const SHEEP = 6;
 /** Cairns the spotter climbs: from the four of them its sight covers the whole moor. */
-const CAIRNS = [
+export const CAIRNS = [
   ["nw_cairn", 4, 4],
   ["ne_cairn", 11, 4],
   ["sw_cairn", 4, 11],

@@ -1,5 +1,6 @@
 import type { ScenarioDefinition } from "../../engine/scenario.js";
-import { buildMoor, SHEEP } from "./map.js";
+import { creditFirstArrival, creditFirstPickUp } from "../first-steps.js";
+import { buildMoor, CAIRNS, SHEEP } from "./map.js";
 import { creditSightings, reactToDrop } from "./rules.js";
 import { fogSearchSolution } from "./solution.js";
 
@@ -40,9 +41,19 @@ export const fogSearch: ScenarioDefinition = {
   sightRadius: 1,
   sightByRole: { spotter: 5 },
   budgets: { max_sight: 40, max_messages: 12, max_inventory: 1 },
+  // four cairns climbed, six sheep sighted and told, six picked up, six penned.
+  steps: 22,
   tools: [],
   build: buildMoor,
   react(ctx, happening) {
+    creditFirstPickUp(ctx, happening, ["sheep"]);
+    creditFirstArrival(
+      ctx,
+      happening,
+      "spotter",
+      CAIRNS.map(([id]) => id),
+      (cairn) => `climbed ${cairn}`,
+    );
     if (happening.kind === "dropped") reactToDrop(ctx, happening.agent, happening.item);
     if (happening.kind === "messaged") creditSightings(ctx, happening.agent, happening.text);
   },

@@ -9,7 +9,8 @@ export const CRATES = CRATES_PER_FIELD * FARMERS.length;
 /**
  * The farm: the market in the middle, four fields six cells away. The seed picks three fields,
  * puts three crates in each and posts a rota at the market saying which farmer picks which
- * field. From the market every field is within sight.
+ * field; a crate is for its field's farmer alone to pick. From the market every field is within
+ * sight.
  */
 export function buildFarm(world: World, rng: SeededRandom): void {
   world.addSpace("farm", 15, 15);
@@ -33,7 +34,15 @@ export function buildFarm(world: World, rng: SeededRandom): void {
     for (let k = 0; k < CRATES_PER_FIELD; k++) {
       n++;
       world.addItem(
-        { id: `crate-${n}`, name: "crate of fruit", kind: "crate", props: {} },
+        {
+          id: `crate-${n}`,
+          name: "crate of fruit",
+          kind: "crate",
+          props: {
+            carriable_by: [FARMERS[i]!],
+            carry_note: `crate-${n} is another farmer's to pick: keep to your own field on the rota.`,
+          },
+        },
         { at: "cell", cell },
       );
     }

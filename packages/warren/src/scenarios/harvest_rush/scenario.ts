@@ -1,4 +1,5 @@
 import type { ScenarioDefinition } from "../../engine/scenario.js";
+import { creditFirstPickUp } from "../first-steps.js";
 import { buildFarm, CRATES, CRATES_PER_FIELD } from "./map.js";
 import { farmFeatures, reactToDrop } from "./rules.js";
 import { harvestRushSolution } from "./solution.js";
@@ -39,9 +40,12 @@ export const harvestRush: ScenarioDefinition = {
   msPerCell: 1000,
   sightRadius: 6,
   budgets: { max_sight: 40, max_messages: 12, max_inventory: 2 },
+  // nine crates picked up, a first crate and nine sold.
+  steps: 19,
   tools: [],
   build: buildFarm,
   react(ctx, happening) {
+    creditFirstPickUp(ctx, happening, ["crate"]);
     if (happening.kind === "dropped") reactToDrop(ctx, happening.agent, happening.item);
   },
   placeFeatures: farmFeatures,

@@ -12,8 +12,7 @@ const FIELD_BY_CELL: Record<string, string> = {
 
 /**
  * A farmer: read the rota at the market, fetch two crates at a time from its own field until it
- * is bare, then help with whatever crates it still sees elsewhere. Crates go down only at the
- * market.
+ * is bare (nobody else may pick them). Crates go down only at the market.
  */
 function farmer(agentId: string): SolutionRunner {
   let own: string | undefined;
@@ -41,8 +40,7 @@ function farmer(agentId: string): SolutionRunner {
       if (crate && o.you.budgets_left.inventory > 0) return act("take", { item: crate });
       if (held.length > 0) return act("move_to", { dest: "market" });
       if (!own) return here === "market" ? sleep(1000) : act("move_to", { dest: "market" });
-      const target = (cratesAt.get(own) ?? 0) > 0 ? own : FIELDS.find((f) => (cratesAt.get(f) ?? 0) > 0);
-      if (target) return act("move_to", { dest: target });
+      if ((cratesAt.get(own) ?? 0) > 0) return act("move_to", { dest: own });
       return here === "market" ? NOOP : act("move_to", { dest: "market" });
     },
   };

@@ -1,4 +1,5 @@
 import type { ScenarioDefinition } from "../../engine/scenario.js";
+import { creditFirstPickUp } from "../first-steps.js";
 import { buildTown, HOUSES } from "./map.js";
 import { creditAddresses, reactToDrop, townFeatures } from "./rules.js";
 import { parcelDispatchSolution } from "./solution.js";
@@ -40,9 +41,12 @@ export const parcelDispatch: ScenarioDefinition = {
   sightRadius: 0,
   sightByRole: { dispatcher: 8 },
   budgets: { max_sight: 40, max_messages: 12, max_inventory: 2 },
+  // eight addresses told, eight parcels picked up, eight delivered.
+  steps: 24,
   tools: [],
   build: buildTown,
   react(ctx, happening) {
+    creditFirstPickUp(ctx, happening, ["parcel"]);
     if (happening.kind === "dropped") reactToDrop(ctx, happening.agent, happening.item);
     if (happening.kind === "messaged") creditAddresses(ctx, happening.agent, happening.text);
   },

@@ -1,4 +1,5 @@
 import type { ScenarioDefinition } from "../../engine/scenario.js";
+import { creditFirstArrival } from "../first-steps.js";
 import { buildStation } from "./map.js";
 import { creditRelay, enterCode, MAX_WRONG_CODES, stationFeatures } from "./rules.js";
 import { signalRelaySolution } from "./solution.js";
@@ -37,10 +38,13 @@ export const signalRelay: ScenarioDefinition = {
   msPerCell: 1000,
   sightRadius: 1,
   budgets: { max_sight: 40, max_messages: 12, max_inventory: 20 },
+  // the gate reached, the plate told, the code told, the gate opened.
+  steps: 4,
   tools: [enterCode],
   build: buildStation,
   placeFeatures: stationFeatures,
   react(ctx, happening) {
+    creditFirstArrival(ctx, happening, "runner", ["gate"], () => "reached the gate and read its plate");
     if (happening.kind !== "messaged") return;
     const what = creditRelay(ctx.world, happening.text);
     if (what) ctx.credit(happening.agent, what);
