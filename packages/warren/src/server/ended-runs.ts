@@ -1,4 +1,4 @@
-import type { RunView } from "../protocol/index.js";
+import type { ErrorBody, RunView } from "../protocol/index.js";
 import { HttpError } from "./http-error.js";
 import type { HostedRun } from "./run-registry.js";
 
@@ -44,11 +44,19 @@ export class EndedRuns {
     if (kept) return kept.hosted;
     const summary = this.summaries.get(runId);
     if (!summary) return undefined;
+    if (summary.status === "deleted") {
+      throw new HttpError(
+        410,
+        "run_ended",
+        `run ${runId} was deleted (${summary.status_reason}); only its summary is kept (GET /v1/runs/${runId})`,
+        { status: "deleted" },
+      );
+    }
     throw new HttpError(
       410,
       "run_ended",
       `run ${runId} has ended: ${summary.status} (${summary.status_reason}); only its summary is kept now (GET /v1/runs/${runId}): its events and commands were let go, as this server keeps them for its latest ended runs up to ${this.limits.maxEvents} events in all`,
-      { status: summary.status as "completed" | "failed" | "crashed" },
+      { status: summary.status as NonNullable<ErrorBody["status"]> },
     );
   }
 
@@ -70,7 +78,8 @@ export class EndedRuns {
     return this.wholeEvents;
   }
 
-  private letGo(runId: string): void {
+  /** Keeps only the ended run's summary, its events and commands let go. */
+  letGo(runId: string): void {
     const kept = this.whole.get(runId);
     if (!kept) return;
     this.summaries.set(runId, kept.hosted.view());
