@@ -384,11 +384,11 @@ class WarrenClient:
     """A warren-agent/0 server: runs, scenarios and agents.
 
     token: the server's access token (warren serve --token T), which creating, deleting and
-    claiming need when it has one; default the WARREN_TOKEN environment variable."""
+    claiming need when it has one; default the WARREN_TOKEN environment variable ("" sends none)."""
 
     def __init__(self, base_url: str, timeout_s: float = 60, token: Optional[str] = None) -> None:
         self.base_url = base_url
-        self._http = _Http(base_url, timeout_s, token or os.environ.get("WARREN_TOKEN") or None)
+        self._http = _Http(base_url, timeout_s, os.environ.get("WARREN_TOKEN") if token is None else token)
 
     def create_run(
         self,
