@@ -75,7 +75,10 @@ describe("ended runs: their memory is bounded overall", () => {
             `^run ${runId} has ended: completed \\(every objective is met\\); only its summary is kept now \\(GET /v1/runs/${runId}\\)`,
           ),
         );
-        assert.match(reply.json.detail, new RegExp(`up to ${2 * EVENTS_PER_RUN} events in all`));
+        assert.match(
+          reply.json.detail,
+          new RegExp(`up to ${2 * EVENTS_PER_RUN} events and \\d+ bytes in all`),
+        );
       }
     }
 

@@ -14,6 +14,9 @@ import { call, runWithClaims, serverForSuite, waitFor } from "./helpers/server.j
 /** Every solution run of a bundled scenario keeps well under this; a client's flood does not. */
 const RUN_BYTES = 64_000;
 const live = serverForSuite({ maxRunBytes: RUN_BYTES });
+/** Room for one solution run of bridge_repair (about 18,500 bytes), not two. */
+const ENDED_BYTES = 30_000;
+const keeper = serverForSuite({ endedRunBytes: ENDED_BYTES });
 
 /** A bridge_repair run with engineer-1 remote and claimed, and a way to answer its observations. */
 async function engineer() {
@@ -185,5 +188,33 @@ describe("a run's byte budget", () => {
       return view.status === "running" ? undefined : view;
     });
     assert.equal(other.status, "completed", "the other run on the server is unharmed");
+  });
+});
+
+describe("the ended runs' byte budget", () => {
+  it("lets the oldest ended runs go to their summary once together they pass it", async () => {
+    const ended: string[] = [];
+    for (const seed of [3, 4]) {
+      const created = await call(keeper.url, "POST", "/v1/runs", {
+        query: { scenario: "bridge_repair", seed },
+        body: {},
+      });
+      await keeper.server.registry.get(created.json.run_id).run.whenEnded();
+      ended.push(created.json.run_id);
+    }
+    const [older, latest] = ended as [string, string];
+    const letGo = await call(keeper.url, "POST", `/v1/runs/${older}/agents/engineer-1/claim`);
+    assert.equal(letGo.status, 410);
+    assert.match(
+      letGo.json.detail,
+      new RegExp(`only its summary is kept now .* and ${ENDED_BYTES} bytes in all`),
+    );
+    assert.equal(
+      (await call(keeper.url, "GET", `/v1/runs/${older}`)).json.status,
+      "completed",
+      "its summary stays",
+    );
+    const whole = await call(keeper.url, "GET", `/runs/${latest}/scene`);
+    assert.equal(whole.status, 200, "the latest ended run stays whole");
   });
 });

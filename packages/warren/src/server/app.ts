@@ -18,6 +18,7 @@ import { installErrorHandling } from "./http-error.js";
 import { installJsonParser } from "./json-body.js";
 import {
   DEFAULT_CLAIM_WITHIN_S,
+  DEFAULT_ENDED_RUN_BYTES,
   DEFAULT_ENDED_RUN_EVENTS,
   DEFAULT_KEEP_ENDED_RUNS,
   DEFAULT_LEASE_TTL_S,
@@ -67,6 +68,8 @@ export interface ServerOptions {
    * only their summary (GET shows it, other routes answer 410). The latest ended run stays whole.
    */
   endedRunEvents?: number;
+  /** Bytes the ended runs kept whole hold together (default 128 MiB), beside endedRunEvents. */
+  endedRunBytes?: number;
   /** Unread bytes after which a live spectator is lagged (default 1 MiB). */
   spectatorMaxBufferedBytes?: number;
   scenarios?: ScenarioCatalog;
@@ -94,6 +97,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<WarrenSe
     maxLiveRuns: options.maxLiveRuns ?? DEFAULT_MAX_LIVE_RUNS,
     keepEndedRuns: options.keepEndedRuns ?? DEFAULT_KEEP_ENDED_RUNS,
     endedRunEvents: options.endedRunEvents ?? DEFAULT_ENDED_RUN_EVENTS,
+    endedRunBytes: options.endedRunBytes ?? DEFAULT_ENDED_RUN_BYTES,
     clock: options.clock,
     retainedEvents: options.retainedEvents,
     maxRunBytes: options.maxRunBytes,

@@ -105,6 +105,8 @@ export interface RegistryOptions {
   keepEndedRuns: number;
   /** Events the ended runs kept whole hold together; past this the oldest keep only their summary (410). */
   endedRunEvents: number;
+  /** Bytes the ended runs kept whole hold together; past this the oldest keep only their summary (410). */
+  endedRunBytes: number;
   clock?: Clock;
   retainedEvents?: number;
   /** The byte budget of each run's kept events and commands; past it the run ends over_budget. */
@@ -121,7 +123,11 @@ export class RunRegistry {
   private nextId = 1;
 
   constructor(private readonly options: RegistryOptions) {
-    this.ended = new EndedRuns({ maxRuns: options.keepEndedRuns, maxEvents: options.endedRunEvents });
+    this.ended = new EndedRuns({
+      maxRuns: options.keepEndedRuns,
+      maxEvents: options.endedRunEvents,
+      maxBytes: options.endedRunBytes,
+    });
   }
 
   create(scenarioName: string, seed: number, request: CreateRunRequest): HostedRun {
