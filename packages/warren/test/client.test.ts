@@ -144,7 +144,7 @@ describe("TypeScript client", () => {
     const run = server.registry.get(runId).run;
     const shout = async (bytes: number) => {
       const envelope = (await session.observe(5))!;
-      await session.submit(envelope, { action: "shout", args: { text: "x".repeat(bytes) } });
+      await session.submit(envelope, { action: "shout", args: { bytes } });
     };
     const seen: RunEvent[] = [];
     const lags: number[] = [];

@@ -268,7 +268,10 @@ describe("runs that cannot freeze", () => {
   });
 
   it("shows the default limits and refuses limits out of range", async () => {
-    const created = await call(live.url, "POST", "/v1/runs", { query: { scenario: "bridge_repair" } });
+    const created = await call(live.url, "POST", "/v1/runs", {
+      query: { scenario: "bridge_repair" },
+      headers: { "content-type": "application/json" },
+    });
     assert.equal(created.json.max_wall_s, 3600);
     const scenarios = (await call(live.url, "GET", "/v1/scenarios")).json.scenarios;
     const bridge = scenarios.find((s: { name: string }) => s.name === "bridge_repair");

@@ -12,6 +12,7 @@ const small = serverForSuite({ keepEndedRuns: 5, endedRunEvents: 2 * EVENTS_PER_
 async function endedRun(): Promise<string> {
   const created = await call(small.url, "POST", "/v1/runs", {
     query: { scenario: "bridge_repair", seed: 3 },
+    headers: { "content-type": "application/json" },
   });
   assert.equal(created.status, 201);
   const runId = created.json.run_id as string;
@@ -74,7 +75,10 @@ describe("ended runs: their memory is bounded overall", () => {
             `^run ${runId} has ended: completed \\(every objective is met\\); only its summary is kept now \\(GET /v1/runs/${runId}\\)`,
           ),
         );
-        assert.match(reply.json.detail, new RegExp(`up to ${2 * EVENTS_PER_RUN} events in all`));
+        assert.match(
+          reply.json.detail,
+          new RegExp(`up to ${2 * EVENTS_PER_RUN} events and \\d+ bytes in all`),
+        );
       }
     }
 
@@ -98,6 +102,7 @@ describe("ended runs: their memory is bounded overall", () => {
       const create = async (): Promise<string> => {
         const created = await call(tiny.url, "POST", "/v1/runs", {
           query: { scenario: "bridge_repair", seed: 3 },
+          headers: { "content-type": "application/json" },
         });
         await tiny.registry.get(created.json.run_id).run.whenEnded();
         return created.json.run_id;

@@ -10,7 +10,10 @@ const PROTOCOL = "warren-agent/0";
 
 describe("runs and scenarios", () => {
   it("creates a run (201) with the defaults when there is no body, and shows it", async () => {
-    const created = await call(live.url, "POST", "/v1/runs", { query: { scenario: "bridge_repair" } });
+    const created = await call(live.url, "POST", "/v1/runs", {
+      query: { scenario: "bridge_repair" },
+      headers: { "content-type": "application/json" },
+    });
     assert.equal(created.status, 201);
     assert.equal(created.headers.get("location"), `/v1/runs/${created.json.run_id}`);
     assert.equal(created.json.seed, 0);
@@ -128,14 +131,18 @@ describe("runs and scenarios", () => {
       assert.equal(reply.json.error, "bad_request");
       assert.match(reply.json.detail, detail);
     }
-    const seed = await call(live.url, "POST", "/v1/runs", { query: { scenario: "bridge_repair", seed: -1 } });
+    const seed = await call(live.url, "POST", "/v1/runs", {
+      query: { scenario: "bridge_repair", seed: -1 },
+      body: {},
+    });
     assert.equal(seed.status, 400);
     assert.match(seed.json.detail, /querystring\/seed must be >= 0/);
     const bigSeed = await call(live.url, "POST", "/v1/runs", {
       query: { scenario: "bridge_repair", seed: 2 ** 32 },
+      body: {},
     });
     assert.equal(bigSeed.status, 400);
-    const noScenario = await call(live.url, "POST", "/v1/runs");
+    const noScenario = await call(live.url, "POST", "/v1/runs", { body: {} });
     assert.equal(noScenario.status, 400);
     assert.match(noScenario.json.detail, /scenario/);
     const agent = await call(live.url, "POST", "/v1/runs", {
@@ -147,7 +154,7 @@ describe("runs and scenarios", () => {
   });
 
   it("answers 404 for an unknown scenario, run, agent or route", async () => {
-    const scenario = await call(live.url, "POST", "/v1/runs", { query: { scenario: "moon_base" } });
+    const scenario = await call(live.url, "POST", "/v1/runs", { query: { scenario: "moon_base" }, body: {} });
     assert.equal(scenario.status, 404);
     assert.equal(scenario.json.error, "unknown_scenario");
     assert.match(scenario.json.detail, /bridge_repair/);

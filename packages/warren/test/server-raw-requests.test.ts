@@ -65,7 +65,7 @@ describe("requests the framework answers before routing", () => {
   it("answers a method it knows but no route takes with 404 in the same shape", async () => {
     const answer = await rawExchange(
       live.url,
-      "DELETE /v1/runs HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+      `DELETE /v1/runs HTTP/1.1\r\nHost: ${new URL(live.url).host}\r\nConnection: close\r\n\r\n`,
     );
     assertErrorAnswer(answer, 404, "not_found");
   });

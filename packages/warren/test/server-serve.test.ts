@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { call } from "./helpers/server.js";
+import { call, waitFor } from "./helpers/server.js";
 
 const serveFile = fileURLToPath(new URL("../src/cli/serve.ts", import.meta.url));
 const children: ChildProcess[] = [];
@@ -44,8 +44,53 @@ describe("warren serve", () => {
     assert.equal(code, 0);
   });
 
+  it("refuses to listen beyond loopback without a token unless told, and warns either way", async () => {
+    const refused = serve("--host", "0.0.0.0", "--port", "0");
+    const refusal = output(refused.stderr!, /--insecure-no-token/);
+    const [code] = await once(refused, "exit");
+    assert.equal(code, 1);
+    assert.match(
+      await refusal,
+      /listening on 0\.0\.0\.0 would let anyone who can reach it create, claim and delete runs/,
+    );
+    for (const [args, warning] of [
+      [["--insecure-no-token"], /warning: listening on 0\.0\.0\.0 with no token \(--insecure-no-token\)/],
+      [
+        ["--token", "t-serve-0123456789abc"],
+        /warning: listening on 0\.0\.0\.0: reachable from other machines/,
+      ],
+    ] as const) {
+      const child = serve("--host", "0.0.0.0", "--port", "0", ...args);
+      // Read as it comes, never closing the pipes: the server writes more after these lines.
+      let out = "";
+      let err = "";
+      child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+        out += chunk;
+      });
+      child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
+        err += chunk;
+      });
+      const line = await waitFor("the warning", async () =>
+        /warning: .*\n/.test(err) ? /listening on (\S+)/.exec(out)?.[1] : undefined,
+      );
+      assert.match(err, warning);
+      const url = line.replace("0.0.0.0", "127.0.0.1");
+      const created = await call(url, "POST", "/v1/runs", { query: { scenario: "signal_relay" }, body: {} });
+      assert.equal(created.status, args[0] === "--token" ? 401 : 201);
+      const exited = once(child, "exit");
+      child.kill("SIGTERM");
+      await exited;
+    }
+  });
+
   it("refuses bad flags with exit code 2 and the usage", async () => {
-    const cases = [["--port", "70000"], ["--lease-ttl", "0"], ["--colour", "red"], ["extra"]];
+    const cases = [
+      ["--port", "70000"],
+      ["--lease-ttl", "0"],
+      ["--colour", "red"],
+      ["extra"],
+      ["--claim-within", "3601"],
+    ];
     await Promise.all(
       cases.map(async (args) => {
         const child = serve(...args);

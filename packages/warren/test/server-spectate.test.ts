@@ -55,6 +55,7 @@ describe("spectator stream", () => {
   it("streams every event of a run with its cursor, then the terminal status, and closes 1000", async () => {
     const created = await call(live.url, "POST", "/v1/runs", {
       query: { scenario: "bridge_repair", seed: 3 },
+      body: {},
     });
     const runId = created.json.run_id;
     const run = live.server.registry.get(runId).run;
@@ -119,6 +120,7 @@ describe("spectator stream", () => {
   it("answers a resume from before the kept events with a lagged frame; resuming from it continues after the gap", async () => {
     const created = await call(forgetful.url, "POST", "/v1/runs", {
       query: { scenario: "bridge_repair", seed: 3 },
+      body: {},
     });
     const run = forgetful.server.registry.get(created.json.run_id).run;
     await run.whenEnded();
@@ -182,7 +184,10 @@ describe("spectator stream", () => {
     const unknown = watch("run-404", 0);
     const refused = await refusal(unknown.socket);
     assert.equal(refused, 404);
-    const created = await call(live.url, "POST", "/v1/runs", { query: { scenario: "bridge_repair" } });
+    const created = await call(live.url, "POST", "/v1/runs", {
+      query: { scenario: "bridge_repair" },
+      body: {},
+    });
     const badSince = new WebSocket(
       `${live.url.replace("http", "ws")}/v1/runs/${created.json.run_id}/spectate?since=x`,
     );

@@ -22,7 +22,7 @@ async function page(path: string): Promise<{ status: number; type: string; text:
 }
 
 async function endedRun(scenario: string, seed: number, at = live): Promise<string> {
-  const created = await call(at.url, "POST", "/v1/runs", { query: { scenario, seed } });
+  const created = await call(at.url, "POST", "/v1/runs", { query: { scenario, seed }, body: {} });
   const runId = created.json.run_id as string;
   await at.server.registry.get(runId).run.whenEnded();
   return runId;

@@ -79,9 +79,10 @@ def _backoff_s(attempt: int) -> float:
 
 
 class _Http:
-    def __init__(self, base_url: str, timeout_s: float) -> None:
+    def __init__(self, base_url: str, timeout_s: float, token: Optional[str] = None) -> None:
         self.base_url = base_url.rstrip("/")
         self.timeout_s = timeout_s
+        self.token = token
 
     def request(
         self,
@@ -95,11 +96,13 @@ class _Http:
         params = {k: str(v) for k, v in (query or {}).items() if v is not None}
         if params:
             url += "?" + urllib.parse.urlencode(params)
-        headers = {"X-Warren-Protocol": PROTOCOL_VERSION}
+        # Always JSON: routes that create or end runs need the type even with no body.
+        headers = {"X-Warren-Protocol": PROTOCOL_VERSION, "Content-Type": "application/json"}
+        if self.token:
+            headers["Authorization"] = "Bearer " + self.token
         data = None
         if body is not None:
             data = json.dumps(body).encode("utf-8")
-            headers["Content-Type"] = "application/json"
         request = urllib.request.Request(url, data=data, method=method, headers=headers)
         try:
             with urllib.request.urlopen(request, timeout=timeout_s or self.timeout_s) as response:
@@ -378,11 +381,14 @@ def spectate(
 
 
 class WarrenClient:
-    """A warren-agent/0 server: runs, scenarios and agents."""
+    """A warren-agent/0 server: runs, scenarios and agents.
 
-    def __init__(self, base_url: str, timeout_s: float = 60) -> None:
+    token: the server's access token (warren serve --token T), which creating, deleting and
+    claiming need when it has one; default the WARREN_TOKEN environment variable ("" sends none)."""
+
+    def __init__(self, base_url: str, timeout_s: float = 60, token: Optional[str] = None) -> None:
         self.base_url = base_url
-        self._http = _Http(base_url, timeout_s)
+        self._http = _Http(base_url, timeout_s, os.environ.get("WARREN_TOKEN") if token is None else token)
 
     def create_run(
         self,
@@ -409,6 +415,10 @@ class WarrenClient:
 
     def runs(self) -> List[Dict[str, Any]]:
         return self._http.request("GET", "/v1/runs")[1]["runs"]
+
+    def delete_run(self, run_id: str) -> Dict[str, Any]:
+        """Ends the run now (status deleted) if it is going; returns its summary."""
+        return self._http.request("DELETE", "/v1/runs/" + urllib.parse.quote(run_id, safe=""))[1]
 
     def run(self, run_id: str) -> Dict[str, Any]:
         return self._http.request("GET", "/v1/runs/" + urllib.parse.quote(run_id, safe=""))[1]

@@ -2,6 +2,7 @@ import type { CliCommand } from "./command.js";
 import { playCommand } from "./commands/play.js";
 import { replayCommand } from "./commands/replay.js";
 import { runCommand } from "./commands/run.js";
+import { runsCommand } from "./commands/runs.js";
 import { scenariosCommand } from "./commands/scenarios.js";
 import { sweepCommand } from "./commands/sweep.js";
 import { workerCommand } from "./commands/worker.js";
@@ -12,7 +13,8 @@ import { workerCommand } from "./commands/worker.js";
  */
 const lazyServe: CliCommand = {
   name: "serve",
-  usage: "warren serve [--host 127.0.0.1] [--port 8080] [--lease-ttl S]",
+  usage:
+    "warren serve [--host 127.0.0.1] [--port 8080] [--lease-ttl S] [--token T] [--allow-host NAME]... [--insecure-no-token] [--claim-within S] [--max-runs-per-client N] [--max-run-bytes N]",
   summary: "Serve the warren-agent/0 protocol over HTTP (runs, leases, long polls, a spectator WebSocket).",
   run: async (args, io) => (await import("./serve.js")).serveCommand.run(args, io),
 };
@@ -25,5 +27,6 @@ export const COMMANDS: CliCommand[] = [
   sweepCommand,
   workerCommand,
   lazyServe,
+  runsCommand,
   playCommand,
 ];

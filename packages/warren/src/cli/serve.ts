@@ -1,10 +1,18 @@
 /**
- * `warren serve [--host 127.0.0.1] [--port 8080] [--lease-ttl S]`: serves warren-agent/0 until
- * SIGINT or SIGTERM, then ends every run still going (as crashed) and exits 0.
+ * `warren serve [--host 127.0.0.1] [--port 8080] [--lease-ttl S] [--token T] ...`: serves
+ * warren-agent/0 until SIGINT or SIGTERM, then ends every run still going (as crashed) and exits 0.
  * Also runs on its own: `node --import tsx src/cli/serve.ts --port 8080`.
  */
 import { pathToFileURL } from "node:url";
-import { DEFAULT_LEASE_TTL_S, startServer } from "../server/index.js";
+import { isLoopback } from "../server/allowed-hosts.js";
+import {
+  DEFAULT_CLAIM_WITHIN_S,
+  DEFAULT_LEASE_TTL_S,
+  DEFAULT_MAX_RUN_BYTES,
+  DEFAULT_MAX_RUNS_PER_CLIENT,
+  MAX_CLAIM_WITHIN_S,
+  startServer,
+} from "../server/index.js";
 import { type CliCommand, type CliIo, UsageError } from "./command.js";
 import { parseOptions } from "./parse-options.js";
 
@@ -16,31 +24,91 @@ function parsePort(text: string | undefined): number {
   return Number(text);
 }
 
-function parseLeaseTtl(text: string | undefined): number {
-  if (text === undefined) return DEFAULT_LEASE_TTL_S;
+function parseSeconds(flag: string, text: string | undefined, fallback: number, max = Infinity): number {
+  if (text === undefined) return fallback;
   const seconds = Number(text);
-  if (!/^\d+(\.\d+)?$/.test(text) || !(seconds > 0)) {
-    throw new UsageError(`--lease-ttl must be a positive number of seconds (got "${text}")`);
+  if (!/^\d+(\.\d+)?$/.test(text) || !(seconds > 0) || seconds > max) {
+    throw new UsageError(
+      `${flag} must be a positive number of seconds${Number.isFinite(max) ? ` up to ${max}` : ""} (got "${text}")`,
+    );
   }
   return seconds;
 }
 
+function parseCount(flag: string, text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  if (!/^[1-9]\d*$/.test(text)) throw new UsageError(`${flag} must be a positive integer (got "${text}")`);
+  return Number(text);
+}
+
 export const serveCommand: CliCommand = {
   name: "serve",
-  usage: "warren serve [--host 127.0.0.1] [--port 8080] [--lease-ttl S]",
+  usage:
+    "warren serve [--host 127.0.0.1] [--port 8080] [--lease-ttl S] [--token T] [--allow-host NAME]... [--insecure-no-token] [--claim-within S] [--max-runs-per-client N] [--max-run-bytes N]",
   summary: "Serve the warren-agent/0 protocol over HTTP (runs, leases, long polls, a spectator WebSocket).",
   async run(args, io) {
     const { values, positionals } = parseOptions(args, {
       host: { type: "string" },
       port: { type: "string" },
       "lease-ttl": { type: "string" },
+      token: { type: "string" },
+      "allow-host": { type: "string", multiple: true },
+      "insecure-no-token": { type: "boolean" },
+      "claim-within": { type: "string" },
+      "max-runs-per-client": { type: "string" },
+      "max-run-bytes": { type: "string" },
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     const host = (values.host as string | undefined) ?? "127.0.0.1";
     const port = parsePort(values.port as string | undefined);
-    const leaseTtlS = parseLeaseTtl(values["lease-ttl"] as string | undefined);
-    const server = await startServer({ host, port }, { leaseTtlS });
+    const leaseTtlS = parseSeconds(
+      "--lease-ttl",
+      values["lease-ttl"] as string | undefined,
+      DEFAULT_LEASE_TTL_S,
+    );
+    const token = (values.token as string | undefined) ?? (process.env.WARREN_TOKEN || undefined);
+    if (token !== undefined && !/^[\x21-\x7e]{16,256}$/.test(token)) {
+      throw new UsageError("--token (or WARREN_TOKEN) must be 16 to 256 printable characters without spaces");
+    }
+    const insecureNoToken = values["insecure-no-token"] === true;
+    const server = await startServer(
+      { host, port },
+      {
+        leaseTtlS,
+        token,
+        insecureNoToken,
+        allowHosts: (values["allow-host"] as string[] | undefined) ?? [],
+        claimWithinS: parseSeconds(
+          "--claim-within",
+          values["claim-within"] as string | undefined,
+          DEFAULT_CLAIM_WITHIN_S,
+          MAX_CLAIM_WITHIN_S,
+        ),
+        maxRunsPerClient: parseCount(
+          "--max-runs-per-client",
+          values["max-runs-per-client"] as string | undefined,
+          DEFAULT_MAX_RUNS_PER_CLIENT,
+        ),
+        maxRunBytes: parseCount(
+          "--max-run-bytes",
+          values["max-run-bytes"] as string | undefined,
+          DEFAULT_MAX_RUN_BYTES,
+        ),
+      },
+    );
     io.out(`warren-agent/0 listening on ${server.url} (lease TTL ${leaseTtlS} s)`);
+    if (token !== undefined) {
+      io.out(
+        `viewer: ${server.url}/?token=${encodeURIComponent(token)} (creating, deleting and claiming need the token)`,
+      );
+    }
+    if (!isLoopback(host)) {
+      io.err(
+        token === undefined
+          ? `warren serve: warning: listening on ${host} with no token (--insecure-no-token): anyone who can reach this server can create, claim and delete runs`
+          : `warren serve: warning: listening on ${host}: reachable from other machines; creating, deleting and claiming need the token`,
+      );
+    }
     await new Promise<void>((resolve) => {
       const stop = (): void => {
         process.off("SIGINT", stop);

@@ -33,7 +33,11 @@ export function isTransient(error: unknown): boolean {
 export class HttpTransport {
   readonly baseUrl: string;
 
-  constructor(baseUrl: string) {
+  /** `token`: the server's access token, sent on every request as `Authorization: Bearer`. */
+  constructor(
+    baseUrl: string,
+    private readonly token?: string,
+  ) {
     this.baseUrl = baseUrl.replace(/\/+$/, "");
   }
 
@@ -50,7 +54,9 @@ export class HttpTransport {
     options: { query?: Query; body?: unknown; headers?: Record<string, string> } = {},
   ): Promise<HttpResponse<T>> {
     const headers: Record<string, string> = { [PROTOCOL_HEADER]: PROTOCOL_VERSION, ...options.headers };
-    if (options.body !== undefined) headers["content-type"] = "application/json";
+    // Always JSON: routes that create or end runs need the type even with no body.
+    headers["content-type"] = "application/json";
+    if (this.token !== undefined) headers.authorization = `Bearer ${this.token}`;
     const response = await fetch(this.url(path, options.query), {
       method,
       headers,

@@ -28,4 +28,4 @@ export { type Decide, type DecisionContext, type PlayOptions, playAgent } from "
 export { AgentSession, type AgentSessionOptions, RunEndedError } from "./agent-session.js";
 export { WarrenHttpError } from "./http.js";
 export { type SpectateOptions, spectate } from "./spectate.js";
-export { type CreateRunOptions, WarrenClient } from "./warren-client.js";
+export { type CreateRunOptions, WarrenClient, type WarrenClientOptions } from "./warren-client.js";

@@ -7,12 +7,23 @@ export interface CreateRunOptions extends CreateRunRequest {
   seed?: number;
 }
 
+export interface WarrenClientOptions {
+  /**
+   * The server's access token (`warren serve --token T`), which creating, deleting and claiming
+   * need when the server has one; sent as `Authorization: Bearer`, leases then in `?lease=`.
+   */
+  token?: string;
+}
+
 /** A warren-agent/0 server, seen from outside: runs, scenarios, agents and spectating. */
 export class WarrenClient {
   private readonly http: HttpTransport;
 
-  constructor(readonly baseUrl: string) {
-    this.http = new HttpTransport(baseUrl);
+  constructor(
+    readonly baseUrl: string,
+    options: WarrenClientOptions = {},
+  ) {
+    this.http = new HttpTransport(baseUrl, options.token);
   }
 
   async createRun(scenario: string, options: CreateRunOptions = {}): Promise<RunView> {
@@ -22,6 +33,11 @@ export class WarrenClient {
       body,
     });
     return response.body!;
+  }
+
+  /** Ends the run now (status deleted) if it is going and lets it go to its summary, which comes back. */
+  async deleteRun(runId: string): Promise<RunView> {
+    return (await this.http.request<RunView>("DELETE", `/v1/runs/${encodeURIComponent(runId)}`)).body!;
   }
 
   async runs(): Promise<RunView[]> {

@@ -20,6 +20,11 @@ export const DEFAULT_KEPT_CLOSED_OBSERVATIONS = 10_000;
  * are forgotten with their commands. A command for a forgotten observation is `stale` (it was
  * closed long ago), and a forgotten command's receipt is no longer found.
  */
+/** A remembered accepted command's size: its ids (the command id twice, as key and in the receipt) and fixed fields. */
+function acceptedSize(receipt: Receipt): number {
+  return 2 * receipt.command_id.length + 2 * receipt.observation_id.length + 160;
+}
+
 export class CommandLedger {
   private readonly observations = new Map<string, ObservationState>();
   private readonly accepted = new Map<string, { agentId: string; receipt: Receipt }>();
@@ -28,6 +33,7 @@ export class CommandLedger {
   private closedStart = 0;
   /** Per agent, the seq below which its observations may have been forgotten. */
   private readonly forgottenBelow = new Map<string, number>();
+  private acceptedBytes = 0;
 
   constructor(private readonly keptClosed = DEFAULT_KEPT_CLOSED_OBSERVATIONS) {}
 
@@ -118,9 +124,15 @@ export class CommandLedger {
       outcome_reason: "",
     };
     this.accepted.set(commandId, { agentId, receipt });
+    this.acceptedBytes += acceptedSize(receipt);
     this.observations.set(observationId, { state: "answered", commandId });
     this.closed.push(observationId);
     return { receipt: { ...receipt }, decision: judged.decision };
+  }
+
+  /** The size of the accepted commands it remembers, in JSON characters (their ids counted twice: map key and receipt). */
+  get retainedBytes(): number {
+    return this.acceptedBytes;
   }
 
   /** The receipt of an accepted command, with its outcome as it stands. */
@@ -157,7 +169,9 @@ export class CommandLedger {
       const id = this.closed[this.closedStart]!;
       const state = this.observations.get(id);
       if (state?.state === "answered") {
-        if (this.accepted.get(state.commandId)?.receipt.outcome === "pending") break;
+        const entry = this.accepted.get(state.commandId);
+        if (entry?.receipt.outcome === "pending") break;
+        if (entry) this.acceptedBytes -= acceptedSize(entry.receipt);
         this.accepted.delete(state.commandId);
       }
       this.observations.delete(id);

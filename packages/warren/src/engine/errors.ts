@@ -5,7 +5,8 @@ export type RunErrorCode =
   | "unknown_agent"
   | "invalid_run_options"
   | "not_remote"
-  | "unprocessable_command";
+  | "unprocessable_command"
+  | "limit_exceeded";
 
 export class RunError extends Error {
   constructor(

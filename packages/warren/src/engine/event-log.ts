@@ -1,14 +1,23 @@
 import { createHash, type Hash } from "node:crypto";
 import type { Receipt, RunEvent } from "./types.js";
 
+/** What an event's fixed fields (cursor, sim, time, the field names) add to its data's size. */
+const EVENT_OVERHEAD_CHARS = 64;
+/** What a receipt's fixed fields add to its id and reason. */
+const RECEIPT_OVERHEAD_CHARS = 120;
+
 /**
  * A run's event log. Cursors count from 1 so `since=0` means from the start. The simulation's own
  * events are hashed line by line as they arrive; the log hash is the run's fingerprint. Only the
  * latest `maxRetained` events are kept in memory, however long the run: older ones are dropped
- * (a reader asking for them learns where the kept ones start from `oldestRetained`).
+ * (a reader asking for them learns where the kept ones start from `oldestRetained`). It counts
+ * the size of what it keeps (`retainedBytes`, in JSON characters) for the run's byte budget.
  */
 export class EventLog {
   private events: RunEvent[] = [];
+  /** The size of each kept event, beside it. */
+  private sizes: number[] = [];
+  private keptBytes = 0;
   /** Cursor of events[0]. */
   private first = 1;
   private readonly hash: Hash = createHash("sha256");
@@ -28,17 +37,28 @@ export class EventLog {
   ): RunEvent {
     const event: RunEvent = { cursor: ++this.cursor, sim, sim_time_ms: simTimeMs, kind, data };
     if (receipt) event.receipt = receipt;
+    let line: string | undefined;
     if (sim) {
       // Hashing in chunks: one update per line costs more than the hashing itself.
-      this.pending += `${simTimeMs} ${kind} ${JSON.stringify(data)}\n`;
+      line = `${simTimeMs} ${kind} ${JSON.stringify(data)}\n`;
+      this.pending += line;
       if (this.pending.length > 65_536) this.flush();
     }
     if (this.maxRetained > 0) {
+      // The line hashed is the event's data as JSON already: its size costs nothing more.
+      const size =
+        (line?.length ?? kind.length + JSON.stringify(data).length) +
+        EVENT_OVERHEAD_CHARS +
+        (receipt ? RECEIPT_OVERHEAD_CHARS + receipt.command_id.length + receipt.outcome_reason.length : 0);
       this.events.push(event);
+      this.sizes.push(size);
+      this.keptBytes += size;
       // Dropped in chunks of a quarter of the window: one shift per event would cost O(n) each.
       if (this.events.length > this.maxRetained) {
         const drop = Math.max(1, this.events.length - Math.floor(this.maxRetained * 0.75));
+        for (let i = 0; i < drop; i++) this.keptBytes -= this.sizes[i]!;
         this.events = this.events.slice(drop);
+        this.sizes = this.sizes.slice(drop);
       }
       this.first = this.events[0]!.cursor;
     } else {
@@ -46,6 +66,11 @@ export class EventLog {
     }
     for (const listener of this.listeners) listener(event);
     return event;
+  }
+
+  /** The size of the events kept, in JSON characters. */
+  get retainedBytes(): number {
+    return this.keptBytes;
   }
 
   get latest(): number {

@@ -2,6 +2,7 @@ import { type BaselinePlayer, baselinePlayer } from "./baselines.js";
 import { BRIEFING_REVISION, buildBriefing } from "./briefing.js";
 import { type Clock, realClock } from "./clock.js";
 import { CommandLedger } from "./command-ledger.js";
+import { commandLimitProblem } from "./command-limits.js";
 import { renderText } from "./envelope-text.js";
 import { RunError } from "./errors.js";
 import { EventLog } from "./event-log.js";
@@ -17,6 +18,7 @@ import {
   type Controller,
   type Decision,
   type Envelope,
+  type HaltStatus,
   NPC_POLICIES,
   type NpcPolicies,
   type NpcPolicy,
@@ -33,6 +35,8 @@ export const DEFAULT_DECISION_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_WALL_MS = 3_600_000;
 /** Events a run keeps in memory for `events(since)` and spectators catching up; older ones are dropped. */
 export const DEFAULT_RETAINED_EVENTS = 100_000;
+/** What a run's retained records (its kept events and accepted commands) may hold, as JSON characters. */
+export const DEFAULT_MAX_RETAINED_BYTES = 64 << 20;
 /** Batches processed in one go before yielding to the event loop, so a server stays responsive. */
 const BATCHES_PER_SLICE = 2_000;
 
@@ -60,6 +64,11 @@ export interface RunOptions {
   maxWallMs?: number;
   /** Latest events kept in memory (default 100,000; 0 for none, Infinity for all). */
   retainEvents?: number;
+  /**
+   * The size (JSON characters) the kept events and accepted commands may reach (default 64 MiB);
+   * past it the run ends over_budget.
+   */
+  maxRetainedBytes?: number;
   /** Answers recorded in an earlier run's log, keyed by observation id: every agent is replayed. */
   replay?: ReadonlyMap<string, { decision: Decision; expired: boolean }>;
 }
@@ -96,7 +105,9 @@ export class Run {
   private readonly endListeners = new Set<(summary: RunSummary) => void>();
   private readonly replay?: RunOptions["replay"];
   private runStatus: RunStatus = "created";
-  private crashReason = "";
+  /** Why the run was halted from outside the simulation ("" unless it was). */
+  private haltReason = "";
+  private readonly maxRetainedBytes: number;
   private pumping = false;
   private pumpQueued = false;
   private cancelPaceTimer: (() => void) | undefined;
@@ -170,6 +181,7 @@ export class Run {
     this.clock = options.clock ?? realClock;
     this.replay = options.replay;
     this.log = new EventLog(options.retainEvents ?? DEFAULT_RETAINED_EVENTS);
+    this.maxRetainedBytes = options.maxRetainedBytes ?? DEFAULT_MAX_RETAINED_BYTES;
     this.sim = new Simulation(
       options.scenario,
       options.seed,
@@ -209,7 +221,7 @@ export class Run {
   }
 
   get statusReason(): string {
-    return this.runStatus === "crashed" ? this.crashReason : this.sim.statusReason;
+    return this.haltReason !== "" ? this.haltReason : this.sim.statusReason;
   }
 
   /** The world as it stands, for spectators to draw: read it, never change it. */
@@ -227,7 +239,12 @@ export class Run {
   }
 
   get isEnded(): boolean {
-    return this.runStatus === "completed" || this.runStatus === "failed" || this.runStatus === "crashed";
+    return this.runStatus !== "created" && this.runStatus !== "running";
+  }
+
+  /** The size (JSON characters) of what the run keeps: its retained events and accepted commands. */
+  get retainedBytes(): number {
+    return this.log.retainedBytes + this.ledger.retainedBytes;
   }
 
   /** Starts the simulation; wakes for remote agents become available as envelopes. */
@@ -316,10 +333,12 @@ export class Run {
     if (body === null || typeof body !== "object" || Array.isArray(body)) {
       throw new RunError(
         "unprocessable_command",
-        `a command must be a JSON object (got ${describeValue(body)})`,
+        `a command must be a JSON object with command_id, observation_id and one of action, sleep_ms or noop (got ${describeValue(body)})`,
       );
     }
     const command = body as Record<string, unknown>;
+    const overLimit = commandLimitProblem(command);
+    if (overLimit) throw new RunError("limit_exceeded", overLimit);
     for (const field of ["command_id", "observation_id"] as const) {
       if (typeof command[field] !== "string") {
         throw new RunError(
@@ -347,6 +366,7 @@ export class Run {
     }
     if (receipt.status === "accepted") this.pump();
     else this.logVerdict(agentId, commandId, observationId, receipt);
+    this.haltIfOverBudget();
     return receipt;
   }
 
@@ -452,8 +472,29 @@ export class Run {
 
   /** Stops a run that is still going (a server shutting down): it ends as crashed, never a stale running. */
   dispose(reason = "the run was stopped before it ended"): void {
+    this.halt("crashed", reason);
+  }
+
+  /**
+   * Ends a run that is still going from outside its simulation, with the status and reason given
+   * (a server's: abandoned, deleted). Its final frame is a status event with the reason.
+   */
+  halt(status: HaltStatus, reason: string): void {
     if (this.isEnded) return;
-    this.crash(reason);
+    this.runStatus = status;
+    this.haltReason = reason;
+    this.log.append(false, this.sim.now, "status", { status, reason });
+    this.close();
+  }
+
+  /** Past its byte budget a run ends over_budget, so one run's commands cannot fill its server. */
+  private haltIfOverBudget(): void {
+    const bytes = this.retainedBytes;
+    if (bytes <= this.maxRetainedBytes || this.isEnded) return;
+    this.halt(
+      "over_budget",
+      `the run's kept events and commands reached ${bytes} characters, over its budget of ${this.maxRetainedBytes}`,
+    );
   }
 
   private pump(): void {
@@ -467,7 +508,7 @@ export class Run {
       this.pumpQueued = false;
       this.advance();
     } catch (error) {
-      this.crash(error instanceof Error ? `${error.message}` : String(error));
+      this.halt("crashed", error instanceof Error ? `${error.message}` : String(error));
     } finally {
       this.pumping = false;
     }
@@ -494,6 +535,8 @@ export class Run {
       }
       const batch = this.sim.step();
       for (const wake of batch) this.dispatch(wake);
+      this.haltIfOverBudget();
+      if (this.isEnded) return;
       if (++batches >= BATCHES_PER_SLICE) {
         setImmediate(() => this.pump());
         return;
@@ -582,14 +625,6 @@ export class Run {
     this.close();
   }
 
-  private crash(reason: string): void {
-    if (this.isEnded) return;
-    this.runStatus = "crashed";
-    this.crashReason = reason;
-    this.log.append(false, this.sim.now, "status", { status: "crashed", reason });
-    this.close();
-  }
-
   private close(): void {
     this.cancelWallLimit?.();
     this.cancelPaceTimer?.();
@@ -598,9 +633,10 @@ export class Run {
     this.deadlineTimers.clear();
     this.ledger.close();
     this.envelopes.clear();
-    if (this.runStatus !== "crashed") this.solutionTimeMs = solutionSimTime(this.scenario, this.seed);
+    const halted = this.haltReason !== "";
+    if (!halted) this.solutionTimeMs = solutionSimTime(this.scenario, this.seed);
     const summary = this.summary();
-    if (this.runStatus !== "crashed") {
+    if (!halted) {
       // The spectator's final frame carries the scores, so a viewer needs no second request.
       this.log.append(false, this.sim.now, "status", {
         status: this.runStatus,

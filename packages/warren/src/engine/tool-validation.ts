@@ -54,6 +54,7 @@ function valueAt(root: unknown, pointer: string): unknown {
 
 export function describeValue(value: unknown): string {
   if (value === null) return "null";
+  if (value === undefined) return "nothing";
   if (Array.isArray(value)) return "an array";
   if (typeof value === "string")
     return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + "…" : value)}`;

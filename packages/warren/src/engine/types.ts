@@ -175,7 +175,14 @@ export interface Receipt {
   outcome_reason: string;
 }
 
-export type RunStatus = "created" | "running" | "completed" | "failed" | "crashed";
+/**
+ * Statuses a run is ended with from outside its simulation: crashed (it failed unexpectedly, or its
+ * server stopped), over_budget (its kept records passed their byte budget), abandoned (a server's:
+ * no one claimed its agents in time), deleted (a client deleted it).
+ */
+export const HALT_STATUSES = ["crashed", "over_budget", "abandoned", "deleted"] as const;
+export type HaltStatus = (typeof HALT_STATUSES)[number];
+export type RunStatus = "created" | "running" | "completed" | "failed" | HaltStatus;
 
 /**
  * Who plays an agent that is not remote: its scenario's solution runner, nobody ("none" and

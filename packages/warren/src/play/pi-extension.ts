@@ -16,7 +16,11 @@ export default async function warrenPlayer(pi: ExtensionAPI): Promise<void> {
   if (!server || !runId || !agentId || extra !== undefined) {
     throw new Error(`${WARREN_PLAY_ENV} must be "SERVER RUN AGENT" (got "${target}")`);
   }
-  const session = new WarrenClient(server).agent(runId, agentId, { holder: "pi" });
+  const session = new WarrenClient(server, { token: process.env.WARREN_TOKEN || undefined }).agent(
+    runId,
+    agentId,
+    { holder: "pi" },
+  );
   const claim = await session.claim();
   const briefing = await session.briefing(claim.briefing_revision);
   // Kept in the session for whoever reads it later, never sent to the model.

@@ -1,15 +1,31 @@
 import { type Static, Type } from "typebox";
+import * as limits from "./limits.js";
+
+const { MAX_ARGS_FIELDS, MAX_ARGS_JSON_CHARS, MAX_COMMAND_FIELDS, MAX_COMMAND_ID_CHARS, MAX_NAME_CHARS } =
+  limits;
+
 import { MAX_SLEEP_MS } from "../engine/command-payload.js";
 
 export const CommandBody = Type.Object(
   {
     command_id: Type.String({
       minLength: 1,
-      description: "client-minted, non-empty; retry under the same id",
+      maxLength: MAX_COMMAND_ID_CHARS,
+      description: `client-minted, non-empty, at most ${MAX_COMMAND_ID_CHARS} characters; retry under the same id`,
     }),
-    observation_id: Type.String({ description: "the observation this answers" }),
-    action: Type.Optional(Type.String({ description: "one of the agent's tools" })),
-    args: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "the action's input" })),
+    observation_id: Type.String({
+      maxLength: MAX_COMMAND_ID_CHARS,
+      description: "the observation this answers",
+    }),
+    action: Type.Optional(
+      Type.String({ maxLength: MAX_NAME_CHARS, description: "one of the agent's tools" }),
+    ),
+    args: Type.Optional(
+      Type.Record(Type.String({ maxLength: MAX_NAME_CHARS }), Type.Unknown(), {
+        maxProperties: MAX_ARGS_FIELDS,
+        description: `the action's input: at most ${MAX_ARGS_FIELDS} fields, field names of at most ${MAX_NAME_CHARS} characters, at most ${MAX_ARGS_JSON_CHARS} characters as JSON`,
+      }),
+    ),
     sleep_ms: Type.Optional(
       Type.Integer({ minimum: 1, maximum: MAX_SLEEP_MS, description: "sleep this long" }),
     ),
@@ -18,8 +34,9 @@ export const CommandBody = Type.Object(
   {
     title: "CommandBody",
     additionalProperties: false,
+    maxProperties: MAX_COMMAND_FIELDS,
     description:
-      "Exactly one of action (with args), sleep_ms or noop. Judged by the engine, never coerced: closure first (stale/expired), then payload (a rejected receipt with a teaching detail). A body without non-empty string command_id and string observation_id is 422.",
+      "Exactly one of action (with args), sleep_ms or noop. Judged by the engine, never coerced: closure first (stale/expired), then payload (a rejected receipt with a teaching detail). A body without non-empty string command_id and string observation_id is 422 (unprocessable_command), and so is one past a limit (limit_exceeded: ids, the action, args' fields and size), refused whole and named.",
   },
 );
 

@@ -5,8 +5,12 @@ export const ERROR_STATUS = {
   bad_request: 400,
   malformed_json: 400,
   lease_required: 401,
+  token_required: 401,
   lease_invalid: 403,
   lease_expired: 403,
+  token_invalid: 403,
+  host_not_allowed: 403,
+  origin_not_allowed: 403,
   not_found: 404,
   unknown_run: 404,
   unknown_agent: 404,
@@ -19,7 +23,9 @@ export const ERROR_STATUS = {
   body_too_large: 413,
   unsupported_media_type: 415,
   unprocessable_command: 422,
+  limit_exceeded: 422,
   upgrade_required: 426,
+  too_many_client_runs: 429,
   headers_too_large: 431,
   internal: 500,
   too_many_runs: 503,
@@ -39,7 +45,7 @@ export const ErrorBody = Type.Object(
     error: ErrorCodeSchema,
     detail: Type.String({ description: "what went wrong, in a sentence" }),
     status: Type.Optional(
-      Type.Enum(["completed", "failed", "crashed"], {
+      Type.Enum(["completed", "failed", "crashed", "over_budget", "abandoned", "deleted"], {
         description: "on 410 run_ended: the run's terminal status",
       }),
     ),

@@ -14,3 +14,18 @@ export const MAX_SIM_S = 31_536_000;
 export const MAX_HOLDER_CHARS = 64;
 /** Request bodies. */
 export const MAX_BODY_BYTES = 1 << 20;
+/** What one command may carry (the engine's limits, refused whole with 422 limit_exceeded). */
+export {
+  MAX_ARGS_FIELDS,
+  MAX_ARGS_JSON_CHARS,
+  MAX_COMMAND_FIELDS,
+  MAX_COMMAND_ID_CHARS,
+  MAX_NAME_CHARS,
+} from "../engine/command-limits.js";
+/** Run ids, lease tokens and other ids a client sends in a path or query. */
+export const MAX_ID_CHARS = 128;
+/** Agents named in controlled_agents, or by npc_policy. */
+export const MAX_NAMED_AGENTS = 256;
+/** claim_within_s of a run: wall seconds it waits to be claimed before it ends abandoned. */
+export const DEFAULT_CLAIM_WITHIN_S = 300;
+export const MAX_CLAIM_WITHIN_S = 3_600;

@@ -87,12 +87,18 @@ function responses(op: Operation): Json {
 }
 
 function operation(op: Operation): Json {
-  const security =
+  const leases =
     op.lease === "required"
       ? [{ leaseQuery: [] }, { leaseBearer: [] }]
       : op.lease === "optional"
         ? [{}, { leaseQuery: [] }, { leaseBearer: [] }]
         : [];
+  // With an access token the lease goes in ?lease=, the bearer header carrying the token.
+  const security = op.access
+    ? op.lease === "optional"
+      ? [...leases, { accessToken: [] }, { accessToken: [], leaseQuery: [] }]
+      : [{}, { accessToken: [] }]
+    : leases;
   return {
     operationId: op.operationId,
     summary: op.summary,
@@ -163,6 +169,12 @@ export function openApiDocument(): Json {
       securitySchemes: {
         leaseQuery: { type: "apiKey", in: "query", name: "lease", description: "the token from claimAgent" },
         leaseBearer: { type: "http", scheme: "bearer", description: "the token from claimAgent" },
+        accessToken: {
+          type: "http",
+          scheme: "bearer",
+          description:
+            "the server's access token (warren serve --token T), which createRun, deleteRun and claimAgent need when the server has one",
+        },
       },
     },
   };

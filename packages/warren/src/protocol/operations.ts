@@ -3,7 +3,13 @@ import { Briefing } from "./briefing.js";
 import { CommandBody, Receipt } from "./commands.js";
 import { ErrorBody } from "./errors.js";
 import { ClaimResponse, ReleaseResponse } from "./leases.js";
-import { MAX_HOLDER_CHARS, MAX_WAIT_S } from "./limits.js";
+import {
+  MAX_COMMAND_ID_CHARS,
+  MAX_HOLDER_CHARS,
+  MAX_ID_CHARS,
+  MAX_NAME_CHARS,
+  MAX_WAIT_S,
+} from "./limits.js";
 import { Envelope } from "./observation.js";
 import { CreateRunRequest, RunList, RunView, ScenarioList } from "./runs.js";
 import { SpectatorFrame } from "./spectator.js";
@@ -22,7 +28,7 @@ export interface Answer {
  */
 export interface Operation {
   operationId: string;
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE";
   /** OpenAPI style: /v1/runs/{run}. */
   path: string;
   summary: string;
@@ -34,12 +40,23 @@ export interface Operation {
   body?: { schema: TSchema; required: boolean; judgedByEngine?: boolean };
   /** "required": the agent's lease (401 without it); "optional": presented to resume. */
   lease?: "required" | "optional";
+  /** Needs the server's access token when it has one (warren serve --token): 401/403 without it. */
+  access?: boolean;
   responses: Record<number, Answer>;
 }
 
-/** Errors any route may answer: a URL that does not decode (400), another protocol (409), a fault (500). */
+/**
+ * Errors any route may answer: a URL that does not decode (400), a foreign Host or Origin (403),
+ * another protocol (409), a path or query value past its limit (422), a fault (500).
+ */
 export const COMMON_ERRORS: Record<number, Answer> = {
   400: { description: "bad_request: the URL or a parameter is invalid", schema: ErrorBody },
+  403: {
+    description:
+      "host_not_allowed (a Host this server does not answer as) / origin_not_allowed (a request from another site's page)",
+    schema: ErrorBody,
+  },
+  422: { description: "limit_exceeded: a value past its limit, the limit named", schema: ErrorBody },
   409: {
     description: `protocol_mismatch: the request named a protocol other than ${PROTOCOL_VERSION}`,
     schema: ErrorBody,
@@ -58,16 +75,24 @@ const E410_LET_GO = error(
 );
 const E413 = error("body_too_large: the body is over 1 MiB");
 const E415 = error("unsupported_media_type: bodies are application/json only");
+const E401_TOKEN = error("token_required: the server has an access token and the request did not send it");
+const E403_TOKEN = error(
+  "token_invalid: not the server's access token (or host_not_allowed / origin_not_allowed)",
+);
 
-const id = (description: string) => Type.String({ description });
+const id = (description: string, maxLength = MAX_ID_CHARS) => Type.String({ maxLength, description });
 const RunParams = Type.Object({ run: id("a run id, e.g. run-1") });
 const AgentParams = Type.Object({
   run: id("a run id, e.g. run-1"),
-  agent: id("an agent id, e.g. engineer-1"),
+  agent: id("an agent id, e.g. engineer-1", MAX_NAME_CHARS),
 });
 const LeaseQuery = {
   lease: Type.Optional(
-    Type.String({ description: "the lease token (or send Authorization: Bearer <token>)" }),
+    Type.String({
+      maxLength: MAX_ID_CHARS,
+      description:
+        "the lease token (or send Authorization: Bearer <token>, unless the server has an access token: that header then carries it)",
+    }),
   ),
 };
 
@@ -77,12 +102,17 @@ export const createRun: Operation = {
   path: "/v1/runs",
   summary: "Create a run",
   description:
-    "The run starts when every controlled agent has been claimed once (a run with none starts at once); until then its status is created and GET /v1/runs/{run} lists the agents still unclaimed.",
+    "The run starts when every controlled agent has been claimed once (a run with none starts at once); until then its status is created and GET /v1/runs/{run} lists the agents still unclaimed, and past claim_within_s it ends abandoned. Needs Content-Type: application/json even with no body (a page's no-cors form or fetch cannot send it), and the server's access token when it has one.",
   query: Type.Object({
-    scenario: Type.String({ minLength: 1, description: "a scenario name from GET /v1/scenarios" }),
+    scenario: Type.String({
+      minLength: 1,
+      maxLength: MAX_NAME_CHARS,
+      description: "a scenario name from GET /v1/scenarios",
+    }),
     seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 4294967295, default: 0 })),
   }),
   body: { schema: CreateRunRequest, required: false },
+  access: true,
   responses: {
     201: {
       description: "the run, created",
@@ -90,12 +120,34 @@ export const createRun: Operation = {
       headers: { Location: { description: "/v1/runs/{run}", schema: Type.String() } },
     },
     400: error(
-      "bad_request (the field named: body/pace must be ..., or an unknown agent in controlled_agents) or malformed_json",
+      "bad_request (the field named: body/pace must be ..., or an unknown agent in controlled_agents; a JSON null body) or malformed_json",
     ),
+    401: E401_TOKEN,
+    403: E403_TOKEN,
     404: error("unknown_scenario"),
     413: E413,
-    415: E415,
+    415: error("unsupported_media_type: creation needs Content-Type: application/json, even with no body"),
+    422: error("limit_exceeded: a field past its limit (controlled_agents, names, npc_policy), named"),
+    429: error("too_many_client_runs: this client (its address) has as many live runs as one may"),
     503: error("too_many_runs: the server hosts as many live runs as it may"),
+  },
+};
+
+export const deleteRun: Operation = {
+  operationId: "deleteRun",
+  method: "DELETE",
+  path: "/v1/runs/{run}",
+  summary: "End a run now and free it",
+  description:
+    "A run still going ends at once as deleted (its long polls answer, its spectators get the status event and close 1000) and its live slot is free; an ended run is let go to its summary (its events and commands freed: its other routes then answer 410). The answer is the run's summary. Needs Content-Type: application/json (no body), and the server's access token when it has one.",
+  params: RunParams,
+  access: true,
+  responses: {
+    200: { description: "the run, ended and let go to its summary", schema: RunView },
+    401: E401_TOKEN,
+    403: E403_TOKEN,
+    404: E404,
+    415: error("unsupported_media_type: deletion needs Content-Type: application/json"),
   },
 };
 
@@ -137,7 +189,9 @@ export const claimAgent: Operation = {
     "No body (an empty body with Content-Type: application/json is no body). The run starts when all its controlled agents have been claimed.",
   params: AgentParams,
   query: Type.Object({
-    lease: Type.Optional(Type.String({ description: "resume this lease if it is still live" })),
+    lease: Type.Optional(
+      Type.String({ maxLength: MAX_ID_CHARS, description: "resume this lease if it is still live" }),
+    ),
     protocol: Type.Optional(
       Type.String({ description: `${PROTOCOL_VERSION}; any other value is refused with 409` }),
     ),
@@ -146,8 +200,11 @@ export const claimAgent: Operation = {
     ),
   }),
   lease: "optional",
+  access: true,
   responses: {
     200: { description: "the lease", schema: ClaimResponse },
+    401: E401_TOKEN,
+    403: E403_TOKEN,
     404: E404,
     409: error("agent_leased (someone else holds it), not_remote, or protocol_mismatch"),
     410: E410,
@@ -239,7 +296,7 @@ export const submitCommand: Operation = {
     413: E413,
     415: E415,
     422: error(
-      "unprocessable_command: not an object, or command_id / observation_id not a (non-empty) string",
+      "unprocessable_command: not an object, or command_id / observation_id not a (non-empty) string; limit_exceeded: past a limit (ids, the action, args' fields and size), named",
     ),
   },
 };
@@ -249,7 +306,10 @@ export const getCommand: Operation = {
   method: "GET",
   path: "/v1/runs/{run}/agents/{agent}/commands/{command_id}",
   summary: "An accepted command's receipt with its current outcome",
-  params: Type.Object({ ...AgentParams.properties, command_id: id("the command's id") }),
+  params: Type.Object({
+    ...AgentParams.properties,
+    command_id: id("the command's id", MAX_COMMAND_ID_CHARS),
+  }),
   query: Type.Object(LeaseQuery),
   lease: "required",
   responses: {
@@ -315,6 +375,7 @@ export const OPERATIONS: readonly Operation[] = [
   createRun,
   listRuns,
   getRun,
+  deleteRun,
   listScenarios,
   claimAgent,
   getBriefing,

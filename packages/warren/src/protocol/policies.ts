@@ -1,5 +1,6 @@
 import { type Static, Type } from "typebox";
 import { NPC_POLICIES } from "../engine/types.js";
+import { MAX_NAMED_AGENTS } from "./limits.js";
 
 const NPC_POLICY_TEXT =
   "solution: the scenario's runner; none and noop: nothing (a noop at every wake); random: a random affordance; greedy: the nearest-looking gain";
@@ -7,11 +8,14 @@ const NPC_POLICY_TEXT =
 export const NpcPolicy = Type.Enum(NPC_POLICIES, { title: "NpcPolicy", description: NPC_POLICY_TEXT });
 export type NpcPolicy = Static<typeof NpcPolicy>;
 
-export const NpcPolicies = Type.Union([NpcPolicy, Type.Record(Type.String(), NpcPolicy)], {
-  title: "NpcPolicies",
-  description:
-    "who plays the agents not controlled remotely: one policy for all, or one per agent id (unlisted agents: solution); default solution",
-});
+export const NpcPolicies = Type.Union(
+  [NpcPolicy, Type.Record(Type.String(), NpcPolicy, { maxProperties: MAX_NAMED_AGENTS })],
+  {
+    title: "NpcPolicies",
+    description:
+      "who plays the agents not controlled remotely: one policy for all, or one per agent id (unlisted agents: solution); default solution",
+  },
+);
 export type NpcPolicies = Static<typeof NpcPolicies>;
 
 export const Controller = Type.Enum(["remote", ...NPC_POLICIES], {

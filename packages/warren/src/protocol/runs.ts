@@ -1,20 +1,35 @@
 import { type Static, Type } from "typebox";
 import { ObjectiveView } from "./briefing.js";
-import { DEFAULT_DEADLINE_S, DEFAULT_MAX_WALL_S, MAX_DEADLINE_S, MAX_SIM_S, MAX_WALL_S } from "./limits.js";
+import {
+  DEFAULT_CLAIM_WITHIN_S,
+  DEFAULT_DEADLINE_S,
+  DEFAULT_MAX_WALL_S,
+  MAX_CLAIM_WITHIN_S,
+  MAX_DEADLINE_S,
+  MAX_NAME_CHARS,
+  MAX_NAMED_AGENTS,
+  MAX_SIM_S,
+  MAX_WALL_S,
+} from "./limits.js";
 import { AffordanceMode, Controller, NpcPolicies } from "./policies.js";
 import { RunScores } from "./scores.js";
 
-export const RunStatus = Type.Enum(["created", "running", "completed", "failed", "crashed"], {
-  title: "RunStatus",
-  description: "created until every controlled agent has been claimed once; then running until it ends",
-});
+export const RunStatus = Type.Enum(
+  ["created", "running", "completed", "failed", "crashed", "over_budget", "abandoned", "deleted"],
+  {
+    title: "RunStatus",
+    description:
+      "created until every controlled agent has been claimed once; then running until it ends: completed or failed by its simulation; crashed (it failed unexpectedly, or the server stopped), over_budget (its kept events and commands passed the server's byte budget for a run), abandoned (no one claimed its agents within claim_within_s), deleted (DELETE /v1/runs/{run})",
+  },
+);
 export type RunStatus = Static<typeof RunStatus>;
 
 export const CreateRunRequest = Type.Object(
   {
     controlled_agents: Type.Optional(
-      Type.Array(Type.String(), {
+      Type.Array(Type.String({ maxLength: MAX_NAME_CHARS }), {
         uniqueItems: true,
+        maxItems: MAX_NAMED_AGENTS,
         default: [],
         description: "agents played remotely; the run starts once each has been claimed",
       }),
@@ -51,6 +66,15 @@ export const CreateRunRequest = Type.Object(
         maximum: MAX_WALL_S,
         default: DEFAULT_MAX_WALL_S,
         description: "wall seconds after the start after which the run fails",
+      }),
+    ),
+    claim_within_s: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: MAX_CLAIM_WITHIN_S,
+        default: DEFAULT_CLAIM_WITHIN_S,
+        description:
+          "wall seconds the run waits, from its creation, for every controlled agent to be claimed; past it the run ends abandoned (default: the server's, 300 unless it was started with another)",
       }),
     ),
   },
@@ -100,6 +124,9 @@ export const RunView = Type.Object(
     deadline_s: Type.Number(),
     max_sim_s: Type.Number({ description: "the sim time at which the run fails if still going" }),
     max_wall_s: Type.Number(),
+    claim_within_s: Type.Number({
+      description: "wall seconds from created_unix after which a run still created ends abandoned",
+    }),
     created_unix: Type.Number(),
     scores: RunScores,
   },

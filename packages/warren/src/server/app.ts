@@ -3,23 +3,31 @@ import Fastify, { type FastifyInstance } from "fastify";
 import type { Clock } from "../engine/index.js";
 import {
   MAX_BODY_BYTES,
+  MAX_ID_CHARS,
   openApiDocument,
   operations,
   PROTOCOL_HEADER,
   PROTOCOL_VERSION,
 } from "../protocol/index.js";
 import { viewerRoutes } from "../web/viewer-routes.js";
+import { AccessToken } from "./access-token.js";
+import { AllowedHosts, isLoopback } from "./allowed-hosts.js";
+import { ClientQuota } from "./client-quota.js";
 import { answerClientError, answerConnect, answerFrameworkError } from "./framework-errors.js";
 import { installErrorHandling } from "./http-error.js";
 import { installJsonParser } from "./json-body.js";
 import {
+  DEFAULT_CLAIM_WITHIN_S,
+  DEFAULT_ENDED_RUN_BYTES,
   DEFAULT_ENDED_RUN_EVENTS,
   DEFAULT_KEEP_ENDED_RUNS,
   DEFAULT_LEASE_TTL_S,
   DEFAULT_MAX_LIVE_RUNS,
+  DEFAULT_MAX_RUNS_PER_CLIENT,
   DEFAULT_SPECTATOR_MAX_BUFFERED_BYTES,
 } from "./limits.js";
 import { installProtocolVersion } from "./protocol-version.js";
+import { installRequestGuard } from "./request-guard.js";
 import { installResponseCheck } from "./response-check.js";
 import { routeUrl } from "./route-schema.js";
 import { agentRoutes } from "./routes/agents.js";
@@ -35,6 +43,24 @@ export interface ServerOptions {
   leaseTtlS?: number;
   /** Runs not yet ended at once (default 100); more are refused with 503. */
   maxLiveRuns?: number;
+  /** Runs not yet ended one client (by remote address) may have at once (default 20); more are 429. */
+  maxRunsPerClient?: number;
+  /** Wall seconds a created run waits for its claims before it ends abandoned, unless its request says (default 300). */
+  claimWithinS?: number;
+  /**
+   * The byte budget (JSON characters) of each run's kept events and accepted commands (default
+   * 64 MiB); a run past it ends over_budget, the others unharmed.
+   */
+  maxRunBytes?: number;
+  /** The access token creation, deletion and claims need (`--token`); none: anyone may. */
+  token?: string;
+  /** Host names the server answers as beside its listening address and localhost (`--allow-host`). */
+  allowHosts?: readonly string[];
+  /**
+   * Listen beyond loopback without a token (`--insecure-no-token`): anyone who can reach the
+   * server may create, claim and delete runs. Without it, startServer refuses.
+   */
+  insecureNoToken?: boolean;
   /** Ended runs remembered (default 1000); older ones are forgotten (404). */
   keepEndedRuns?: number;
   /**
@@ -42,6 +68,8 @@ export interface ServerOptions {
    * only their summary (GET shows it, other routes answer 410). The latest ended run stays whole.
    */
   endedRunEvents?: number;
+  /** Bytes the ended runs kept whole hold together (default 128 MiB), beside endedRunEvents. */
+  endedRunBytes?: number;
   /** Unread bytes after which a live spectator is lagged (default 1 MiB). */
   spectatorMaxBufferedBytes?: number;
   scenarios?: ScenarioCatalog;
@@ -69,12 +97,19 @@ export async function buildServer(options: ServerOptions = {}): Promise<WarrenSe
     maxLiveRuns: options.maxLiveRuns ?? DEFAULT_MAX_LIVE_RUNS,
     keepEndedRuns: options.keepEndedRuns ?? DEFAULT_KEEP_ENDED_RUNS,
     endedRunEvents: options.endedRunEvents ?? DEFAULT_ENDED_RUN_EVENTS,
+    endedRunBytes: options.endedRunBytes ?? DEFAULT_ENDED_RUN_BYTES,
     clock: options.clock,
     retainedEvents: options.retainedEvents,
+    maxRunBytes: options.maxRunBytes,
+    claimWithinS: options.claimWithinS ?? DEFAULT_CLAIM_WITHIN_S,
   });
+  const access = new AccessToken(options.token);
+  const quota = new ClientQuota(options.maxRunsPerClient ?? DEFAULT_MAX_RUNS_PER_CLIENT);
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: MAX_BODY_BYTES,
+    // Above every path parameter's declared limit, so a long one is a 422 naming its limit.
+    routerOptions: { maxParamLength: 2 * MAX_ID_CHARS },
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
   });
@@ -85,6 +120,16 @@ export async function buildServer(options: ServerOptions = {}): Promise<WarrenSe
     if (request.headers.upgrade !== undefined && reply.statusCode !== 101) request.raw.socket?.destroySoon();
     done();
   });
+  // Host and Origin first: a request from a page the person did not mean gets nothing else.
+  let allowed: AllowedHosts | undefined;
+  installRequestGuard(app, () => {
+    const address = app.server.address();
+    if (!allowed && address && typeof address === "object") {
+      allowed = new AllowedHosts(address.address, address.port, options.allowHosts);
+    }
+    return allowed;
+  });
+  access.install(app);
   app.setValidatorCompiler(validatorCompiler);
   // Responses are the engine's objects as they are: schemas document them, never strip them.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
@@ -100,8 +145,8 @@ export async function buildServer(options: ServerOptions = {}): Promise<WarrenSe
   app.websocketServer.on("headers", (headers: string[]) => {
     headers.push(`${PROTOCOL_HEADER}: ${PROTOCOL_VERSION}`);
   });
-  runRoutes(app, registry, catalog);
-  agentRoutes(app, registry);
+  runRoutes(app, registry, catalog, { access, quota });
+  agentRoutes(app, registry, access);
   commandRoutes(app, registry);
   spectateRoutes(app, registry, options.spectatorMaxBufferedBytes ?? DEFAULT_SPECTATOR_MAX_BUFFERED_BYTES);
   viewerRoutes(app, registry);
@@ -121,8 +166,13 @@ export async function startServer(
   listen: { host?: string; port?: number },
   options: ServerOptions = {},
 ): Promise<ListeningServer> {
-  const server = await buildServer(options);
   const host = listen.host ?? "127.0.0.1";
+  if (!isLoopback(host) && options.token === undefined && !options.insecureNoToken) {
+    throw new Error(
+      `listening on ${host} would let anyone who can reach it create, claim and delete runs: give it a token (--token T or WARREN_TOKEN), or say --insecure-no-token`,
+    );
+  }
+  const server = await buildServer({ ...options, allowHosts: [...(options.allowHosts ?? []), host] });
   await server.app.listen({ host, port: listen.port ?? 8080 });
   const address = server.app.server.address();
   const port = typeof address === "object" && address ? address.port : listen.port;

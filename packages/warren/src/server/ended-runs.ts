@@ -1,4 +1,4 @@
-import type { RunView } from "../protocol/index.js";
+import type { ErrorBody, RunView } from "../protocol/index.js";
 import { HttpError } from "./http-error.js";
 import type { HostedRun } from "./run-registry.js";
 
@@ -7,32 +7,38 @@ export interface EndedRunLimits {
   maxRuns: number;
   /** Events the ended runs kept whole may hold together; past this the oldest are let go to their summary. */
   maxEvents: number;
+  /** What they may hold together in bytes (their runs' retained size as JSON), beside the events. */
+  maxBytes: number;
 }
 
 /**
  * What a server keeps of its ended runs, so that their memory is bounded overall, not only per
  * run. The most recent stay whole (events, commands and receipts: a spectator or the viewer can
- * replay them) while together they hold at most `maxEvents` events; the latest ended run always
+ * replay them) while together they hold at most `maxEvents` events and `maxBytes` bytes; the latest ended run always
  * stays whole. Older ones are let go to their final summary: GET still shows it, every other
  * route answers 410. Past `maxRuns` ended runs the oldest are forgotten: 404.
  */
 export class EndedRuns {
   /** Ended run ids, oldest first. */
   private readonly order: string[] = [];
-  private readonly whole = new Map<string, { hosted: HostedRun; events: number }>();
+  private readonly whole = new Map<string, { hosted: HostedRun; events: number; bytes: number }>();
   private readonly summaries = new Map<string, RunView>();
   private wholeEvents = 0;
+  private wholeBytes = 0;
 
   constructor(private readonly limits: EndedRunLimits) {}
 
   add(hosted: HostedRun): void {
     const { run } = hosted;
     const events = run.eventCursor - run.oldestRetainedEvent + 1;
+    const bytes = run.retainedBytes;
     this.order.push(run.id);
-    this.whole.set(run.id, { hosted, events });
+    this.whole.set(run.id, { hosted, events, bytes });
     this.wholeEvents += events;
+    this.wholeBytes += bytes;
     for (const id of this.order) {
-      if (this.wholeEvents <= this.limits.maxEvents || id === run.id) break;
+      const within = this.wholeEvents <= this.limits.maxEvents && this.wholeBytes <= this.limits.maxBytes;
+      if (within || id === run.id) break;
       this.letGo(id);
     }
     while (this.order.length > this.limits.maxRuns) this.forget(this.order.shift()!);
@@ -44,11 +50,19 @@ export class EndedRuns {
     if (kept) return kept.hosted;
     const summary = this.summaries.get(runId);
     if (!summary) return undefined;
+    if (summary.status === "deleted") {
+      throw new HttpError(
+        410,
+        "run_ended",
+        `run ${runId} was deleted (${summary.status_reason}); only its summary is kept (GET /v1/runs/${runId})`,
+        { status: "deleted" },
+      );
+    }
     throw new HttpError(
       410,
       "run_ended",
-      `run ${runId} has ended: ${summary.status} (${summary.status_reason}); only its summary is kept now (GET /v1/runs/${runId}): its events and commands were let go, as this server keeps them for its latest ended runs up to ${this.limits.maxEvents} events in all`,
-      { status: summary.status as "completed" | "failed" | "crashed" },
+      `run ${runId} has ended: ${summary.status} (${summary.status_reason}); only its summary is kept now (GET /v1/runs/${runId}): its events and commands were let go, as this server keeps them for its latest ended runs up to ${this.limits.maxEvents} events and ${this.limits.maxBytes} bytes in all`,
+      { status: summary.status as NonNullable<ErrorBody["status"]> },
     );
   }
 
@@ -70,12 +84,14 @@ export class EndedRuns {
     return this.wholeEvents;
   }
 
-  private letGo(runId: string): void {
+  /** Keeps only the ended run's summary, its events and commands let go. */
+  letGo(runId: string): void {
     const kept = this.whole.get(runId);
     if (!kept) return;
     this.summaries.set(runId, kept.hosted.view());
     this.whole.delete(runId);
     this.wholeEvents -= kept.events;
+    this.wholeBytes -= kept.bytes;
   }
 
   private forget(runId: string): void {

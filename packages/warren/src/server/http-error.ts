@@ -18,11 +18,19 @@ export class HttpError extends Error {
   }
 }
 
+/** Schema keywords that bound a value's size: failing one is `limit_exceeded`. */
+const LIMIT_KEYWORDS = new Set(["maxLength", "maxItems", "maxProperties"]);
+
 /** Fastify's own errors (bad JSON, limits, schema failures) in the same `{error, detail}` shape. */
 function fromFastify(error: FastifyError): HttpError {
   if (error.validation) {
     const where = error.validationContext ?? "request";
-    return new HttpError(400, "bad_request", `${where}${error.message.replace(/^[a-z]+/, "")}`);
+    const detail = `${where}${error.message.replace(/^[a-z]+/, "")}`;
+    // A value past a declared limit is a 422 naming it, apart from a malformed one.
+    const overLimit = error.validation.some((e) => LIMIT_KEYWORDS.has(e.keyword));
+    return overLimit
+      ? new HttpError(422, "limit_exceeded", detail)
+      : new HttpError(400, "bad_request", detail);
   }
   switch (error.code) {
     case "FST_ERR_CTP_BODY_TOO_LARGE":

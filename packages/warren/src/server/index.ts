@@ -1,4 +1,6 @@
 /** The warren-agent/0 HTTP server: `startServer({ port })`, or `buildServer()` to listen yourself. */
+
+export { MAX_CLAIM_WITHIN_S } from "../protocol/limits.js";
 export {
   buildServer,
   type ListeningServer,

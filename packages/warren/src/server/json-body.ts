@@ -1,5 +1,20 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { HttpError } from "./http-error.js";
+
+/**
+ * Routes that create or end runs need `Content-Type: application/json` even without a body: no
+ * page of another site can send it without the server's consent (a no-cors form or fetch sends
+ * text/plain, a form encoding or none), so such a page cannot make or delete a run.
+ */
+export function requireJsonContent(request: FastifyRequest): void {
+  const type = request.headers["content-type"];
+  if (type !== undefined && /^application\/json\s*(;|$)/i.test(type)) return;
+  throw new HttpError(
+    415,
+    "unsupported_media_type",
+    `${request.method} ${request.url.split("?")[0]} needs Content-Type: application/json, even with no body (got ${type === undefined ? "none" : JSON.stringify(type)})`,
+  );
+}
 
 /** JSON bodies parsed with the parser's own reason in the 400, so a client learns what is wrong. */
 export function installJsonParser(app: FastifyInstance): void {

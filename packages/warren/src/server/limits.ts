@@ -12,3 +12,11 @@ export const DEFAULT_MAX_LIVE_RUNS = 100;
 export const DEFAULT_KEEP_ENDED_RUNS = 1000;
 /** Events the ended runs kept whole may hold together; older ended runs keep only their summary (410). */
 export const DEFAULT_ENDED_RUN_EVENTS = 200_000;
+/** Bytes (retained size as JSON) the ended runs kept whole may hold together, beside the events. */
+export const DEFAULT_ENDED_RUN_BYTES = 128 << 20;
+/** Live runs one client (by remote address) may have at once; its further creations are 429. */
+export const DEFAULT_MAX_RUNS_PER_CLIENT = 20;
+/** The byte budget (JSON characters) of a run's kept events and commands; past it the run ends over_budget. */
+export { DEFAULT_MAX_RETAINED_BYTES as DEFAULT_MAX_RUN_BYTES } from "../engine/run.js";
+/** Wall seconds a created run waits for its claims unless its request says otherwise. */
+export { DEFAULT_CLAIM_WITHIN_S } from "../protocol/limits.js";

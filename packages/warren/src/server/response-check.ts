@@ -24,7 +24,9 @@ function answerProblem(
     ? (op.responses[status] ?? COMMON_ERRORS[status])
     : status >= 400
       ? { schema: ErrorBody }
-      : undefined;
+      : method === "OPTIONS" && status === 204
+        ? { description: "the methods routes take (Allow), and no CORS grant" }
+        : undefined;
   const where = `${method} ${route ?? "(no route)"} ${status}`;
   if (!answer) return `${where}: this status is not declared`;
   const text =

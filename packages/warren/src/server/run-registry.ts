@@ -1,5 +1,6 @@
 import { type Clock, Run, RunError, realClock } from "../engine/index.js";
 import type { AgentView, CreateRunRequest, NpcPolicies, RunView } from "../protocol/index.js";
+import { abandonIfUnclaimed } from "./abandonment.js";
 import { EndedRuns } from "./ended-runs.js";
 import { HttpError } from "./http-error.js";
 import { LeaseBook } from "./leases.js";
@@ -15,6 +16,8 @@ export class HostedRun {
     readonly npcPolicy: NpcPolicies,
     readonly controlled: readonly string[],
     readonly createdUnix: number,
+    /** Wall seconds after its creation at which a run still created ends abandoned. */
+    readonly claimWithinS: number,
     leaseTtlMs: number,
     now: () => number,
   ) {
@@ -62,6 +65,7 @@ export class HostedRun {
       deadline_s: this.run.decisionTimeoutMs / 1000,
       max_sim_s: this.run.simTimeLimitMs / 1000,
       max_wall_s: this.run.maxWallMs / 1000,
+      claim_within_s: this.claimWithinS,
       created_unix: this.createdUnix,
       agents,
     };
@@ -101,8 +105,14 @@ export interface RegistryOptions {
   keepEndedRuns: number;
   /** Events the ended runs kept whole hold together; past this the oldest keep only their summary (410). */
   endedRunEvents: number;
+  /** Bytes the ended runs kept whole hold together; past this the oldest keep only their summary (410). */
+  endedRunBytes: number;
   clock?: Clock;
   retainedEvents?: number;
+  /** The byte budget of each run's kept events and commands; past it the run ends over_budget. */
+  maxRunBytes?: number;
+  /** Wall seconds a created run waits to be claimed unless its request says (then abandoned). */
+  claimWithinS: number;
 }
 
 /** Every run this server hosts, by id: those not yet ended, and what it keeps of the ended ones. */
@@ -113,7 +123,11 @@ export class RunRegistry {
   private nextId = 1;
 
   constructor(private readonly options: RegistryOptions) {
-    this.ended = new EndedRuns({ maxRuns: options.keepEndedRuns, maxEvents: options.endedRunEvents });
+    this.ended = new EndedRuns({
+      maxRuns: options.keepEndedRuns,
+      maxEvents: options.endedRunEvents,
+      maxBytes: options.endedRunBytes,
+    });
   }
 
   create(scenarioName: string, seed: number, request: CreateRunRequest): HostedRun {
@@ -152,17 +166,20 @@ export class RunRegistry {
         maxWallMs: request.max_wall_s === undefined ? undefined : request.max_wall_s * 1000,
         clock,
         retainEvents: this.options.retainedEvents,
+        maxRetainedBytes: this.options.maxRunBytes,
       });
     } catch (error) {
       if (error instanceof RunError) throw new HttpError(400, "bad_request", error.message);
       throw error;
     }
     this.nextId++;
+    const claimWithinS = request.claim_within_s ?? this.options.claimWithinS;
     const hosted = new HostedRun(
       run,
       npcPolicy,
       controlled,
       clock.now() / 1000,
+      claimWithinS,
       this.options.leaseTtlMs,
       () => clock.now(),
     );
@@ -172,6 +189,7 @@ export class RunRegistry {
       this.ended.add(hosted);
     });
     hosted.startIfReady();
+    abandonIfUnclaimed(hosted, claimWithinS * 1000, clock);
     return hosted;
   }
 

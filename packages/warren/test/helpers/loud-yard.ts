@@ -5,9 +5,10 @@ import { yardScenario } from "./engine-runs.js";
 import { call } from "./server.js";
 
 /**
- * A yard whose one agent, shouter-1, can `shout {text}`: each shout is accepted and logs its text
- * twice (the decision and the action), so a test can fill a spectator's buffers quickly with
- * real simulation events.
+ * A yard whose one agent, shouter-1, can `shout {bytes}`: each shout is accepted and its echo
+ * logs that many characters, so a test can fill a spectator's buffers quickly with real
+ * simulation events from small commands (a command's args are bounded; what the world makes of
+ * them is the scenario's).
  */
 export const loudYard: ScenarioDefinition = {
   ...yardScenario(["shouter-1"], 0),
@@ -16,19 +17,22 @@ export const loudYard: ScenarioDefinition = {
     {
       spec: {
         name: "shout",
-        description: "Shout something; everyone hears it.",
+        description: "Shout; the yard echoes it, that many characters long.",
         lane: "voice",
         durative: false,
         input_schema: {
           type: "object",
-          properties: { text: { type: "string" } },
-          required: ["text"],
+          properties: { bytes: { type: "integer", minimum: 1, maximum: 1 << 20 } },
+          required: ["bytes"],
           additionalProperties: false,
         },
       },
       unavailable: () => "",
-      offer: () => ({ params: {}, suggestions: [{ text: "hello" }] }),
-      begin: () => ({ durationMs: 1 }),
+      offer: () => ({ params: {}, suggestions: [{ bytes: 5 }] }),
+      begin: (ctx, _agent, args) => {
+        ctx.emit("echo", { text: "x".repeat(args.bytes as number) });
+        return { durationMs: 1 };
+      },
     },
   ],
 };
@@ -47,7 +51,7 @@ export async function shout(base: string, runId: string, lease: string, bytes: n
       command_id: `shout-${polled.json.seq}`,
       observation_id: polled.json.observation_id,
       action: "shout",
-      args: { text: "x".repeat(bytes) },
+      args: { bytes },
     },
   });
   if (receipt.json?.status !== "accepted") throw new Error(`shout: ${JSON.stringify(receipt.json)}`);

@@ -6,6 +6,7 @@ import { Player } from "../../play/player.js";
 import { RoostSeat } from "../../play/roost-seat.js";
 import type { Seat } from "../../play/seat.js";
 import { TerminalSeat } from "../../play/terminal-seat.js";
+import { clientToken } from "../client-options.js";
 import { type CliCommand, UsageError } from "../command.js";
 import { parseOptions, parseSeed } from "../parse-options.js";
 
@@ -35,7 +36,8 @@ async function whenServing<T>(request: () => Promise<T>): Promise<T> {
 
 export const playCommand: CliCommand = {
   name: "play",
-  usage: "warren play SERVER RUN AGENT | warren play SERVER AGENT --scenario NAME [--seed N] [--deadline S]",
+  usage:
+    "warren play SERVER RUN AGENT | warren play SERVER AGENT --scenario NAME [--seed N] [--deadline S] [--token T]",
   summary:
     "Play one agent of a run (or of a run it creates, the others on their solution runners): on the terminal, or as a roost protocol agent whose row asks each observation.",
   async run(args, io) {
@@ -43,6 +45,7 @@ export const playCommand: CliCommand = {
       scenario: { type: "string" },
       seed: { type: "string" },
       deadline: { type: "string" },
+      token: { type: "string" },
     });
     const scenario = values.scenario as string | undefined;
     const wanted = scenario === undefined ? 3 : 2;
@@ -58,7 +61,7 @@ export const playCommand: CliCommand = {
     const agentId = positionals.at(-1)!;
     const seat: Seat = RoostSeat.fromEnv() ?? new TerminalSeat((text) => process.stdout.write(text));
     const record = new PlayRecordFile(seat.recordPath);
-    const client = new WarrenClient(server);
+    const client = new WarrenClient(server, { token: clientToken(values.token) });
     let runId = scenario === undefined ? positionals[1]! : record.current.run_id;
     if (runId === undefined) {
       // Made once: a player started again finds the run in its record.

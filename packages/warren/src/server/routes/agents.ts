@@ -7,6 +7,7 @@ import {
   operations,
   type ReleaseResponse,
 } from "../../protocol/index.js";
+import type { AccessToken } from "../access-token.js";
 import { HttpError } from "../http-error.js";
 import { presentedLease } from "../lease-token.js";
 import { awaitObservation } from "../long-poll.js";
@@ -22,7 +23,7 @@ interface AgentParams {
 }
 
 /** Claim, briefing, the observation long poll and release: everything an agent's lease covers. */
-export function agentRoutes(app: FastifyInstance, registry: RunRegistry): void {
+export function agentRoutes(app: FastifyInstance, registry: RunRegistry, access: AccessToken): void {
   const hostedAgent = (params: AgentParams): HostedRun => {
     const hosted = registry.get(params.run);
     hosted.requireAgent(params.agent);
@@ -31,7 +32,7 @@ export function agentRoutes(app: FastifyInstance, registry: RunRegistry): void {
 
   app.post<{ Params: AgentParams; Querystring: { lease?: string; protocol?: string; holder?: string } }>(
     routeUrl(claimAgent),
-    { schema: routeSchema(claimAgent) },
+    { schema: routeSchema(claimAgent), onRequest: async (request) => access.require(request) },
     async (request): Promise<ClaimResponse> => {
       requireProtocol(request.query.protocol, "protocol= parameter");
       const hosted = hostedAgent(request.params);

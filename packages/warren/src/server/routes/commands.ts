@@ -27,8 +27,11 @@ export function commandRoutes(app: FastifyInstance, registry: RunRegistry): void
         // Every verdict, rejected/stale/expired included, is a receipt with 200: the body says which.
         return hosted.run.submit(request.params.agent, request.body);
       } catch (error) {
-        if (error instanceof RunError && error.code === "unprocessable_command") {
-          throw new HttpError(422, "unprocessable_command", error.message);
+        if (
+          error instanceof RunError &&
+          (error.code === "unprocessable_command" || error.code === "limit_exceeded")
+        ) {
+          throw new HttpError(422, error.code, error.message);
         }
         throw error;
       }
