@@ -12,8 +12,9 @@ import { workerCommand } from "./commands/worker.js";
  */
 const lazyServe: CliCommand = {
   name: "serve",
-  usage: "warren serve [--host 127.0.0.1] [--port 8080] [--lease-ttl S]",
-  summary: "Serve the warren-agent/0 protocol over HTTP (runs, leases, long polls, a spectator WebSocket).",
+  usage: "warren serve [--host 127.0.0.1] [--port 8080] [--lease-ttl S] [--data DIR | --no-persist]",
+  summary:
+    "Serve the warren-agent/0 protocol over HTTP (runs, leases, long polls, a spectator WebSocket), keeping runs across restarts.",
   run: async (args, io) => (await import("./serve.js")).serveCommand.run(args, io),
 };
 

@@ -1,11 +1,13 @@
 /**
- * `warren serve [--host 127.0.0.1] [--port 8080] [--lease-ttl S]`: serves warren-agent/0 until
- * SIGINT or SIGTERM, then ends every run still going (as crashed) and exits 0.
+ * `warren serve [--host 127.0.0.1] [--port 8080] [--lease-ttl S] [--data DIR | --no-persist]`:
+ * serves warren-agent/0 until SIGINT or SIGTERM, then ends every run still going (as interrupted)
+ * and exits 0. Runs are kept in DIR (default: the user's state folder) and outlive the server.
  * Also runs on its own: `node --import tsx src/cli/serve.ts --port 8080`.
  */
 import { pathToFileURL } from "node:url";
 import { DEFAULT_LEASE_TTL_S, startServer } from "../server/index.js";
 import { type CliCommand, type CliIo, UsageError } from "./command.js";
+import { defaultDataDir } from "./data-dir.js";
 import { parseOptions } from "./parse-options.js";
 
 function parsePort(text: string | undefined): number {
@@ -25,22 +27,34 @@ function parseLeaseTtl(text: string | undefined): number {
   return seconds;
 }
 
+function parseDataDir(text: string | undefined, noPersist: boolean): string | undefined {
+  if (noPersist && text !== undefined) throw new UsageError("--data and --no-persist exclude each other");
+  if (noPersist) return undefined;
+  if (text === "") throw new UsageError("--data must name a folder");
+  return text ?? defaultDataDir();
+}
+
 export const serveCommand: CliCommand = {
   name: "serve",
-  usage: "warren serve [--host 127.0.0.1] [--port 8080] [--lease-ttl S]",
-  summary: "Serve the warren-agent/0 protocol over HTTP (runs, leases, long polls, a spectator WebSocket).",
+  usage: "warren serve [--host 127.0.0.1] [--port 8080] [--lease-ttl S] [--data DIR | --no-persist]",
+  summary:
+    "Serve the warren-agent/0 protocol over HTTP (runs, leases, long polls, a spectator WebSocket), keeping runs across restarts.",
   async run(args, io) {
     const { values, positionals } = parseOptions(args, {
       host: { type: "string" },
       port: { type: "string" },
       "lease-ttl": { type: "string" },
+      data: { type: "string" },
+      "no-persist": { type: "boolean" },
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     const host = (values.host as string | undefined) ?? "127.0.0.1";
     const port = parsePort(values.port as string | undefined);
     const leaseTtlS = parseLeaseTtl(values["lease-ttl"] as string | undefined);
-    const server = await startServer({ host, port }, { leaseTtlS });
-    io.out(`warren-agent/0 listening on ${server.url} (lease TTL ${leaseTtlS} s)`);
+    const dataDir = parseDataDir(values.data as string | undefined, values["no-persist"] === true);
+    const server = await startServer({ host, port }, { leaseTtlS, dataDir });
+    const kept = dataDir === undefined ? "runs kept in memory only" : `runs kept in ${dataDir}`;
+    io.out(`warren-agent/0 listening on ${server.url} (lease TTL ${leaseTtlS} s; ${kept})`);
     await new Promise<void>((resolve) => {
       const stop = (): void => {
         process.off("SIGINT", stop);

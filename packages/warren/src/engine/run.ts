@@ -96,7 +96,8 @@ export class Run {
   private readonly endListeners = new Set<(summary: RunSummary) => void>();
   private readonly replay?: RunOptions["replay"];
   private runStatus: RunStatus = "created";
-  private crashReason = "";
+  /** Why a run ended from outside its rules (crashed or interrupted). */
+  private endReason = "";
   private pumping = false;
   private pumpQueued = false;
   private cancelPaceTimer: (() => void) | undefined;
@@ -211,7 +212,7 @@ export class Run {
   }
 
   get statusReason(): string {
-    return this.runStatus === "crashed" ? this.crashReason : this.sim.statusReason;
+    return this.endedOutside ? this.endReason : this.sim.statusReason;
   }
 
   /** The world as it stands, for spectators to draw: read it, never change it. */
@@ -229,7 +230,12 @@ export class Run {
   }
 
   get isEnded(): boolean {
-    return this.runStatus === "completed" || this.runStatus === "failed" || this.runStatus === "crashed";
+    return this.runStatus !== "created" && this.runStatus !== "running";
+  }
+
+  /** Crashed or interrupted: ended by something other than its rules, with no scores to give. */
+  private get endedOutside(): boolean {
+    return this.runStatus === "crashed" || this.runStatus === "interrupted";
   }
 
   /** Starts the simulation; wakes for remote agents become available as envelopes. */
@@ -453,10 +459,15 @@ export class Run {
     return this.ended;
   }
 
-  /** Stops a run that is still going (a server shutting down): it ends as crashed, never a stale running. */
+  /** Stops a run that is still going (its player gave up, a test is done): it ends as crashed, never a stale running. */
   dispose(reason = "the run was stopped before it ended"): void {
     if (this.isEnded) return;
     this.crash(reason);
+  }
+
+  /** Ends a run that is still going because its server stops: it ends as interrupted. */
+  interrupt(reason: string): void {
+    this.endOutside("interrupted", reason);
   }
 
   private pump(): void {
@@ -586,10 +597,14 @@ export class Run {
   }
 
   private crash(reason: string): void {
+    this.endOutside("crashed", reason);
+  }
+
+  private endOutside(status: "crashed" | "interrupted", reason: string): void {
     if (this.isEnded) return;
-    this.runStatus = "crashed";
-    this.crashReason = reason;
-    this.log.append(false, this.sim.now, "status", { status: "crashed", reason });
+    this.runStatus = status;
+    this.endReason = reason;
+    this.log.append(false, this.sim.now, "status", { status, reason });
     this.close();
   }
 
@@ -601,9 +616,9 @@ export class Run {
     this.deadlineTimers.clear();
     this.ledger.close();
     this.envelopes.clear();
-    if (this.runStatus !== "crashed") this.solutionTimeMs = this.measuredSolutionTime();
+    if (!this.endedOutside) this.solutionTimeMs = this.measuredSolutionTime();
     const summary = this.summary();
-    if (this.runStatus !== "crashed") {
+    if (!this.endedOutside) {
       // The spectator's final frame carries the scores, so a viewer needs no second request.
       this.log.append(false, this.sim.now, "status", {
         status: this.runStatus,

@@ -175,7 +175,7 @@ export interface Receipt {
   outcome_reason: string;
 }
 
-export type RunStatus = "created" | "running" | "completed" | "failed" | "crashed";
+export type RunStatus = "created" | "running" | "completed" | "failed" | "crashed" | "interrupted";
 
 /**
  * Who plays an agent that is not remote: its scenario's solution runner, nobody ("none" and

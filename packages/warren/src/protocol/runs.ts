@@ -4,9 +4,10 @@ import { DEFAULT_DEADLINE_S, DEFAULT_MAX_WALL_S, MAX_DEADLINE_S, MAX_SIM_S, MAX_
 import { AffordanceMode, Controller, NpcPolicies } from "./policies.js";
 import { RunScores } from "./scores.js";
 
-export const RunStatus = Type.Enum(["created", "running", "completed", "failed", "crashed"], {
+export const RunStatus = Type.Enum(["created", "running", "completed", "failed", "crashed", "interrupted"], {
   title: "RunStatus",
-  description: "created until every controlled agent has been claimed once; then running until it ends",
+  description:
+    "created until every controlled agent has been claimed once; then running until it ends. interrupted: the server stopped (or was killed) before the run ended; status_reason says when",
 });
 export type RunStatus = Static<typeof RunStatus>;
 

@@ -279,7 +279,7 @@
     }
 
     get ended() {
-      return this.status === "completed" || this.status === "failed" || this.status === "crashed";
+      return ["completed", "failed", "crashed", "interrupted"].includes(this.status);
     }
 
     /** Where an agent stands at sim time t, between cells while a move is under way. */
