@@ -3,7 +3,8 @@ export const STORE_FORMAT = 1;
 
 /**
  * The tables of the run store. `runs` holds each run's request and its latest view (status,
- * scores...); `run_events` its event log in chunks of JSON lines, one chunk per write; `instances`
+ * scores...); `run_events` its event log in chunks, each a JSON array, one chunk per write (a rowid
+ * table: its rows are large, and SQLite writes large rows faster there than without rowid); `instances`
  * each server that used the folder and when it was last heard from; `meta` the next run number,
  * so ids are never reused.
  */
@@ -32,7 +33,7 @@ CREATE TABLE IF NOT EXISTS run_events (
   run_id TEXT NOT NULL,
   first_cursor INTEGER NOT NULL,
   last_cursor INTEGER NOT NULL,
-  lines TEXT NOT NULL,
-  PRIMARY KEY (run_id, first_cursor)
-) WITHOUT ROWID;
+  events TEXT NOT NULL,
+  UNIQUE (run_id, first_cursor)
+);
 `;

@@ -35,7 +35,7 @@ parentPort.on("message", (first) => {
 
 /** Every write the writer makes, by name: it prepares each once. */
 export const RUN_STORE_WRITES = {
-  chunk: "INSERT INTO run_events (run_id, first_cursor, last_cursor, lines) VALUES (?, ?, ?, ?)",
+  chunk: "INSERT INTO run_events (run_id, first_cursor, last_cursor, events) VALUES (?, ?, ?, ?)",
   view: "UPDATE runs SET view = ?, status = ? WHERE run_id = ?",
   ended:
     "UPDATE runs SET ended_order = (SELECT COALESCE(MAX(ended_order), 0) + 1 FROM runs) WHERE run_id = ?",
