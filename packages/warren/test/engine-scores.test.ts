@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Run } from "../src/engine/index.js";
+import { Run, type ScenarioDefinition } from "../src/engine/index.js";
 import { findScenario, listScenarios } from "../src/scenarios/index.js";
 import { playOne } from "./helpers/discrimination.js";
 import { RemoteAgent, remoteRun, yardScenario } from "./helpers/engine-runs.js";
@@ -146,4 +146,45 @@ test("a completed team earns exactly its scenario's steps in credits, so partial
       assert.equal(credits, scenario.steps, `${scenario.name} seed ${seed}`);
     }
   }
+});
+
+/** A fresh copy of a scenario that counts the solution runners made for it. */
+function countingRunners(name: string): { scenario: ScenarioDefinition; made: () => number } {
+  const original = findScenario(name)!;
+  let made = 0;
+  const scenario: ScenarioDefinition = {
+    ...original,
+    solution: (agentId) => {
+      made++;
+      return original.solution(agentId);
+    },
+  };
+  return { scenario, made: () => made };
+}
+
+test("a run its solution team plays is its own yardstick: the scenario is not simulated again", async () => {
+  const { scenario, made } = countingRunners("bridge_repair");
+  const run = new Run({ runId: "own", scenario, seed: 4 });
+  run.start();
+  const { scores } = await run.whenEnded();
+  assert.equal(scores.solution_sim_time_ms, scores.sim_time_ms);
+  assert.equal(made(), scenario.agents.length, "one runner per agent, for the run itself only");
+  // The time it measured serves the next run on that seed, whoever plays it.
+  const remote = new Run({ runId: "next", scenario, seed: 4, npcPolicy: "noop" });
+  remote.start();
+  assert.equal((await remote.whenEnded()).scores.solution_sim_time_ms, scores.sim_time_ms);
+  assert.equal(made(), scenario.agents.length);
+});
+
+test("a run with other players measures the solution's time once per scenario and seed", async () => {
+  const { scenario, made } = countingRunners("bridge_repair");
+  const times: (number | null)[] = [];
+  for (const runId of ["first", "second"]) {
+    const run = new Run({ runId, scenario, seed: 9, npcPolicy: "noop" });
+    run.start();
+    times.push((await run.whenEnded()).scores.solution_sim_time_ms);
+  }
+  assert.ok(typeof times[0] === "number" && times[0] > 0);
+  assert.equal(times[1], times[0]);
+  assert.equal(made(), scenario.agents.length, "the yardstick run, once");
 });

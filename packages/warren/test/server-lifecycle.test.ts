@@ -98,7 +98,7 @@ describe("ended runs", () => {
     assert.match(late.json.detail, /the run ended \(crashed\)/);
   });
 
-  it("ends every running run as crashed when the server stops, answering its long polls", async () => {
+  it("ends every running run as interrupted when the server stops, answering its long polls", async () => {
     const own = await startTestServer();
     const { runId, agent, lease, envelope } = await engineerAwaitingCourier(own.url);
     const waiting = call(own.url, "GET", `${agent}/observations`, {
@@ -115,9 +115,10 @@ describe("ended runs", () => {
     const woken = await waiting;
     assert.equal(woken.status, 410);
     assert.ok(Date.now() - started < 10_000);
-    assert.equal(own.registry.get(runId).run.status, "crashed");
+    assert.equal(woken.json.error, "run_interrupted");
+    assert.equal(own.registry.get(runId).run.status, "interrupted");
     // The spectator saw the run end before its socket closed.
     assert.equal(await closed, 1000);
-    assert.deepEqual(frames.at(-1)?.data?.status, "crashed");
+    assert.deepEqual(frames.at(-1)?.data?.status, "interrupted");
   });
 });

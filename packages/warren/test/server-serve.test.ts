@@ -1,8 +1,12 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import { STORE_FILE } from "../src/server/run-store.js";
 import { call, waitFor } from "./helpers/server.js";
 
 const serveFile = fileURLToPath(new URL("../src/cli/serve.ts", import.meta.url));
@@ -11,8 +15,11 @@ after(() => {
   for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
 });
 
+/** `warren serve` keeping its runs in memory, so a test leaves nothing in the user's state folder. */
 function serve(...args: string[]): ChildProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", serveFile, ...args], { stdio: "pipe" });
+  const child = spawn(process.execPath, ["--import", "tsx", serveFile, "--no-persist", ...args], {
+    stdio: "pipe",
+  });
   children.push(child);
   return child;
 }
@@ -80,6 +87,24 @@ describe("warren serve", () => {
       const exited = once(child, "exit");
       child.kill("SIGTERM");
       await exited;
+      }
+    });
+
+  it("keeps its runs in the user's state folder unless told otherwise", async () => {
+    const state = mkdtempSync(join(tmpdir(), "warren-state-"));
+    try {
+      const child = spawn(process.execPath, ["--import", "tsx", serveFile, "--port", "0"], {
+        stdio: "pipe",
+        env: { ...process.env, XDG_STATE_HOME: state },
+      });
+      children.push(child);
+      const line = await output(child.stdout!, /listening on .*\)/);
+      assert.match(line, new RegExp(`runs kept in ${join(state, "warren")}\\)`));
+      assert.ok(existsSync(join(state, "warren", STORE_FILE)));
+      child.kill("SIGTERM");
+      assert.deepEqual(await once(child, "exit"), [0, null]);
+    } finally {
+      rmSync(state, { recursive: true, force: true });
     }
   });
 
@@ -90,6 +115,7 @@ describe("warren serve", () => {
       ["--colour", "red"],
       ["extra"],
       ["--claim-within", "3601"],
+      ["--data", "somewhere"],
     ];
     await Promise.all(
       cases.map(async (args) => {

@@ -57,7 +57,7 @@ class WarrenError(Exception):
 
 
 class RunEnded(Exception):
-    """The run is over; `status` is its terminal status (completed, failed or crashed)."""
+    """The run is over; `status` is its terminal status (completed, failed, crashed or interrupted)."""
 
     def __init__(self, status: str, detail: str) -> None:
         self.status = status

@@ -14,8 +14,9 @@ import { workerCommand } from "./commands/worker.js";
 const lazyServe: CliCommand = {
   name: "serve",
   usage:
-    "warren serve [--host 127.0.0.1] [--port 8080] [--lease-ttl S] [--token T] [--allow-host NAME]... [--insecure-no-token] [--claim-within S] [--max-runs-per-client N] [--max-run-bytes N]",
-  summary: "Serve the warren-agent/0 protocol over HTTP (runs, leases, long polls, a spectator WebSocket).",
+    "warren serve [--host 127.0.0.1] [--port 8080] [--lease-ttl S] [--data DIR | --no-persist] [--token T] [--allow-host NAME]... [--insecure-no-token] [--claim-within S] [--max-runs-per-client N] [--max-run-bytes N]",
+  summary:
+    "Serve the warren-agent/0 protocol over HTTP (runs, leases, long polls, a spectator WebSocket), keeping runs across restarts.",
   run: async (args, io) => (await import("./serve.js")).serveCommand.run(args, io),
 };
 

@@ -1,6 +1,7 @@
 /**
- * `warren serve [--host 127.0.0.1] [--port 8080] [--lease-ttl S] [--token T] ...`: serves
- * warren-agent/0 until SIGINT or SIGTERM, then ends every run still going (as crashed) and exits 0.
+ * `warren serve [--host 127.0.0.1] [--port 8080] [--lease-ttl S] [--token T] [--data DIR | --no-persist] ...`:
+ * serves warren-agent/0 until SIGINT or SIGTERM, then ends every run still going (as interrupted)
+ * and exits 0. Runs are kept in DIR (default: the user's state folder) and outlive the server.
  * Also runs on its own: `node --import tsx src/cli/serve.ts --port 8080`.
  */
 import { pathToFileURL } from "node:url";
@@ -14,6 +15,7 @@ import {
   startServer,
 } from "../server/index.js";
 import { type CliCommand, type CliIo, UsageError } from "./command.js";
+import { defaultDataDir } from "./data-dir.js";
 import { parseOptions } from "./parse-options.js";
 
 function parsePort(text: string | undefined): number {
@@ -41,16 +43,26 @@ function parseCount(flag: string, text: string | undefined, fallback: number): n
   return Number(text);
 }
 
+function parseDataDir(text: string | undefined, noPersist: boolean): string | undefined {
+  if (noPersist && text !== undefined) throw new UsageError("--data and --no-persist exclude each other");
+  if (noPersist) return undefined;
+  if (text === "") throw new UsageError("--data must name a folder");
+  return text ?? defaultDataDir();
+}
+
 export const serveCommand: CliCommand = {
   name: "serve",
   usage:
-    "warren serve [--host 127.0.0.1] [--port 8080] [--lease-ttl S] [--token T] [--allow-host NAME]... [--insecure-no-token] [--claim-within S] [--max-runs-per-client N] [--max-run-bytes N]",
-  summary: "Serve the warren-agent/0 protocol over HTTP (runs, leases, long polls, a spectator WebSocket).",
+    "warren serve [--host 127.0.0.1] [--port 8080] [--lease-ttl S] [--data DIR | --no-persist] [--token T] [--allow-host NAME]... [--insecure-no-token] [--claim-within S] [--max-runs-per-client N] [--max-run-bytes N]",
+  summary:
+    "Serve the warren-agent/0 protocol over HTTP (runs, leases, long polls, a spectator WebSocket), keeping runs across restarts.",
   async run(args, io) {
     const { values, positionals } = parseOptions(args, {
       host: { type: "string" },
       port: { type: "string" },
       "lease-ttl": { type: "string" },
+      data: { type: "string" },
+      "no-persist": { type: "boolean" },
       token: { type: "string" },
       "allow-host": { type: "string", multiple: true },
       "insecure-no-token": { type: "boolean" },
@@ -71,10 +83,12 @@ export const serveCommand: CliCommand = {
       throw new UsageError("--token (or WARREN_TOKEN) must be 16 to 256 printable characters without spaces");
     }
     const insecureNoToken = values["insecure-no-token"] === true;
+    const dataDir = parseDataDir(values.data as string | undefined, values["no-persist"] === true);
     const server = await startServer(
       { host, port },
       {
         leaseTtlS,
+        dataDir,
         token,
         insecureNoToken,
         allowHosts: (values["allow-host"] as string[] | undefined) ?? [],
@@ -96,7 +110,8 @@ export const serveCommand: CliCommand = {
         ),
       },
     );
-    io.out(`warren-agent/0 listening on ${server.url} (lease TTL ${leaseTtlS} s)`);
+    const kept = dataDir === undefined ? "runs kept in memory only" : `runs kept in ${dataDir}`;
+    io.out(`warren-agent/0 listening on ${server.url} (lease TTL ${leaseTtlS} s; ${kept})`);
     if (token !== undefined) {
       io.out(
         `viewer: ${server.url}/?token=${encodeURIComponent(token)} (creating, deleting and claiming need the token)`,

@@ -9,7 +9,7 @@ import { EventLog } from "./event-log.js";
 import type { ScenarioDefinition, SolutionRunner } from "./scenario.js";
 import { ScoreKeeper } from "./scores.js";
 import { decisionFields, type PendingWake, Simulation } from "./simulation.js";
-import { solutionSimTime } from "./solution-time.js";
+import { rememberSolutionSimTime, solutionSimTime } from "./solution-time.js";
 import { argsProblem, describeValue } from "./tool-validation.js";
 import {
   type AffordanceMode,
@@ -112,6 +112,8 @@ export class Run {
   private pumpQueued = false;
   private cancelPaceTimer: (() => void) | undefined;
   private cancelWallLimit: (() => void) | undefined;
+  /** The run failed for its wall-time limit: its sim time is no yardstick. */
+  private wallLimitPassed = false;
   /** Per agent, the verdicts already logged for its current observation: repeats are not logged again. */
   private readonly verdictsLogged = new Map<string, Set<string>>();
   /** With a pace, the sim time that wall time has caught up with. */
@@ -254,6 +256,7 @@ export class Run {
     this.log.append(false, 0, "status", { status: "running" });
     if (Number.isFinite(this.maxWallMs)) {
       this.cancelWallLimit = this.clock.setTimer(this.maxWallMs, () => {
+        this.wallLimitPassed = true;
         this.sim.end("failed", `the run's wall-time limit of ${this.maxWallMs / 1000} s passed`);
         this.pump();
       });
@@ -470,7 +473,7 @@ export class Run {
     return this.ended;
   }
 
-  /** Stops a run that is still going (a server shutting down): it ends as crashed, never a stale running. */
+  /** Stops a run that is still going (its player gave up, a test is done): it ends as crashed, never a stale running. */
   dispose(reason = "the run was stopped before it ended"): void {
     this.halt("crashed", reason);
   }
@@ -495,6 +498,11 @@ export class Run {
       "over_budget",
       `the run's kept events and commands reached ${bytes} characters, over its budget of ${this.maxRetainedBytes}`,
     );
+  }
+
+  /** Ends a run that is still going because its server stops: it ends as interrupted. */
+  interrupt(reason: string): void {
+    this.halt("interrupted", reason);
   }
 
   private pump(): void {
@@ -634,7 +642,7 @@ export class Run {
     this.ledger.close();
     this.envelopes.clear();
     const halted = this.haltReason !== "";
-    if (!halted) this.solutionTimeMs = solutionSimTime(this.scenario, this.seed);
+    if (!halted) this.solutionTimeMs = this.measuredSolutionTime();
     const summary = this.summary();
     if (!halted) {
       // The spectator's final frame carries the scores, so a viewer needs no second request.
@@ -648,6 +656,24 @@ export class Run {
     for (const listener of this.endListeners) listener(summary);
     this.endListeners.clear();
     this.resolveEnded(summary);
+  }
+
+  /**
+   * The solution team's time on this seed. A run in which every agent played its solution runner,
+   * under the scenario's own limits, is that team's run: its own time is the yardstick, and the
+   * scenario is not simulated a second time.
+   */
+  private measuredSolutionTime(): number | null {
+    const ownRun =
+      !this.replay &&
+      !this.wallLimitPassed &&
+      this.affordanceMode === "ready" &&
+      this.sim.timeLimitMs === this.scenario.timeLimitMs &&
+      [...this.controllers.values()].every((c) => c === "solution");
+    if (!ownRun) return solutionSimTime(this.scenario, this.seed);
+    const time = this.sim.status === "completed" ? this.sim.now : null;
+    rememberSolutionSimTime(this.scenario, this.seed, time);
+    return time;
   }
 
   private requireAgent(agentId: string): void {

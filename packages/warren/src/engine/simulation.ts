@@ -364,59 +364,18 @@ export class Simulation {
   private apply(wake: PendingWake): Resolution {
     const agent = this.world.agents.get(wake.agentId)!;
     const decision = wake.decision!;
-    const resolved = (outcome: Resolution["outcome"], reason = ""): Resolution => ({
-      agentId: agent.id,
-      observationId: wake.observationId,
-      outcome,
-      reason,
-    });
-    // Logged here, in the seeded order, not when answered: answers arrive in wall-clock order.
-    const logDecision = (resolution: Resolution, refusal?: Record<string, unknown>): Resolution => {
-      this.emit(
-        "decision",
-        {
-          agent: agent.id,
-          observation_id: wake.observationId,
-          ...decisionFields(decision),
-          ...(wake.expired ? { expired: true } : {}),
-          ...refusal,
-        },
-        resolution,
-      );
-      return resolution;
-    };
-    const accepted = (): Resolution => {
-      agent.refusalStreak = 0;
-      return logDecision(resolved("accepted"));
-    };
-    if (this.ended) return logDecision(resolved("rejected", "the run ended"));
+    if (this.ended) return this.logDecision(wake, "rejected", "the run ended");
     if (decision.kind === "noop") {
       this.wakeLater(agent, IDLE_WAKE_MS, "idle");
-      return accepted();
+      return this.accepted(agent, wake);
     }
     if (decision.kind === "sleep") {
       this.wakeLater(agent, decision.sleep_ms, "timer");
-      return accepted();
+      return this.accepted(agent, wake);
     }
     const tool = this.toolsByAgent.get(agent.id)!.get(decision.action);
-    // A refusal is one event: its decision, carrying why and when the agent wakes again (the
-    // wake it causes is not logged apart).
-    const refuse = (why: string, hint?: string): Resolution => {
-      const sentence = hint && this.affordanceMode === "ready" ? `${why} ${hint}` : why;
-      this.note(agent, {
-        observation_id: wake.observationId,
-        action: decision.action,
-        result: "refused",
-        reason: sentence,
-      });
-      agent.refusalStreak++;
-      const delayMs = refusalDelayMs(agent.refusalStreak);
-      this.wakeLater(agent, delayMs, "refused");
-      return logDecision(resolved("rejected", sentence), {
-        refused: sentence,
-        wakes_at_ms: this.now + delayMs,
-      });
-    };
+    const refuse = (why: string, hint?: string): Resolution =>
+      this.refuse(agent, wake, decision.action, why, hint);
     if (!tool) return refuse(`You have no tool called ${decision.action}.`);
     const busy = agent.lanes.get(tool.spec.lane);
     if (busy) {
@@ -429,7 +388,7 @@ export class Simulation {
     const begun = tool.begin(this.ctx, agent, decision.args);
     this.actor = null;
     if ("refused" in begun) return refuse(begun.refused, begun.hint);
-    const resolution = accepted();
+    const resolution = this.accepted(agent, wake);
     // Every action takes at least a millisecond, so no sequence of actions holds sim time still.
     const durationMs = Math.max(1, begun.durationMs);
     this.emit("action_started", {
@@ -466,6 +425,60 @@ export class Simulation {
       this.wakeLater(agent, durationMs, begun.doneReason ?? "done");
     }
     return resolution;
+  }
+
+  /**
+   * A decision's event, with how it resolved. Logged when its batch resolves, in the seeded order,
+   * not when answered: answers arrive in wall-clock order. (Built field by field, in the order
+   * the log hash has always seen them: decisions are the most frequent event.)
+   */
+  private logDecision(
+    wake: PendingWake,
+    outcome: Resolution["outcome"],
+    reason = "",
+    refusal?: { refused: string; wakes_at_ms: number },
+  ): Resolution {
+    const resolution: Resolution = {
+      agentId: wake.agentId,
+      observationId: wake.observationId,
+      outcome,
+      reason,
+    };
+    const data = decisionFields(wake.decision!, { agent: wake.agentId, observation_id: wake.observationId });
+    if (wake.expired) data.expired = true;
+    if (refusal) {
+      data.refused = refusal.refused;
+      data.wakes_at_ms = refusal.wakes_at_ms;
+    }
+    this.emit("decision", data, resolution);
+    return resolution;
+  }
+
+  private accepted(agent: AgentState, wake: PendingWake): Resolution {
+    agent.refusalStreak = 0;
+    return this.logDecision(wake, "accepted");
+  }
+
+  /**
+   * A refusal is one event: its decision, carrying why and when the agent wakes again (the wake
+   * it causes is not logged apart).
+   */
+  private refuse(
+    agent: AgentState,
+    wake: PendingWake,
+    action: string,
+    why: string,
+    hint?: string,
+  ): Resolution {
+    const sentence = hint && this.affordanceMode === "ready" ? `${why} ${hint}` : why;
+    this.note(agent, { observation_id: wake.observationId, action, result: "refused", reason: sentence });
+    agent.refusalStreak++;
+    const delayMs = refusalDelayMs(agent.refusalStreak);
+    this.wakeLater(agent, delayMs, "refused");
+    return this.logDecision(wake, "rejected", sentence, {
+      refused: sentence,
+      wakes_at_ms: this.now + delayMs,
+    });
   }
 
   /** Wakes the agent after `ms` unless something wakes it first. */
@@ -520,9 +533,15 @@ export class Simulation {
   }
 }
 
-/** A decision as the command fields that express it. */
-export function decisionFields(decision: Decision): Record<string, unknown> {
-  if (decision.kind === "action") return { action: decision.action, args: decision.args };
-  if (decision.kind === "sleep") return { sleep_ms: decision.sleep_ms };
-  return { noop: true };
+/** A decision as the command fields that express it, added to `into` (a new object by default). */
+export function decisionFields(
+  decision: Decision,
+  into: Record<string, unknown> = {},
+): Record<string, unknown> {
+  if (decision.kind === "action") {
+    into.action = decision.action;
+    into.args = decision.args;
+  } else if (decision.kind === "sleep") into.sleep_ms = decision.sleep_ms;
+  else into.noop = true;
+  return into;
 }

@@ -13,13 +13,23 @@ const MAX_BATCHES = 1_000_000;
  * world). Runs the simulation in process, without a Run around it.
  */
 export function solutionSimTime(scenario: ScenarioDefinition, seed: number): number | null {
+  const known = measured.get(scenario);
+  if (known?.has(seed)) return known.get(seed)!;
+  const time = measure(scenario, seed);
+  rememberSolutionSimTime(scenario, seed, time);
+  return time;
+}
+
+/** Records the solution team's time on a seed, measured by a run the team played itself. */
+export function rememberSolutionSimTime(
+  scenario: ScenarioDefinition,
+  seed: number,
+  time: number | null,
+): void {
   let bySeed = measured.get(scenario);
   if (!bySeed) measured.set(scenario, (bySeed = new Map()));
-  if (bySeed.has(seed)) return bySeed.get(seed)!;
-  const time = measure(scenario, seed);
   if (bySeed.size >= MAX_SEEDS_REMEMBERED) bySeed.clear();
   bySeed.set(seed, time);
-  return time;
 }
 
 function measure(scenario: ScenarioDefinition, seed: number): number | null {

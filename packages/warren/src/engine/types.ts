@@ -176,11 +176,12 @@ export interface Receipt {
 }
 
 /**
- * Statuses a run is ended with from outside its simulation: crashed (it failed unexpectedly, or its
- * server stopped), over_budget (its kept records passed their byte budget), abandoned (a server's:
- * no one claimed its agents in time), deleted (a client deleted it).
+ * Statuses a run is ended with from outside its simulation: crashed (it failed unexpectedly),
+ * interrupted (its server stopped or was killed before it ended), over_budget (its kept records
+ * passed their byte budget), abandoned (a server's: no one claimed its agents in time), deleted (a
+ * client deleted it).
  */
-export const HALT_STATUSES = ["crashed", "over_budget", "abandoned", "deleted"] as const;
+export const HALT_STATUSES = ["crashed", "interrupted", "over_budget", "abandoned", "deleted"] as const;
 export type HaltStatus = (typeof HALT_STATUSES)[number];
 export type RunStatus = "created" | "running" | "completed" | "failed" | HaltStatus;
 

@@ -20,6 +20,7 @@ export const ERROR_STATUS = {
   agent_leased: 409,
   not_remote: 409,
   run_ended: 410,
+  run_interrupted: 410,
   body_too_large: 413,
   unsupported_media_type: 415,
   unprocessable_command: 422,
@@ -40,15 +41,20 @@ export const ErrorCodeSchema = Type.Enum(CODES, {
   description: "a stable machine code; the HTTP status follows from it",
 });
 
+/** How a run ended, as a 410's `status` says it. */
+export const EndedStatus = Type.Enum(
+  ["completed", "failed", "crashed", "interrupted", "over_budget", "abandoned", "deleted"],
+  {
+    description: "on 410 run_ended or run_interrupted: the run's terminal status",
+  },
+);
+export type EndedStatus = Static<typeof EndedStatus>;
+
 export const ErrorBody = Type.Object(
   {
     error: ErrorCodeSchema,
     detail: Type.String({ description: "what went wrong, in a sentence" }),
-    status: Type.Optional(
-      Type.Enum(["completed", "failed", "crashed", "over_budget", "abandoned", "deleted"], {
-        description: "on 410 run_ended: the run's terminal status",
-      }),
-    ),
+    status: Type.Optional(EndedStatus),
   },
   { title: "ErrorBody", additionalProperties: false, description: "every error answer under /v1" },
 );

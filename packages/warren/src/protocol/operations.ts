@@ -68,10 +68,12 @@ const error = (description: string): Answer => ({ description, schema: ErrorBody
 const E404 = error("unknown_run / unknown_agent (or unknown_scenario, unknown_command)");
 const E401 = error("lease_required: no lease presented");
 const E403 = error("lease_invalid / lease_expired: not the agent's current lease");
-const E410 = error("run_ended: the run is over; `status` holds its terminal status");
+const E410 = error(
+  "run_ended: the run is over; `status` holds its terminal status (run_interrupted: the server stopped before the run ended, and no lease from before its restart is valid)",
+);
 /** Runs the server let go to their summary to bound its memory: only GET /v1/runs/{run} still answers. */
 const E410_LET_GO = error(
-  "run_ended: the run ended and the server keeps only its summary (GET /v1/runs/{run}), its events and commands let go; `status` holds its terminal status",
+  "run_ended: the run ended and the server keeps only its summary (GET /v1/runs/{run}), its events and commands let go, or it ended before the server restarted (run_interrupted if the server stopped first); `status` holds its terminal status",
 );
 const E413 = error("body_too_large: the body is over 1 MiB");
 const E415 = error("unsupported_media_type: bodies are application/json only");
@@ -167,7 +169,7 @@ export const getRun: Operation = {
   path: "/v1/runs/{run}",
   summary: "A run: status and why, sim time, limits, objectives, agents, who holds them and who is unclaimed",
   description:
-    "An ended run's summary stays here after the server lets its events and commands go to bound its memory (its other routes then answer 410); a run ended long ago is forgotten (404 unknown_run, saying so).",
+    "An ended run's summary stays here after the server lets its events and commands go to bound its memory (its other routes then answer 410); a run ended long ago is forgotten (404 unknown_run, saying so). A server with a data folder keeps its runs across restarts: runs that were live when it stopped are interrupted, and ids are never reused.",
   params: RunParams,
   responses: { 200: { description: "the run", schema: RunView }, 404: E404 },
 };

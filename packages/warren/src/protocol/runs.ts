@@ -15,11 +15,11 @@ import { AffordanceMode, Controller, NpcPolicies } from "./policies.js";
 import { RunScores } from "./scores.js";
 
 export const RunStatus = Type.Enum(
-  ["created", "running", "completed", "failed", "crashed", "over_budget", "abandoned", "deleted"],
+  ["created", "running", "completed", "failed", "crashed", "interrupted", "over_budget", "abandoned", "deleted"],
   {
     title: "RunStatus",
     description:
-      "created until every controlled agent has been claimed once; then running until it ends: completed or failed by its simulation; crashed (it failed unexpectedly, or the server stopped), over_budget (its kept events and commands passed the server's byte budget for a run), abandoned (no one claimed its agents within claim_within_s), deleted (DELETE /v1/runs/{run})",
+      "created until every controlled agent has been claimed once; then running until it ends: completed or failed by its simulation; crashed (it failed unexpectedly), interrupted (the server stopped or was killed before the run ended; status_reason says when), over_budget (its kept events and commands passed the server's byte budget for a run), abandoned (no one claimed its agents within claim_within_s), deleted (DELETE /v1/runs/{run})",
   },
 );
 export type RunStatus = Static<typeof RunStatus>;

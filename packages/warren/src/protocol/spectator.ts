@@ -40,7 +40,7 @@ export const RunEndedEvent = Type.Object(
     title: "RunEndedEvent",
     additionalProperties: false,
     description:
-      "the last frame of a run that completed or failed, before close 1000: its terminal status, why, and its scores (a crashed run's last frame is a plain status event with a reason)",
+      "the last frame of a run that completed or failed, before close 1000: its terminal status, why, and its scores (a crashed or interrupted run's last frame is a plain status event with a reason)",
   },
 );
 export type RunEndedEvent = Static<typeof RunEndedEvent>;

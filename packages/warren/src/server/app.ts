@@ -35,6 +35,7 @@ import { commandRoutes } from "./routes/commands.js";
 import { runRoutes } from "./routes/runs.js";
 import { spectateRoutes } from "./routes/spectate.js";
 import { RunRegistry } from "./run-registry.js";
+import { RunStore } from "./run-store.js";
 import { bundledScenarios, type ScenarioCatalog } from "./scenario-catalog.js";
 import { validatorCompiler } from "./validation.js";
 
@@ -78,6 +79,11 @@ export interface ServerOptions {
   clock?: Clock;
   /** Latest events each run keeps in memory for spectators (default 100,000); older ones are dropped. */
   retainedEvents?: number;
+  /**
+   * The folder whose SQLite store keeps the runs across restarts (see run-store.ts); without it
+   * runs live in memory only.
+   */
+  dataDir?: string;
   logger?: boolean;
 }
 
@@ -91,6 +97,10 @@ export interface WarrenServer {
 /** Builds the warren-agent/0 server (not yet listening). Closing it ends every run still going. */
 export async function buildServer(options: ServerOptions = {}): Promise<WarrenServer> {
   const catalog = options.scenarios ?? bundledScenarios;
+  const store =
+    options.dataDir === undefined
+      ? undefined
+      : RunStore.open(options.dataDir, options.clock && (() => options.clock!.now()));
   const registry = new RunRegistry({
     catalog,
     leaseTtlMs: (options.leaseTtlS ?? DEFAULT_LEASE_TTL_S) * 1000,
@@ -102,6 +112,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<WarrenSe
     retainedEvents: options.retainedEvents,
     maxRunBytes: options.maxRunBytes,
     claimWithinS: options.claimWithinS ?? DEFAULT_CLAIM_WITHIN_S,
+    store,
   });
   const access = new AccessToken(options.token);
   const quota = new ClientQuota(options.maxRunsPerClient ?? DEFAULT_MAX_RUNS_PER_CLIENT);
@@ -141,6 +152,8 @@ export async function buildServer(options: ServerOptions = {}): Promise<WarrenSe
   // Runs end first (this hook is added before the WebSocket plugin's own), so long polls answer and
   // spectators see the terminal status before their sockets close.
   app.addHook("preClose", async () => registry.disposeAll());
+  // After the runs ended and were written.
+  if (store) app.addHook("onClose", async () => store.close());
   await app.register(websocket);
   app.websocketServer.on("headers", (headers: string[]) => {
     headers.push(`${PROTOCOL_HEADER}: ${PROTOCOL_VERSION}`);

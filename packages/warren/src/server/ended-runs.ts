@@ -1,4 +1,4 @@
-import type { ErrorBody, RunView } from "../protocol/index.js";
+import type { EndedStatus, RunView } from "../protocol/index.js";
 import { HttpError } from "./http-error.js";
 import type { HostedRun } from "./run-registry.js";
 
@@ -9,6 +9,8 @@ export interface EndedRunLimits {
   maxEvents: number;
   /** What they may hold together in bytes (their runs' retained size as JSON), beside the events. */
   maxBytes: number;
+  /** Called for each run forgotten, so a store forgets it too. */
+  onForget?: (runId: string) => void;
 }
 
 /**
@@ -25,6 +27,8 @@ export class EndedRuns {
   private readonly summaries = new Map<string, RunView>();
   private wholeEvents = 0;
   private wholeBytes = 0;
+  /** Runs read back from the store at the start: they ended before this server did. */
+  private readonly restored = new Set<string>();
 
   constructor(private readonly limits: EndedRunLimits) {}
 
@@ -44,6 +48,14 @@ export class EndedRuns {
     while (this.order.length > this.limits.maxRuns) this.forget(this.order.shift()!);
   }
 
+  /** A run that ended under an earlier server, as its store kept it (oldest first). */
+  restore(view: RunView): void {
+    this.order.push(view.run_id);
+    this.summaries.set(view.run_id, view);
+    this.restored.add(view.run_id);
+    while (this.order.length > this.limits.maxRuns) this.forget(this.order.shift()!);
+  }
+
   /** The run if it is kept whole; a 410 if only its summary is left; undefined if it is unknown. */
   find(runId: string): HostedRun | undefined {
     const kept = this.whole.get(runId);
@@ -58,11 +70,12 @@ export class EndedRuns {
         { status: "deleted" },
       );
     }
+    if (this.restored.has(runId)) throw restoredRunError(summary);
     throw new HttpError(
       410,
       "run_ended",
       `run ${runId} has ended: ${summary.status} (${summary.status_reason}); only its summary is kept now (GET /v1/runs/${runId}): its events and commands were let go, as this server keeps them for its latest ended runs up to ${this.limits.maxEvents} events and ${this.limits.maxBytes} bytes in all`,
-      { status: summary.status as NonNullable<ErrorBody["status"]> },
+      { status: summary.status as EndedStatus },
     );
   }
 
@@ -77,6 +90,11 @@ export class EndedRuns {
   /** The detail of a 404 for a run this server ended and forgot. */
   forgottenDetail(runId: string): string {
     return `run ${runId} ended long ago and is forgotten: this server remembers its latest ${this.limits.maxRuns} ended runs`;
+  }
+
+  /** Whether only the run's summary is held here (its events, if anywhere, are on disk). */
+  isSummary(runId: string): boolean {
+    return this.summaries.has(runId);
   }
 
   /** Events held by the ended runs kept whole. */
@@ -97,5 +115,27 @@ export class EndedRuns {
   private forget(runId: string): void {
     this.letGo(runId);
     this.summaries.delete(runId);
+    this.restored.delete(runId);
+    this.limits.onForget?.(runId);
   }
+}
+
+/** The 410 for a run from before the server's restart: its leases are void, its log can be read. */
+function restoredRunError(view: RunView): HttpError {
+  const { run_id: runId, status, status_reason: reason } = view;
+  const readable = `its events can still be watched (GET /v1/runs/${runId}/spectate) and replayed (/runs/${runId})`;
+  if (status === "interrupted") {
+    return new HttpError(
+      410,
+      "run_interrupted",
+      `run ${runId} was interrupted: ${reason}. Its leases ended with it: create a new run to play on; ${readable}`,
+      { status },
+    );
+  }
+  return new HttpError(
+    410,
+    "run_ended",
+    `run ${runId} has ended: ${status} (${reason}), before the server restarted; no lease from then is valid, and ${readable}`,
+    { status: status as EndedStatus },
+  );
 }

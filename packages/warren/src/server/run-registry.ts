@@ -4,7 +4,9 @@ import { abandonIfUnclaimed } from "./abandonment.js";
 import { EndedRuns } from "./ended-runs.js";
 import { HttpError } from "./http-error.js";
 import { LeaseBook } from "./leases.js";
+import type { RunStore } from "./run-store.js";
 import type { ScenarioCatalog } from "./scenario-catalog.js";
+import { type RunLog, StoredRun } from "./stored-run.js";
 
 /** A run as the server keeps it: the engine's run, its leases and how it was asked for. */
 export class HostedRun {
@@ -89,7 +91,7 @@ export class HostedRun {
     if (status === "created" || status === "running") return;
     throw new HttpError(
       410,
-      "run_ended",
+      status === "interrupted" ? "run_interrupted" : "run_ended",
       `run ${this.run.id} has ended: ${status}${this.run.statusReason ? ` (${this.run.statusReason})` : ""}`,
       { status },
     );
@@ -113,6 +115,8 @@ export interface RegistryOptions {
   maxRunBytes?: number;
   /** Wall seconds a created run waits to be claimed unless its request says (then abandoned). */
   claimWithinS: number;
+  /** Where runs are kept so they outlive the server; without one they live in memory only. */
+  store?: RunStore;
 }
 
 /** Every run this server hosts, by id: those not yet ended, and what it keeps of the ended ones. */
@@ -123,11 +127,17 @@ export class RunRegistry {
   private nextId = 1;
 
   constructor(private readonly options: RegistryOptions) {
+    const { store } = options;
     this.ended = new EndedRuns({
       maxRuns: options.keepEndedRuns,
       maxEvents: options.endedRunEvents,
       maxBytes: options.endedRunBytes,
+      onForget: store && ((runId) => store.forget(runId)),
     });
+    if (store) {
+      for (const view of store.restored) this.ended.restore(view);
+      this.nextId = store.nextRunNumber;
+    }
   }
 
   create(scenarioName: string, seed: number, request: CreateRunRequest): HostedRun {
@@ -152,9 +162,11 @@ export class RunRegistry {
     const npcPolicy = request.npc_policy ?? "solution";
     const clock = this.options.clock ?? realClock;
     let run: Run;
+    const number = this.options.store?.reserveRunNumber() ?? this.nextId;
+    this.nextId = number + 1;
     try {
       run = new Run({
-        runId: `run-${this.nextId}`,
+        runId: `run-${number}`,
         scenario,
         seed,
         controlledAgents: controlled,
@@ -172,7 +184,6 @@ export class RunRegistry {
       if (error instanceof RunError) throw new HttpError(400, "bad_request", error.message);
       throw error;
     }
-    this.nextId++;
     const claimWithinS = request.claim_within_s ?? this.options.claimWithinS;
     const hosted = new HostedRun(
       run,
@@ -188,6 +199,7 @@ export class RunRegistry {
       this.runs.delete(run.id);
       this.ended.add(hosted);
     });
+    this.options.store?.track(hosted, request);
     hosted.startIfReady();
     abandonIfUnclaimed(hosted, claimWithinS * 1000, clock);
     return hosted;
@@ -198,6 +210,25 @@ export class RunRegistry {
     const hosted = this.runs.get(runId) ?? this.ended.find(runId);
     if (!hosted) throw this.unknown(runId);
     return hosted;
+  }
+
+  /**
+   * The run's log for spectators and the viewer: the run itself while the server holds it whole,
+   * else its stored record (an ended run let go from memory, or one from before a restart).
+   */
+  log(runId: string): RunLog {
+    const { store } = this.options;
+    if (store && this.ended.isSummary(runId)) {
+      const view = this.ended.view(runId)!;
+      const scenario = this.options.catalog.find(view.scenario);
+      if (scenario) return new StoredRun(store, view, scenario);
+    }
+    return this.get(runId).run;
+  }
+
+  /** A claim or release changed the run's view: the store writes it with its next batch. */
+  noteLeaseChange(runId: string): void {
+    this.options.store?.touch(runId);
   }
 
   /** What GET /v1/runs/{run} shows, even of an ended run kept only as its summary. */
@@ -222,10 +253,11 @@ export class RunRegistry {
     return new HttpError(404, "unknown_run", detail);
   }
 
-  /** Ends every run still going (as crashed, never a stale running): the server is stopping. */
+  /** Ends every run still going (as interrupted, never a stale running): the server is stopping. */
   disposeAll(): void {
+    const when = new Date((this.options.clock ?? realClock).now()).toISOString();
     for (const hosted of [...this.runs.values()])
-      hosted.run.dispose("the server stopped before the run ended");
+      hosted.run.interrupt(`the server stopped at ${when} before the run ended`);
   }
 }
 

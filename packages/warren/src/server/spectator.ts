@@ -1,6 +1,6 @@
 import type { WebSocket } from "ws";
-import type { Run } from "../engine/index.js";
 import { ENDED_CLOSE_CODE, LAGGED_CLOSE_CODE, type LaggedFrame, type RunEvent } from "../protocol/index.js";
+import type { RunLog } from "./stored-run.js";
 
 /**
  * One spectator of a run. It first catches up from `since` at the pace the reader takes the
@@ -18,7 +18,7 @@ export class SpectatorStream {
   private readonly unsubscribe: () => void;
 
   constructor(
-    private readonly run: Run,
+    private readonly run: RunLog,
     private readonly socket: WebSocket,
     since: number,
     private readonly maxBufferedBytes: number,

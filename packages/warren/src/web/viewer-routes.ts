@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
-import type { Run } from "../engine/run.js";
 import type { RunRegistry } from "../server/run-registry.js";
+import { type RunLog, StoredRun } from "../server/stored-run.js";
 import { viewerPage } from "./pages.js";
 import { type RunRecord, replayRecord } from "./run-record.js";
 import { buildScene } from "./scene.js";
@@ -10,7 +10,10 @@ import { worldState } from "./world-state.js";
 export const MAX_RECORD_EVENTS = 100_000;
 
 /** An ended run's record, replayed once however many pages ask; dropped with the run. */
-const records = new WeakMap<Run, Promise<RunRecord>>();
+const records = new WeakMap<RunLog, Promise<RunRecord>>();
+/** The records of runs read back from the store, by id: the latest few. */
+const storedRecords = new Map<string, Promise<RunRecord>>();
+const STORED_RECORDS_KEPT = 8;
 
 /**
  * The run viewer: `/` lists the runs, `/runs/{run}` shows one (live through the spectator
@@ -29,7 +32,7 @@ export function viewerRoutes(app: FastifyInstance, registry: RunRegistry): void 
   );
 
   app.get<{ Params: { run: string } }>("/runs/:run/scene", async (request) => {
-    const { run } = registry.get(request.params.run);
+    const run = registry.log(request.params.run);
     return buildScene(run.id, run.scenario, run.seed, run.agents());
   });
 
@@ -51,7 +54,7 @@ export function viewerRoutes(app: FastifyInstance, registry: RunRegistry): void 
   });
 
   app.get<{ Params: { run: string } }>("/runs/:run/record", async (request) => {
-    const { run } = registry.get(request.params.run);
+    const run = registry.log(request.params.run);
     // A live run's texts come one at a time from the observation route, its world from /world.
     if (!run.isEnded) return { texts: {}, changes: [] };
     if (run.oldestRetainedEvent > 1) {
@@ -68,11 +71,24 @@ export function viewerRoutes(app: FastifyInstance, registry: RunRegistry): void 
         note: `run ${run.id} has more than ${MAX_RECORD_EVENTS} events: it is not replayed for its record`,
       };
     }
-    let record = records.get(run);
-    if (!record) {
-      record = replayRecord(run.scenario, run.seed, run.events(0));
-      records.set(run, record);
-    }
-    return record;
+    return recordOf(run);
   });
+}
+
+/** The run's record, replayed from its events once (a stored run's is found again by its id). */
+function recordOf(run: RunLog): Promise<RunRecord> {
+  const stored = run instanceof StoredRun;
+  let record = stored ? storedRecords.get(run.id) : records.get(run);
+  if (!record) {
+    record = replayRecord(run.scenario, run.seed, run.events(0));
+    if (!stored) records.set(run, record);
+    else {
+      storedRecords.set(run.id, record);
+      for (const id of storedRecords.keys()) {
+        if (storedRecords.size <= STORED_RECORDS_KEPT) break;
+        storedRecords.delete(id);
+      }
+    }
+  }
+  return record;
 }

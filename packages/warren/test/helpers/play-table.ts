@@ -28,7 +28,7 @@ const roostBin = join(
 
 /** `warren serve --port 0`; resolves once it listens, with its URL. */
 export async function startWarrenServe(): Promise<{ url: string; stop(): void }> {
-  const child: ChildProcess = spawn(process.execPath, [warrenBin, "serve", "--port", "0"], {
+  const child: ChildProcess = spawn(process.execPath, [warrenBin, "serve", "--port", "0", "--no-persist"], {
     cwd: warrenDir,
     stdio: ["ignore", "pipe", "inherit"],
   });

@@ -55,6 +55,7 @@ export function agentRoutes(app: FastifyInstance, registry: RunRegistry, access:
         );
       }
       hosted.noteClaimed(agentId);
+      registry.noteLeaseChange(run.id);
       return {
         lease: claim.token,
         briefing_revision: run.briefing(agentId).revision,
@@ -116,6 +117,7 @@ export function agentRoutes(app: FastifyInstance, registry: RunRegistry, access:
     async (request): Promise<ReleaseResponse> => {
       const hosted = hostedAgent(request.params);
       hosted.leases.release(request.params.agent, presentedLease(request));
+      registry.noteLeaseChange(hosted.run.id);
       return { released: true, run_id: hosted.run.id, agent_id: request.params.agent };
     },
   );

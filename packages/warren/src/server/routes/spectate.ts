@@ -12,7 +12,7 @@ export function spectateRoutes(app: FastifyInstance, registry: RunRegistry, maxB
     schema: routeSchema(operations.spectate),
     // Checked before the upgrade, so an unknown run is a plain 404.
     preHandler: async (request) => {
-      registry.get(request.params.run);
+      registry.log(request.params.run);
     },
     handler: async () => {
       throw new HttpError(
@@ -22,8 +22,7 @@ export function spectateRoutes(app: FastifyInstance, registry: RunRegistry, maxB
       );
     },
     wsHandler: (socket, request) => {
-      const hosted = registry.get(request.params.run);
-      new SpectatorStream(hosted.run, socket, request.query.since, maxBufferedBytes);
+      new SpectatorStream(registry.log(request.params.run), socket, request.query.since, maxBufferedBytes);
     },
   });
 }

@@ -12,7 +12,7 @@
   const POLL_MS = 1000;
   /** Frame intervals kept for the benchmark. */
   const FRAME_SAMPLES = 3600;
-  const ENDED = ["completed", "failed", "crashed", "over_budget", "abandoned", "deleted"];
+  const ENDED = ["completed", "failed", "crashed", "interrupted", "over_budget", "abandoned", "deleted"];
 
   async function getJson(path) {
     const response = await fetch(path);
