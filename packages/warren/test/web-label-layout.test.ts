@@ -16,7 +16,7 @@ interface Label {
   mayCover?: string[];
 }
 interface Placement {
-  placed: Map<string, Box & { variant: number }>;
+  placed: Map<string, Box & { variant: number; spot: number }>;
   dropped: string[];
 }
 interface LabelLayout {
@@ -25,7 +25,7 @@ interface LabelLayout {
     marks: Box[];
     labels: Label[];
     soft?: (box: Box) => number;
-    previous?: Map<string, Box & { variant: number }>;
+    previous?: Map<string, Box & { variant: number; spot: number }>;
   }): Placement;
   shortenings(name: string): string[];
   overlaps(a: Box, b: Box): boolean;
@@ -55,7 +55,7 @@ describe("label placement", () => {
       labels: [named("a", cell(3, 3), 60)],
     });
     assert.deepEqual(dropped, []);
-    assert.deepEqual(placed.get("a"), { x: 110, y: 105, w: 60, h: 14, variant: 0 });
+    assert.deepEqual(placed.get("a"), { x: 110, y: 105, w: 60, h: 14, variant: 0, spot: 0 });
   });
 
   it("never covers a mark or another label: crowded anchors take the other sides", () => {
@@ -118,14 +118,14 @@ describe("label placement", () => {
       mayCover,
     });
     const own = placeLabels({ bounds, marks: [place], labels: [item(["place:p"])] });
-    assert.deepEqual(own.placed.get("item"), { x: 81, y: 111, w: 8, h: 8, variant: 0 });
+    assert.deepEqual(own.placed.get("item"), { x: 81, y: 111, w: 8, h: 8, variant: 0, spot: 0 });
     const other = placeLabels({ bounds, marks: [place], labels: [item()] });
     assert.ok(!overlaps(other.placed.get("item")!, place), "no leave to cover it: outside the square");
   });
 
   it("keeps a label where it was while it still fits there", () => {
     const anchor = cell(3, 3);
-    const previous = new Map([["a", { x: 110, y: 161, w: 60, h: 14, variant: 0 }]]);
+    const previous = new Map([["a", { x: 110, y: 161, w: 60, h: 14, variant: 0, spot: 1 }]]);
     const { placed } = placeLabels({ bounds, marks: [anchor], labels: [named("a", anchor, 60)], previous });
     assert.deepEqual(placed.get("a"), previous.get("a"), "below, where it was, not above");
   });

@@ -136,6 +136,12 @@ describe("the maps in a browser: every label and mark clear of the others, the m
           );
           if (at === events) report.push(`${scenario}: ${seen.labels} labels, 0 overlaps`);
         }
+        // The header is redrawn a few times a second: shown at the end too before the picture.
+        await page.waitForFunction(
+          "document.querySelector('#sim-clock').textContent === 'sim t=' + Math.round(WarrenViewer.page.model.simTime) / 1000 + 's'",
+          undefined,
+          { polling: 50 },
+        );
         await page.screenshot({ path: join(outputDir, `${scenario}-${width}x${height}.png`) });
       }
       assert.deepEqual(errors, []);

@@ -12,6 +12,9 @@
   /** A label that still fits where it was stays there, unless a clearly better spot opens. */
   const STAY_BONUS = 50;
 
+  /** The side of the squares the taken boxes are filed under: a spot is checked against its squares' boxes only. */
+  const BUCKET_PX = 48;
+
   const overlaps = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 
   const within = (box, bounds) =>
@@ -22,92 +25,181 @@
 
   /**
    * Where a w×h box may go around an anchor, best first: `inside` puts it first in the anchor's own
-   * corners (an item mark within its cell); then beside the anchor on each side, above and below
-   * flush with either side, beside it flush with its top or bottom, at its corners, and one label further out above and below.
+   * corners (an item mark within its cell); then beside the anchor, centred on each side; above and
+   * below flush with one side (clear of what lies just past the other); beside it flush with its
+   * top or bottom; at its corners; and one label further out above and below. Sets `out` to the
+   * i-th spot, false when there is none: spots are tried by the thousand each frame, and none is
+   * allocated.
    */
-  function candidates(anchor, w, h, inside) {
+  function spotInto(out, anchor, w, h, inside, i) {
     const { x, y } = anchor;
     const right = x + anchor.w;
     const bottom = y + anchor.h;
     const cx = x + (anchor.w - w) / 2;
     const cy = y + (anchor.h - h) / 2;
-    const spots = [];
-    if (inside) {
-      spots.push([x + GAP, bottom - h - GAP], [right - w - GAP, bottom - h - GAP]);
-      spots.push([x + GAP, y + GAP], [right - w - GAP, y + GAP]);
+    const above = y - h - GAP;
+    const below = bottom + GAP;
+    const toRight = right + GAP;
+    const toLeft = x - w - GAP;
+    let at = i;
+    if (inside) at -= 4;
+    let sx;
+    let sy;
+    if (at < 0) {
+      sx = (at + 4) % 2 === 0 ? x + GAP : right - w - GAP;
+      sy = at + 4 < 2 ? bottom - h - GAP : y + GAP;
+    } else {
+      switch (at) {
+        case 0:
+          [sx, sy] = [cx, above];
+          break;
+        case 1:
+          [sx, sy] = [cx, below];
+          break;
+        case 2:
+          [sx, sy] = [toRight, cy];
+          break;
+        case 3:
+          [sx, sy] = [toLeft, cy];
+          break;
+        case 4:
+          [sx, sy] = [right - w, above];
+          break;
+        case 5:
+          [sx, sy] = [x, above];
+          break;
+        case 6:
+          [sx, sy] = [right - w, below];
+          break;
+        case 7:
+          [sx, sy] = [x, below];
+          break;
+        case 8:
+          [sx, sy] = [toRight, y];
+          break;
+        case 9:
+          [sx, sy] = [toLeft, y];
+          break;
+        case 10:
+          [sx, sy] = [toRight, bottom - h];
+          break;
+        case 11:
+          [sx, sy] = [toLeft, bottom - h];
+          break;
+        case 12:
+          [sx, sy] = [toRight, above];
+          break;
+        case 13:
+          [sx, sy] = [toLeft, above];
+          break;
+        case 14:
+          [sx, sy] = [toRight, below];
+          break;
+        case 15:
+          [sx, sy] = [toLeft, below];
+          break;
+        case 16:
+          [sx, sy] = [cx, above - h];
+          break;
+        case 17:
+          [sx, sy] = [cx, below + h];
+          break;
+        case 18:
+          [sx, sy] = [right - w, above - h];
+          break;
+        case 19:
+          [sx, sy] = [x, above - h];
+          break;
+        case 20:
+          [sx, sy] = [right - w, below + h];
+          break;
+        case 21:
+          [sx, sy] = [x, below + h];
+          break;
+        default:
+          return false;
+      }
     }
-    spots.push(
-      [cx, y - h - GAP],
-      [cx, bottom + GAP],
-      [right + GAP, cy],
-      [x - w - GAP, cy],
-      // Above and below, flush with one side: clear of what lies just past the other side.
-      [right - w, y - h - GAP],
-      [x, y - h - GAP],
-      [right - w, bottom + GAP],
-      [x, bottom + GAP],
-      // Beside it, flush with its top or its bottom.
-      [right + GAP, y],
-      [x - w - GAP, y],
-      [right + GAP, bottom - h],
-      [x - w - GAP, bottom - h],
-      [right + GAP, y - h - GAP],
-      [x - w - GAP, y - h - GAP],
-      [right + GAP, bottom + GAP],
-      [x - w - GAP, bottom + GAP],
-      [cx, y - 2 * h - GAP],
-      [cx, bottom + h + GAP],
-      [right - w, y - 2 * h - GAP],
-      [x, y - 2 * h - GAP],
-      [right - w, bottom + h + GAP],
-      [x, bottom + h + GAP],
-    );
-    return spots.map(([sx, sy]) => ({ x: Math.round(sx), y: Math.round(sy), w, h }));
+    out.x = Math.round(sx);
+    out.y = Math.round(sy);
+    out.w = w;
+    out.h = h;
+    return true;
   }
 
-  /**
-   * Places labels one after another, in the order given (the first ones get the best spots).
-   *   bounds: the box every label must stay inside.
-   *   marks: [{x, y, w, h, key?}]: what no label may cover (a label's `mayCover` names the keys it
-   *     may: an item mark lies on its own place's square).
-   *   labels: [{key, anchor, variants: [{w, h, …}], inside?, mayCover?: [key]}], each variant a
-   *     shorter form of the one before it (full name, then abbreviated, then stacked or counted).
-   *   soft(box): how much of what is better left uncovered (walls, water) the box covers, 0 if none.
-   *   previous: Map key → {x, y, variant}, where each label was last time: it stays while it fits.
-   * Returns {placed: Map key → {x, y, w, h, variant}, dropped: [key]}: a label is dropped only when
-   * no form of it fits anywhere around its anchor.
-   */
+  /** The boxes taken so far, filed by the squares of a grid they touch. */
+  class TakenBoxes {
+    constructor() {
+      this.buckets = new Map();
+    }
+
+    add(box) {
+      const x1 = Math.floor((box.x + box.w) / BUCKET_PX);
+      const y1 = Math.floor((box.y + box.h) / BUCKET_PX);
+      for (let y = Math.floor(box.y / BUCKET_PX); y <= y1; y++)
+        for (let x = Math.floor(box.x / BUCKET_PX); x <= x1; x++) {
+          // Squares are numbered row by row; a spot off the bounds' left or top gets its own numbers.
+          const square = y * 65536 + x;
+          const list = this.buckets.get(square);
+          if (list) list.push(box);
+          else this.buckets.set(square, [box]);
+        }
+    }
+
+    /** Whether the spot covers a taken box, other than those whose keys `allowed` holds. */
+    hit(spot, allowed) {
+      const x1 = Math.floor((spot.x + spot.w) / BUCKET_PX);
+      const y1 = Math.floor((spot.y + spot.h) / BUCKET_PX);
+      for (let y = Math.floor(spot.y / BUCKET_PX); y <= y1; y++)
+        for (let x = Math.floor(spot.x / BUCKET_PX); x <= x1; x++) {
+          const list = this.buckets.get(y * 65536 + x);
+          if (!list) continue;
+          for (const box of list) {
+            if (overlaps(spot, box) && !(allowed && box.key !== undefined && allowed.has(box.key)))
+              return true;
+          }
+        }
+      return false;
+    }
+  }
+
   function placeLabels({ bounds, marks, labels, soft = () => 0, previous = new Map() }) {
-    const taken = marks.slice();
+    const taken = new TakenBoxes();
+    for (const mark of marks) taken.add(mark);
     const placed = new Map();
     const dropped = [];
+    const spot = { x: 0, y: 0, w: 0, h: 0 };
     for (const label of labels) {
       const allowed = label.mayCover ? new Set(label.mayCover) : null;
       const was = previous.get(label.key);
       let best = null;
       let bestCost = Number.POSITIVE_INFINITY;
+      const consider = (v, c) => {
+        let cost = v * SHORTER_COST + c;
+        if (was && was.variant === v && was.spot === c) cost -= STAY_BONUS;
+        if (cost >= bestCost || !within(spot, bounds) || taken.hit(spot, allowed)) return;
+        const covered = soft(spot);
+        if (covered > 0) cost += SOFT_COST + covered;
+        if (cost < bestCost) {
+          best = { x: spot.x, y: spot.y, w: spot.w, h: spot.h, variant: v, spot: c };
+          bestCost = cost;
+        }
+      };
+      // Where it was first: still free, it usually wins, and then nothing else need be tried.
+      const wasVariant = was && label.variants[was.variant];
+      if (wasVariant && spotInto(spot, label.anchor, wasVariant.w, wasVariant.h, label.inside, was.spot))
+        consider(was.variant, was.spot);
       label.variants.forEach((variant, v) => {
-        candidates(label.anchor, variant.w, variant.h, label.inside).forEach((spot, c) => {
-          let cost = v * SHORTER_COST + c;
-          if (was && was.variant === v && was.x === spot.x && was.y === spot.y) cost -= STAY_BONUS;
-          if (cost >= bestCost || !within(spot, bounds)) return;
-          for (const box of taken) {
-            if (overlaps(spot, box) && !(allowed && box.key !== undefined && allowed.has(box.key))) return;
-          }
-          const covered = soft(spot);
-          if (covered > 0) cost += SOFT_COST + covered;
-          if (cost < bestCost) {
-            best = { ...spot, variant: v };
-            bestCost = cost;
-          }
-        });
+        if (v * SHORTER_COST - STAY_BONUS >= bestCost) return;
+        for (let c = 0; spotInto(spot, label.anchor, variant.w, variant.h, label.inside, c); c++)
+          consider(v, c);
       });
       if (!best) {
         dropped.push(label.key);
         continue;
       }
       placed.set(label.key, best);
-      taken.push(best);
+      taken.add(best);
     }
     return { placed, dropped };
   }
