@@ -24,12 +24,43 @@
     box.y + box.h <= bounds.y + bounds.h;
 
   /**
+   * The spots outside an anchor, in the order they are tried, as [x, y] codes: x 0 centred, 1 to
+   * its right, 2 to its left, 3 flush with its right side, 4 flush with its left side; y 0 above,
+   * 1 below, 2 centred, 3 flush with its top, 4 flush with its bottom, 5 and 6 one label further
+   * above and below.
+   */
+  const OUTSIDE_SPOTS = [
+    [0, 0],
+    [0, 1],
+    [1, 2],
+    [2, 2],
+    [3, 0],
+    [4, 0],
+    [3, 1],
+    [4, 1],
+    [1, 3],
+    [2, 3],
+    [1, 4],
+    [2, 4],
+    [1, 0],
+    [2, 0],
+    [1, 1],
+    [2, 1],
+    [0, 5],
+    [0, 6],
+    [3, 5],
+    [4, 5],
+    [3, 6],
+    [4, 6],
+  ];
+
+  /**
    * Where a w×h box may go around an anchor, best first: `inside` puts it first in the anchor's own
    * corners (an item mark within its cell); then beside the anchor, centred on each side; above and
    * below flush with one side (clear of what lies just past the other); beside it flush with its
    * top or bottom; at its corners; and one label further out above and below. Sets `out` to the
-   * i-th spot, false when there is none: spots are tried by the thousand each frame, and none is
-   * allocated.
+   * i-th spot, false when there is none: spots are tried by the thousand each frame, and no box is
+   * allocated for one until it is chosen.
    */
   function spotInto(out, anchor, w, h, inside, i) {
     const { x, y } = anchor;
@@ -49,76 +80,12 @@
       sx = (at + 4) % 2 === 0 ? x + GAP : right - w - GAP;
       sy = at + 4 < 2 ? bottom - h - GAP : y + GAP;
     } else {
-      switch (at) {
-        case 0:
-          [sx, sy] = [cx, above];
-          break;
-        case 1:
-          [sx, sy] = [cx, below];
-          break;
-        case 2:
-          [sx, sy] = [toRight, cy];
-          break;
-        case 3:
-          [sx, sy] = [toLeft, cy];
-          break;
-        case 4:
-          [sx, sy] = [right - w, above];
-          break;
-        case 5:
-          [sx, sy] = [x, above];
-          break;
-        case 6:
-          [sx, sy] = [right - w, below];
-          break;
-        case 7:
-          [sx, sy] = [x, below];
-          break;
-        case 8:
-          [sx, sy] = [toRight, y];
-          break;
-        case 9:
-          [sx, sy] = [toLeft, y];
-          break;
-        case 10:
-          [sx, sy] = [toRight, bottom - h];
-          break;
-        case 11:
-          [sx, sy] = [toLeft, bottom - h];
-          break;
-        case 12:
-          [sx, sy] = [toRight, above];
-          break;
-        case 13:
-          [sx, sy] = [toLeft, above];
-          break;
-        case 14:
-          [sx, sy] = [toRight, below];
-          break;
-        case 15:
-          [sx, sy] = [toLeft, below];
-          break;
-        case 16:
-          [sx, sy] = [cx, above - h];
-          break;
-        case 17:
-          [sx, sy] = [cx, below + h];
-          break;
-        case 18:
-          [sx, sy] = [right - w, above - h];
-          break;
-        case 19:
-          [sx, sy] = [x, above - h];
-          break;
-        case 20:
-          [sx, sy] = [right - w, below + h];
-          break;
-        case 21:
-          [sx, sy] = [x, below + h];
-          break;
-        default:
-          return false;
-      }
+      const spot = OUTSIDE_SPOTS[at];
+      if (!spot) return false;
+      const xs = [cx, toRight, toLeft, right - w, x];
+      const ys = [above, below, cy, y, bottom - h, above - h, below + h];
+      sx = xs[spot[0]];
+      sy = ys[spot[1]];
     }
     out.x = Math.round(sx);
     out.y = Math.round(sy);
