@@ -1,5 +1,6 @@
 /**
  * The viewer in a browser: frame times on a run page while a 1,000-agent stress run streams to it,
+ * then on a 40-agent one drawn large enough to name every agent (its labels placed every frame),
  * and how long the page takes to load. Debian's chromium, headless, through playwright-core. The
  * machine may be busy with other work: a page doing nothing but count its frames, measured just
  * before and just after in the same browser, is the floor the viewer's figures stand on.
@@ -14,10 +15,14 @@ import { rendererCpu } from "./renderer-cpu.js";
 import { stressScenario } from "./stress-scenario.js";
 
 const AGENTS = 1000;
+/** A second world small enough to name every agent, place and item: every frame places its labels. */
+const LABELLED_AGENTS = 40;
 /** Wall seconds of frames measured while the run streams. */
 const MEASURE_S = 15;
 /** Sim ms per wall ms: the walkers keep moving all through the measurement. */
 const PACE = 1;
+/** Wall seconds of frames measured on the labelled world's page. */
+const LABELLED_S = 10;
 /** Wall seconds of an empty page's frames, before and after. */
 const FLOOR_S = 5;
 /** Wall seconds the run page is traced for its CPU time, once its frames are measured. */
@@ -49,8 +54,9 @@ if (!existsSync(CHROMIUM)) {
 }
 
 const stress = stressScenario(AGENTS, 3_600_000);
+const labelled = stressScenario(LABELLED_AGENTS, 3_600_000);
 const catalog: ScenarioCatalog = {
-  find: (name) => (name === stress.name ? stress : bundledScenarios.find(name)),
+  find: (name) => [stress, labelled].find((s) => s.name === name) ?? bundledScenarios.find(name),
   list: () => bundledScenarios.list(),
 };
 const server = await startServer({ host: "127.0.0.1", port: 0 }, { scenarios: catalog });
@@ -107,6 +113,26 @@ try {
   // Traced apart from the frames measured: tracing has a cost of its own.
   const cpu = await rendererCpu(browser, page, CPU_S);
   await page.close();
+  // The labelled world: its 40 walkers named on the map, their labels placed again every frame
+  // they move.
+  const named = server.registry.create(labelled.name, 1, { pace: PACE });
+  const { page: namedPage } = await open(
+    named.run.id,
+    "globalThis.WarrenViewer?.page?.map?.maps[0]?.marks?.elements.size > 0",
+  );
+  await namedPage.evaluate(
+    "globalThis.WarrenViewer.page.frameTimes.length = globalThis.WarrenViewer.page.frameWork.length = 0",
+  );
+  await sleep(LABELLED_S * 1000);
+  const namedFrames = (await namedPage.evaluate(
+    "globalThis.WarrenViewer.page.frameTimes.slice()",
+  )) as number[];
+  const namedWork = (await namedPage.evaluate("globalThis.WarrenViewer.page.frameWork.slice()")) as number[];
+  const namedShown = (await namedPage.evaluate(
+    "(() => { const m = globalThis.WarrenViewer.page.map.maps[0]; return { cell: m.cell, labels: m.marks.layer.querySelectorAll('.map-label').length, dropped: m.marks.dropped.length, draws: globalThis.WarrenViewer.page.map.draws }; })()",
+  )) as { cell: number; labels: number; dropped: number; draws: number };
+  await namedPage.close();
+  named.run.dispose("the benchmark is done");
   const floorAfter = await floor();
   const late = frames.filter((f) => f > 1000 / 50).length;
   console.log(`viewer with ${AGENTS} agents streaming (pace ${PACE}), ${MEASURE_S} s measured:`);
@@ -127,6 +153,12 @@ try {
   console.log(
     `  CPU a second, traced ${CPU_S} s  page main thread ${cpu.main.toFixed(0)} ms, its compositor ${cpu.compositor.toFixed(0)} ms, display compositor ${cpu.display.toFixed(0)} ms`,
   );
+  console.log(
+    `  labelled world (${LABELLED_AGENTS} agents, ${namedShown.cell}-pixel cells, ${namedShown.labels} labels, ${namedShown.dropped} dropped), ${LABELLED_S} s:`,
+  );
+  console.log(`    frame interval            ${quantiles(namedFrames)}`);
+  console.log(`    page's work in a frame    ${quantiles(namedWork)}`);
+  console.log(`    ${framesPerSecond(namedFrames)} frames/s over ${namedFrames.length} frames`);
   console.log(`  floor: an empty page, before ${floorBefore}`);
   console.log(`  floor: an empty page, after  ${floorAfter}`);
   hosted.run.dispose("the benchmark is done");

@@ -9,7 +9,7 @@ import type { Page } from "playwright-core";
 import { WebSocket } from "ws";
 import { browserForSuite, browserMissing, openPage } from "./helpers/browser.js";
 import { catalogWithLoudYard, shout } from "./helpers/loud-yard.js";
-import { runWithClaims, serverForSuite } from "./helpers/server.js";
+import { call, runWithClaims, serverForSuite, waitFor } from "./helpers/server.js";
 import { TcpProxy } from "./helpers/server-proxy.js";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
@@ -306,8 +306,14 @@ describe("the viewer in a browser", { skip }, () => {
       `[...document.querySelectorAll("ol.events li")].map((r) => r.dataset.kind)`,
     );
     assert.ok(kinds.length > 0 && kinds.every((k) => k === "arrived"), kinds.join());
+    // A sentence by default; its raw fields on the toggle.
+    assert.match(
+      (await page.textContent("ol.events li:first-child")) ?? "",
+      /^#\d+t=[\d.]+scourier-1 arrived at (the [a-z ]+|valley:\d+,\d+)$/,
+    );
+    await page.check("#raw-events");
     const text = await page.textContent("ol.events li:first-child");
-    assert.match(text ?? "", /agent=courier-1/);
+    assert.match(text ?? "", /arrivedagent=courier-1 cell=valley:\d+,\d+/);
     await page.click("ol.events li:first-child button");
     const picked = await read<{ selected: string; highlight: unknown }>(
       page,
@@ -316,6 +322,18 @@ describe("the viewer in a browser", { skip }, () => {
     assert.equal(picked.selected, "courier-1");
     const cell = /cell=(\w+):(\d+),(\d+)/.exec(text ?? "")!;
     assert.deepEqual(picked.highlight, { space: cell[1], x: Number(cell[2]), y: Number(cell[3]) });
+    // Back to sentences: who took what, where.
+    await page.uncheck("#raw-events");
+    await page.selectOption("#event-log select[aria-label='filter events by kind']", "took");
+    await page.selectOption("#event-log select[aria-label='filter events by agent']", "engineer-1");
+    assert.match(
+      (await page.textContent("ol.events li:last-child")) ?? "",
+      /^#\d+t=[\d.]+sengineer-1 took toolbox-1 at the workshop$/,
+    );
+    // The bridge's row says how its span stands now, and nothing that contradicts it.
+    const bridge = (await page.textContent("#places li[data-place=bridge]")) ?? "";
+    assert.match(bridge, /span: repaired/);
+    assert.doesNotMatch(bridge, /broken/);
     // A place of the list is shown on the map too.
     await page.click("#places li[data-place=clinic] button");
     const clinic = await read<{ x: number; y: number }>(page, `${VIEW}.map.highlight.cell`);
@@ -354,6 +372,74 @@ describe("the viewer in a browser", { skip }, () => {
       await opened.page.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("shows the run's own time: while the run waits for its remote agent, never a time beyond the run's", async () => {
+    const { runId, leases } = await runWithClaims(live.url, "signal_relay", ["runner-1"], { pace: 1 });
+    const lease = leases["runner-1"]!;
+    const run = live.server.registry.get(runId).run;
+    const agentPath = `/v1/runs/${runId}/agents/runner-1`;
+    const viewer = await openPage(suite.browser, `${live.url}/runs/${runId}`);
+    try {
+      await until(viewer.page, "WarrenViewer.page?.feed?.connected");
+      // The runner sleeps: the paced run moves on, then waits for the runner's next answer.
+      const first = run.outstanding("runner-1")!;
+      const slept = await call(live.url, "POST", `${agentPath}/commands`, {
+        query: { lease },
+        body: { command_id: "c-1", observation_id: first.observation_id, sleep_ms: 1500 },
+      });
+      assert.equal(slept.json.status, "accepted");
+      const waitingAt = await waitFor("the run to wait for runner-1 again", async () => {
+        const next = run.outstanding("runner-1");
+        return next && next.observation_id !== first.observation_id ? next : undefined;
+      });
+      const standing = run.simTimeMs;
+      assert.equal(waitingAt.sim_time_ms, standing);
+      // Every frame, the time the page shows; the clock's text is read as it is drawn.
+      await read(
+        viewer.page,
+        `{
+          const seen = (globalThis.clockSeen = { frames: 0, most: 0, texts: new Set() });
+          const tick = () => {
+            const view = ${VIEW};
+            seen.frames++;
+            seen.most = Math.max(seen.most, view.displayTime(performance.now()));
+            seen.texts.add(document.querySelector("#sim-clock").textContent);
+            requestAnimationFrame(tick);
+          };
+          requestAnimationFrame(tick);
+        }`,
+      );
+      await until(
+        viewer.page,
+        `globalThis.clockSeen.frames >= 60 && document.querySelector("#run-waiting").textContent.includes("waiting for runner-1")`,
+      );
+      const seen = await read<{ most: number; texts: string[] }>(
+        viewer.page,
+        "({ most: globalThis.clockSeen.most, texts: [...globalThis.clockSeen.texts] })",
+      );
+      // Still waiting on the same observation, at the same time: the page never showed beyond it.
+      assert.equal(run.outstanding("runner-1")?.observation_id, waitingAt.observation_id);
+      assert.equal(run.simTimeMs, standing);
+      assert.ok(
+        seen.most <= standing,
+        `the page showed ${seen.most} ms while the run stood at ${standing} ms`,
+      );
+      for (const text of seen.texts) {
+        const ms = Number(/^sim t=([\d.]+)s$/.exec(text)?.[1]) * 1000;
+        assert.ok(ms <= standing, `the clock read "${text}" while the run stood at ${standing} ms`);
+      }
+      // Answered, the run moves on, and so does the clock.
+      await call(live.url, "POST", `${agentPath}/commands`, {
+        query: { lease },
+        body: { command_id: "c-2", observation_id: waitingAt.observation_id, sleep_ms: 5000 },
+      });
+      await until(viewer.page, `${VIEW}.displayTime(performance.now()) > ${standing}`);
+      assert.deepEqual(viewer.errors, []);
+    } finally {
+      run.dispose("the test is done");
+      await viewer.page.close();
     }
   });
 

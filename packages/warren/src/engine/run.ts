@@ -111,6 +111,8 @@ export class Run {
   private pumping = false;
   private pumpQueued = false;
   private cancelPaceTimer: (() => void) | undefined;
+  /** While the pace timer runs: the wall time it was set at and the sim time it will reach. */
+  private paced: { fromWallMs: number; untilMs: number } | undefined;
   private cancelWallLimit: (() => void) | undefined;
   /** The run failed for its wall-time limit: its sim time is no yardstick. */
   private wallLimitPassed = false;
@@ -233,6 +235,24 @@ export class Run {
 
   get simTimeMs(): number {
     return this.sim.now;
+  }
+
+  /**
+   * The run's time as it stands, for a spectator's clock. Between events a paced run's time moves
+   * on with wall time toward its next event (`until_ms`), never past it; a run that waits for an
+   * agent's answer (`waiting_for`), or is not paced, or has ended, stands still (`until_ms` null).
+   */
+  timeNow(): { sim_time_ms: number; until_ms: number | null; waiting_for: string[] } {
+    const waitingFor = this.sim.batchSize > 0 ? this.sim.unanswered() : [];
+    if (!this.paced || this.pace === null) {
+      return { sim_time_ms: this.sim.now, until_ms: null, waiting_for: waitingFor };
+    }
+    const moved = this.sim.now + (this.clock.now() - this.paced.fromWallMs) * this.pace;
+    return {
+      sim_time_ms: Math.min(this.paced.untilMs, moved),
+      until_ms: this.paced.untilMs,
+      waiting_for: waitingFor,
+    };
   }
 
   /** The sim time at which the run fails if it has not ended. */
@@ -534,8 +554,10 @@ export class Run {
       const next = this.sim.nextTime();
       if (this.pace !== null && next !== undefined && next > this.paceReached) {
         if (this.cancelPaceTimer) return;
+        this.paced = { fromWallMs: this.clock.now(), untilMs: next };
         this.cancelPaceTimer = this.clock.setTimer((next - this.sim.now) / this.pace, () => {
           this.cancelPaceTimer = undefined;
+          this.paced = undefined;
           this.paceReached = next;
           this.pump();
         });
@@ -637,6 +659,7 @@ export class Run {
     this.cancelWallLimit?.();
     this.cancelPaceTimer?.();
     this.cancelPaceTimer = undefined;
+    this.paced = undefined;
     for (const cancel of this.deadlineTimers.values()) cancel();
     this.deadlineTimers.clear();
     this.ledger.close();

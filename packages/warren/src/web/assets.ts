@@ -8,8 +8,11 @@ import { fileURLToPath } from "node:url";
 export const VIEWER_SCRIPTS = [
   "dom.js",
   "model.js",
+  "label-layout.js",
+  "map-marks.js",
   "map-view.js",
   "agent-panel.js",
+  "event-sentence.js",
   "event-log.js",
   "place-list.js",
   "feed.js",

@@ -18,7 +18,7 @@ const STORED_RECORDS_KEPT = 8;
 /**
  * The run viewer: `/` lists the runs, `/runs/{run}` shows one (live through the spectator
  * WebSocket, or replayed once it has ended). The pages read `/v1` like any client, plus the
- * viewer's own documents: a run's scene, its world now, an agent's latest observation, and the
+ * viewer's own documents: a run's scene, its world and its clock now, an agent's latest observation, and the
  * record of an ended run (observation texts and world changes; empty while it is going).
  */
 export function viewerRoutes(app: FastifyInstance, registry: RunRegistry): void {
@@ -51,6 +51,13 @@ export function viewerRoutes(app: FastifyInstance, registry: RunRegistry): void 
   app.get<{ Params: { run: string } }>("/runs/:run/world", async (request) => {
     const { run } = registry.get(request.params.run);
     return { cursor: run.eventCursor, ...worldState(run.world, run.scenario) };
+  });
+
+  // The run's own clock, with the cursor it stands at: the page's clock moves on from it only
+  // while the run is known to (a paced run between events), never past its next event.
+  app.get<{ Params: { run: string } }>("/runs/:run/clock", async (request) => {
+    const { run } = registry.get(request.params.run);
+    return { cursor: run.eventCursor, pace: run.pace, ...run.timeNow() };
   });
 
   app.get<{ Params: { run: string } }>("/runs/:run/record", async (request) => {

@@ -35,7 +35,8 @@ export function buildValley(world: World, rng: SeededRandom): void {
     "the bridge",
     RIVER_X - 1,
     bridgeY,
-    "The west end of the bridge. Its span is broken and the river runs fast below.",
+    // What never changes: whether the span stands is the place's `span` feature, as it is now.
+    "The west end of the bridge; the river runs fast below.",
   );
   world.addPlaceAt(
     "valley",

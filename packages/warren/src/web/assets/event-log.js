@@ -1,23 +1,11 @@
-// The event log: the latest events, filtered by agent and kind; choosing one shows where it happened.
+// The event log: the latest events as sentences (or their raw fields), filtered by agent and kind;
+// choosing one shows where it happened.
 (() => {
   const viewer = (globalThis.WarrenViewer ??= {});
-  const { el, seconds } = viewer;
+  const { el, seconds, eventSentence, rawFields } = viewer;
 
   /** Rows shown at once, newest first. */
   const MAX_ROWS = 100;
-  /** Characters of one field shown in a row. */
-  const MAX_FIELD = 160;
-
-  function summary(event) {
-    const d = event.data ?? {};
-    const parts = [];
-    for (const [key, value] of Object.entries(d)) {
-      if (key === "objectives") continue;
-      const text = typeof value === "string" ? value : JSON.stringify(value);
-      parts.push(`${key}=${text.length > MAX_FIELD ? `${text.slice(0, MAX_FIELD)}…` : text}`);
-    }
-    return parts.join(" ");
-  }
 
   function concerns(event, agentId) {
     const d = event.data ?? {};
@@ -36,6 +24,11 @@
         "aria-label": "filter events by kind",
         onchange: () => this.render(),
       });
+      this.rawToggle = el("input", {
+        type: "checkbox",
+        id: "raw-events",
+        onchange: () => this.render(),
+      });
       this.list = el("ol", { class: "events", "aria-label": "events, newest first" });
       container.replaceChildren(
         el(
@@ -43,6 +36,7 @@
           { class: "filters" },
           el("label", {}, "agent ", this.agentFilter),
           el("label", {}, "kind ", this.kindFilter),
+          el("label", {}, this.rawToggle, " raw fields (key=value)"),
         ),
         this.list,
       );
@@ -63,7 +57,7 @@
     render() {
       const model = this.model;
       if (!model) return;
-      const filter = `${this.agentFilter.value}\n${this.kindFilter.value}`;
+      const filter = `${this.agentFilter.value}\n${this.kindFilter.value}\n${this.rawToggle.checked}`;
       const fresh =
         model !== this.shownModel || filter !== this.shownFilter || model.cursor < this.shownCursor;
       const since = fresh ? 0 : this.shownCursor;
@@ -108,8 +102,12 @@
           },
           el("span", { class: "cursor" }, `#${event.cursor}`),
           el("span", { class: "time" }, seconds(event.sim_time_ms)),
-          el("span", { class: `kind kind-${event.kind}` }, event.kind),
-          el("span", { class: "data" }, summary(event)),
+          ...(this.rawToggle.checked
+            ? [
+                el("span", { class: `kind kind-${event.kind}` }, event.kind),
+                el("span", { class: "data" }, rawFields(event)),
+              ]
+            : [el("span", { class: "sentence" }, eventSentence(event, this.model))]),
         ),
       );
     }

@@ -12,9 +12,7 @@
     wall: "#3b3f47",
     place: "#d8e8f5",
     placeEdge: "#2f6690",
-    placeText: "#163a55",
     item: "#b5651d",
-    label: "#111418",
     sight: "rgba(255, 196, 0, 0.18)",
     sightEdge: "#b38600",
     selected: "#d1001f",
@@ -32,6 +30,14 @@
     "#37474f",
   ];
 
+  /** Names and item marks are drawn as placed elements when a map's cells are this large or larger… */
+  const MIN_LABELLED_CELL = 16;
+  /** …and the run is small enough to place every label each frame. */
+  const MAX_LABELLED_AGENTS = 60;
+  const MAX_LABELLED_THINGS = 200;
+  /** The height a map's figure takes beside its canvas: the caption and the margins. */
+  const FIGURE_CHROME_PX = 40;
+
   class MapView {
     constructor(container, { onSelect }) {
       this.container = container;
@@ -47,18 +53,33 @@
     setModel(model) {
       this.model = model;
       this.agentList = [...model.agents.values()];
+      this.build();
+    }
+
+    /**
+     * Lays out one canvas per space, each scaled to fit the column's width and the window's height
+     * below the map's top, so a whole map is seen at once; again when the window is resized.
+     */
+    build() {
+      const model = this.model;
       /** Where each agent of agentList was drawn, in cells: space, x, y (null: not on a map). */
       this.drawnAt = this.agentList.map(() => ({ space: null, x: 0, y: 0 }));
       this.drawnState = null;
       this.container.replaceChildren();
       this.maps = [];
-      const width = Math.max(200, this.container.clientWidth || 600);
+      const { width, height } = this.available();
+      const labelled =
+        model.agents.size <= MAX_LABELLED_AGENTS &&
+        model.places.size + model.items.size <= MAX_LABELLED_THINGS;
       for (const space of model.spaces.values()) {
-        const cell = Math.max(2, Math.min(56, Math.floor((width - 4) / space.width)));
+        const fit = Math.min((width - 4) / space.width, (height - 4) / space.height);
+        const cell = Math.max(2, Math.min(56, Math.floor(fit)));
         const figure = document.createElement("figure");
         figure.className = "space";
         const caption = document.createElement("figcaption");
         caption.textContent = `${space.id} (${space.width}×${space.height})`;
+        const stage = document.createElement("div");
+        stage.className = "map-stage";
         const canvas = document.createElement("canvas");
         canvas.tabIndex = 0;
         canvas.setAttribute("role", "img");
@@ -70,12 +91,38 @@
         canvas.style.height = `${space.height * cell}px`;
         canvas.dataset.space = space.id;
         canvas.addEventListener("click", (e) => this.click(space.id, cell, canvas, e));
-        figure.append(caption, canvas);
+        stage.append(canvas);
+        const map = { space, cell, canvas, ratio, background: null, backgroundKey: -1, marks: null };
+        if (labelled && cell >= MIN_LABELLED_CELL) {
+          const layer = document.createElement("div");
+          layer.className = "map-marks";
+          layer.setAttribute("aria-hidden", "true");
+          stage.append(layer);
+          map.marks = new viewer.MapMarks(layer, map, (agent) => this.colorOf(agent));
+        }
+        figure.append(caption, stage);
         this.container.append(figure);
-        this.maps.push({ space, cell, canvas, ratio, background: null, backgroundKey: -1 });
+        this.maps.push(map);
       }
+      this.builtFor = `${width}×${height}`;
       /** Device pixels per cell on the most detailed map: a token moved less than one is not redrawn. */
       this.pixelsPerCell = Math.max(1, ...this.maps.map((m) => m.cell * m.ratio));
+      if (this.time !== undefined) this.render(this.time);
+    }
+
+    /** Builds the maps again if the window's size changed what fits. */
+    refit() {
+      if (!this.model) return;
+      const { width, height } = this.available();
+      if (`${width}×${height}` !== this.builtFor) this.build();
+    }
+
+    /** The room for a map: the column's width, and the window's height below the maps' top. */
+    available() {
+      const width = Math.max(200, this.container.clientWidth || 600);
+      const top = this.container.getBoundingClientRect().top + (globalThis.scrollY || 0);
+      const height = Math.max(200, (globalThis.innerHeight || 800) - top - FIGURE_CHROME_PX);
+      return { width, height };
     }
 
     /** A run with few agents gives each its own colour; a larger one colours them by role. */
@@ -141,8 +188,8 @@
       for (let y = 0; y < space.height; y++)
         for (let x = 0; x < space.width; x++)
           if (space.blocked[y * space.width + x]) g.fillRect(x * cell, y * cell, cell, cell);
-      g.font = `${Math.max(9, Math.min(12, cell * 0.45))}px system-ui, sans-serif`;
-      for (const place of this.model.places.values()) {
+      // A labelled map's places are elements over it (map-marks.js).
+      for (const place of map.marks ? [] : this.model.places.values()) {
         const at = place.cellAt;
         if (!at || at.space !== space.id) continue;
         g.fillStyle = COLORS.place;
@@ -150,10 +197,6 @@
         g.strokeStyle = COLORS.placeEdge;
         g.lineWidth = 2;
         g.strokeRect(at.x * cell + 1, at.y * cell + 1, cell - 2, cell - 2);
-        if (cell >= 16) {
-          g.fillStyle = COLORS.placeText;
-          g.fillText(place.name, at.x * cell + 2, at.y * cell + cell - 3, cell * 3);
-        }
       }
       map.background = layer;
       map.backgroundKey = key;
@@ -223,6 +266,30 @@
         g.strokeRect(x0 * cell, y0 * cell, (2 * r + 1) * cell, (2 * r + 1) * cell);
         g.setLineDash([]);
       }
+      const radius = Math.max(1.5, cell * 0.32);
+      if (map.marks) map.marks.draw(model, this.agentList, positions, this.selected);
+      else this.drawDots(map, g, positions, radius);
+      // A labelled map rings its selected token itself.
+      if (!map.marks && selectedAt && selectedAt.space === space.id) {
+        g.strokeStyle = COLORS.selected;
+        g.lineWidth = 3;
+        g.beginPath();
+        g.arc((selectedAt.x + 0.5) * cell, (selectedAt.y + 0.5) * cell, radius + 3, 0, Math.PI * 2);
+        g.stroke();
+      }
+      const h = this.highlight?.cell;
+      if (h && h.space === space.id) {
+        const pulse = 2 + 2 * Math.sin(now / 120);
+        g.strokeStyle = COLORS.highlight;
+        g.lineWidth = 3;
+        g.strokeRect(h.x * cell - pulse, h.y * cell - pulse, cell + 2 * pulse, cell + 2 * pulse);
+      }
+    }
+
+    /** A map too small to name things: items and agents as dots, agents batched by colour. */
+    drawDots(map, g, positions, radius) {
+      const { space, cell } = map;
+      const model = this.model;
       const itemSize = Math.max(2, cell * 0.22);
       g.fillStyle = COLORS.item;
       g.beginPath();
@@ -242,9 +309,7 @@
         g.closePath();
       }
       g.fill();
-      const radius = Math.max(1.5, cell * 0.32);
       const byColor = new Map();
-      const labels = [];
       for (let i = 0; i < positions.length; i++) {
         const at = positions[i];
         if (!at || at.space !== space.id) continue;
@@ -255,7 +320,6 @@
         const cx = (at.x + 0.5) * cell;
         const cy = (at.y + 0.5) * cell;
         list.push(cx, cy);
-        if (cell >= 16) labels.push(agent.name, cx, cy);
       }
       // Tokens a few pixels wide are squares on whole pixels: as readable, and far cheaper to
       // rasterise than arcs or blended edges.
@@ -271,32 +335,6 @@
           } else g.rect(Math.round(points[i] - side / 2), Math.round(points[i + 1] - side / 2), side, side);
         }
         g.fill();
-      }
-      if (labels.length) {
-        g.font = "600 11px system-ui, sans-serif";
-        g.textAlign = "center";
-        g.lineWidth = 3;
-        g.strokeStyle = "rgba(255,255,255,0.9)";
-        g.fillStyle = COLORS.label;
-        for (let i = 0; i < labels.length; i += 3) {
-          g.strokeText(labels[i], labels[i + 1], labels[i + 2] - radius - 3);
-          g.fillText(labels[i], labels[i + 1], labels[i + 2] - radius - 3);
-        }
-        g.textAlign = "start";
-      }
-      if (selectedAt && selectedAt.space === space.id) {
-        g.strokeStyle = COLORS.selected;
-        g.lineWidth = 3;
-        g.beginPath();
-        g.arc((selectedAt.x + 0.5) * cell, (selectedAt.y + 0.5) * cell, radius + 3, 0, Math.PI * 2);
-        g.stroke();
-      }
-      const h = this.highlight?.cell;
-      if (h && h.space === space.id) {
-        const pulse = 2 + 2 * Math.sin(now / 120);
-        g.strokeStyle = COLORS.highlight;
-        g.lineWidth = 3;
-        g.strokeRect(h.x * cell - pulse, h.y * cell - pulse, cell + 2 * pulse, cell + 2 * pulse);
       }
     }
   }

@@ -83,6 +83,8 @@
       }
       this.objectives = new Map(scene.objectives.map((o) => [o.id, { ...o, progress: { ...o.progress } }]));
       this.lastEvent = null;
+      /** Where each item was taken, by the took event's cursor: the event names no cell. */
+      this.tookAt = new Map();
       /** Bumped when a wall opens, so the map redraws its walls. */
       this.wallsVersion = 0;
       /** Bumped when an item moves, so the map redraws. */
@@ -194,6 +196,7 @@
           }
           return;
         case "took":
+          if (agent) this.tookAt.set(event.cursor, agent.cell);
           this.moveItem(d.item, { at: "agent", agent: d.agent });
           return;
         case "dropped":

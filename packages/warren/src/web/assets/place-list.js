@@ -9,7 +9,10 @@
       "ul",
       { class: "places" },
       [...model.places.values()].map((place) => {
-        const features = Object.entries(place.features ?? {}).map(([k, v]) => `${k}: ${JSON.stringify(v)}`);
+        // A feature is the place's state now (the description is what never changes).
+        const features = Object.entries(place.features ?? {}).map(
+          ([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`,
+        );
         return el(
           "li",
           { dataset: { place: place.id } },

@@ -10,6 +10,8 @@
   const LIST_MS = 1000;
   /** How often a live page asks for the world (and every other time, who holds the remote agents). */
   const POLL_MS = 1000;
+  /** How soon after an event a live page asks for the run's clock again (at most this often). */
+  const CLOCK_MS = 150;
   /** Frame intervals kept for the benchmark. */
   const FRAME_SAMPLES = 3600;
   const ENDED = ["completed", "failed", "crashed", "interrupted", "over_budget", "abandoned", "deleted"];
@@ -27,12 +29,14 @@
       this.texts = {};
       this.liveText = { observationId: null, text: "", asked: 0 };
       this.pace = null;
-      this.lastEventWall = performance.now();
       this.frameTimes = [];
       this.frameWork = [];
       this.status = el("span", { id: "run-status", class: "status" }, "loading");
       this.reason = el("span", { id: "run-reason", class: "muted" });
       this.clock = el("span", { id: "sim-clock" });
+      this.waiting = el("span", { id: "run-waiting", class: "muted" });
+      /** The run's clock as the server last told it, with when the answer came (a live run only). */
+      this.runClock = null;
       this.paceText = el("span", { id: "pace" });
       this.stream = el("span", { id: "stream-info", class: "muted" });
       this.title = el("h1", {}, "warren run");
@@ -61,6 +65,7 @@
             this.reason,
             " · ",
             this.clock,
+            this.waiting,
             " · ",
             this.paceText,
             " · ",
@@ -106,6 +111,11 @@
         },
       });
       document.addEventListener("keydown", (e) => this.key(e));
+      // The maps fit the room left below the header: again when the window or the header changes size.
+      const refit = () => this.map.refit();
+      globalThis.addEventListener("resize", refit);
+      this.headerBox = root.querySelector("header");
+      if (globalThis.ResizeObserver) new ResizeObserver(refit).observe(this.headerBox);
     }
 
     setModel(model) {
@@ -173,9 +183,7 @@
       this.mode = "live";
       this.feed = new viewer.SpectatorFeed(runId, {
         cursor: () => this.model.cursor,
-        onEvent: (event) => {
-          if (this.model.apply(event)) this.lastEventWall = performance.now();
-        },
+        onEvent: (event) => this.model.apply(event),
         onEnd: () => void this.replayAfterEnd(scene),
       });
       this.feed.start();
@@ -279,6 +287,7 @@
 
     drawFrame(now) {
       this.player?.tick(now);
+      if (this.mode === "live") this.askClock(now);
       const t = this.displayTime(now);
       this.map.render(t);
       if (now - (this.panelsAt ?? 0) >= PANEL_MS) {
@@ -296,12 +305,35 @@
       }
     }
 
-    /** Sim time on screen: a replay's clock, or live, the last event's time moved on at the run's pace. */
+    /**
+     * Sim time on screen: a replay's clock, or live, the run's own. The run's clock moves on from
+     * what the server last said only while the server said it moves (a paced run between events),
+     * at the run's pace and never past its next event; with an event the server's clock did not
+     * know of yet, or while the run waits for an agent, it stands at the latest event's time.
+     */
     displayTime(now) {
       if (this.player) return this.player.time;
       const model = this.model;
-      if (this.pace === null || model.status !== "running") return model.simTime;
-      return model.simTime + Math.min(10_000, (now - this.lastEventWall) * this.pace);
+      const c = this.runClock;
+      if (!c || c.cursor !== model.cursor || c.until_ms === null || this.pace === null) return model.simTime;
+      return Math.max(model.simTime, Math.min(c.until_ms, c.sim_time_ms + (now - c.at) * this.pace));
+    }
+
+    /** Asks for the run's clock when an event came since the last answer, and every POLL_MS anyway. */
+    askClock(now) {
+      const c = this.runClock;
+      if (this.clockAsked || now - (this.clockAskedAt ?? 0) < CLOCK_MS) return;
+      if (c && c.cursor === this.model.cursor && now - this.clockAskedAt < POLL_MS) return;
+      this.clockAsked = true;
+      this.clockAskedAt = now;
+      getJson(`/runs/${encodeURIComponent(this.runId)}/clock`)
+        .then((clock) => {
+          this.runClock = { ...clock, at: performance.now() };
+        })
+        .catch(() => {})
+        .finally(() => {
+          this.clockAsked = false;
+        });
     }
 
     observationText(agent) {
@@ -326,6 +358,9 @@
     drawPanels(t) {
       const model = this.model;
       this.clock.textContent = `sim ${seconds(t)}`;
+      const waitingFor = this.runClock?.cursor === model.cursor ? this.runClock.waiting_for : [];
+      this.waiting.textContent =
+        this.mode === "live" && waitingFor.length ? ` (waiting for ${waitingFor.join(", ")})` : "";
       const feed = this.feed;
       this.stream.textContent =
         `cursor ${model.cursor} · gaps ${model.gaps} · duplicates ${model.duplicates}` +

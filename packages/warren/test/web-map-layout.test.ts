@@ -1,0 +1,152 @@
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { bundledScenarios } from "../src/server/index.js";
+import { browserForSuite, browserMissing } from "./helpers/browser.js";
+import { serverForSuite } from "./helpers/server.js";
+
+const packageDir = fileURLToPath(new URL("..", import.meta.url));
+/** Screenshots for people to look at (git-ignored), one per scenario and window size. */
+const outputDir = join(packageDir, "test-output", "viewer");
+const live = serverForSuite();
+const suite = browserForSuite();
+const skip = browserMissing || undefined;
+
+/** A desktop window and a phone's. */
+const WINDOWS = [
+  { width: 1400, height: 900 },
+  { width: 390, height: 844 },
+];
+
+interface Measure {
+  /** Pairs of a label or an item mark with anything else on the map that it covers, described. */
+  overlaps: string[];
+  /** Labels that cover a wall or water cell (and were not walled in), described. */
+  onWalls: string[];
+  labels: number;
+  dropped: number;
+  /** The map's canvas in the window, and the window. */
+  map: { left: number; top: number; right: number; bottom: number };
+  window: { width: number; height: number };
+}
+
+/**
+ * In the page: the bounding boxes of every mark and label element over the maps, and which of them
+ * overlap. Tokens may lie on one another and on their place's square (that is where the agents
+ * stand), and an item mark on its own place's square; nothing else may overlap anything.
+ */
+const MEASURE = `(() => {
+  const view = globalThis.WarrenViewer.page;
+  const found = { overlaps: [], onWalls: [], labels: 0, dropped: 0 };
+  for (const map of view.map.maps) {
+    if (!map.marks) continue;
+    found.dropped += map.marks.dropped.length;
+    const boxes = [...map.marks.layer.children].map((e) => {
+      const r = e.getBoundingClientRect();
+      return { e, kind: e.className.split(" ")[0], key: e.dataset.key, cell: e.dataset.cell, x: r.x, y: r.y, w: r.width, h: r.height };
+    });
+    // Half a pixel of rounding: boxes that only touch do not overlap.
+    const overlap = (a, b) => a.x + 0.5 < b.x + b.w && b.x + 0.5 < a.x + a.w && a.y + 0.5 < b.y + b.h && b.y + 0.5 < a.y + a.h;
+    const allowed = (a, b) => {
+      const kinds = [a.kind, b.kind].sort().join(" ");
+      if (kinds === "map-token map-token" || kinds === "map-place map-token") return true;
+      return kinds === "map-item map-place" && a.cell === b.cell;
+    };
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++)
+        if (overlap(boxes[i], boxes[j]) && !allowed(boxes[i], boxes[j]))
+          found.overlaps.push(boxes[i].key + " over " + boxes[j].key);
+    const canvas = map.canvas.getBoundingClientRect();
+    const { space, cell } = map;
+    // A label may lie on a wall only where its place or agent is walled in on every side.
+    const blocked = (x, y) => x < 0 || y < 0 || x >= space.width || y >= space.height || space.blocked[y * space.width + x];
+    const walledIn = (key) => {
+      const place = key.startsWith("label:place:") && view.model.places.get(key.slice("label:place:".length));
+      const [x, y] = place ? [place.cellAt.x, place.cellAt.y] : key.slice("label:agents:".length).split(",").map(Number);
+      if (!Number.isInteger(x) || !Number.isInteger(y)) return false;
+      for (const dx of [-1, 0, 1]) for (const dy of [-1, 0, 1]) if ((dx || dy) && !blocked(x + dx, y + dy)) return false;
+      return true;
+    };
+    for (const b of boxes) {
+      if (b.kind !== "map-label") continue;
+      found.labels++;
+      if (walledIn(b.key)) continue;
+      for (let y = 0; y < space.height; y++)
+        for (let x = 0; x < space.width; x++) {
+          if (!space.blocked[y * space.width + x]) continue;
+          const wall = { x: canvas.x + 1 + x * cell, y: canvas.y + 1 + y * cell, w: cell, h: cell };
+          if (overlap(b, wall)) found.onWalls.push(b.key + " on " + x + "," + y);
+        }
+    }
+  }
+  const r = view.map.maps[0].canvas.getBoundingClientRect();
+  found.map = { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+  found.window = { width: innerWidth, height: innerHeight };
+  return found;
+})()`;
+
+describe("the maps in a browser: every label and mark clear of the others, the map inside the window", {
+  skip,
+}, () => {
+  const runs = new Map<string, string>();
+  before(async () => {
+    mkdirSync(outputDir, { recursive: true });
+    if (skip) return;
+    for (const scenario of bundledScenarios.list()) {
+      const hosted = live.server.registry.create(scenario.name, 3, {});
+      await hosted.run.whenEnded();
+      runs.set(scenario.name, hosted.run.id);
+    }
+  });
+
+  for (const { width, height } of WINDOWS) {
+    it(`at ${width}×${height}: in every scenario, from start to end, no overlap, no label on a wall, the whole map seen`, async () => {
+      assert.equal(runs.size, 6, "six scenarios");
+      const page = await suite.browser.newPage({ viewport: { width, height } });
+      const errors: string[] = [];
+      page.on("pageerror", (error) => errors.push(error.message));
+      const report: string[] = [];
+      for (const [scenario, runId] of runs) {
+        await page.goto(`${live.url}/runs/${runId}`);
+        await page.waitForFunction("globalThis.WarrenViewer?.page?.mode === 'replay'", undefined, {
+          polling: 50,
+        });
+        const events = (await page.evaluate("WarrenViewer.page.player.events.length")) as number;
+        // The run at a few moments between its start and its end, the end last (as the page opens).
+        for (const at of [0, Math.round(events / 3), Math.round((2 * events) / 3), events]) {
+          await page.evaluate(`WarrenViewer.page.player.seek(${at})`);
+          // Drawn once more, at the moment sought.
+          await page.evaluate(
+            "new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))",
+          );
+          const seen = (await page.evaluate(MEASURE)) as Measure;
+          const where = `${scenario} at event ${at} of ${events}, ${width}×${height}`;
+          assert.ok(seen.labels > 0, `${where}: labels are shown`);
+          assert.deepEqual(seen.overlaps, [], `${where}: overlaps`);
+          assert.deepEqual(seen.onWalls, [], `${where}: labels on walls`);
+          assert.equal(seen.dropped, 0, `${where}: every label found a place`);
+          assert.ok(
+            seen.map.left >= 0 &&
+              seen.map.top >= 0 &&
+              seen.map.right <= seen.window.width &&
+              seen.map.bottom <= seen.window.height,
+            `${where}: the map ${JSON.stringify(seen.map)} lies inside the window ${JSON.stringify(seen.window)}`,
+          );
+          if (at === events) report.push(`${scenario}: ${seen.labels} labels, 0 overlaps`);
+        }
+        // The header is redrawn a few times a second: shown at the end too before the picture.
+        await page.waitForFunction(
+          "document.querySelector('#sim-clock').textContent === 'sim t=' + Math.round(WarrenViewer.page.model.simTime) / 1000 + 's'",
+          undefined,
+          { polling: 50 },
+        );
+        await page.screenshot({ path: join(outputDir, `${scenario}-${width}x${height}.png`) });
+      }
+      assert.deepEqual(errors, []);
+      await page.close();
+      process.stderr.write(`${width}×${height}: ${report.join("; ")}\n`);
+    });
+  }
+});
