@@ -87,8 +87,8 @@ describe("warren serve", () => {
       const exited = once(child, "exit");
       child.kill("SIGTERM");
       await exited;
-      }
-    });
+    }
+  });
 
   it("keeps its runs in the user's state folder unless told otherwise", async () => {
     const state = mkdtempSync(join(tmpdir(), "warren-state-"));

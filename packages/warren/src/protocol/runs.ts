@@ -15,7 +15,17 @@ import { AffordanceMode, Controller, NpcPolicies } from "./policies.js";
 import { RunScores } from "./scores.js";
 
 export const RunStatus = Type.Enum(
-  ["created", "running", "completed", "failed", "crashed", "interrupted", "over_budget", "abandoned", "deleted"],
+  [
+    "created",
+    "running",
+    "completed",
+    "failed",
+    "crashed",
+    "interrupted",
+    "over_budget",
+    "abandoned",
+    "deleted",
+  ],
   {
     title: "RunStatus",
     description:
