@@ -101,7 +101,8 @@ describe("runs and scenarios", () => {
     const runner = ended.scores.agents.find((a: { agent_id: string }) => a.agent_id === "runner-1");
     assert.equal(runner.controller, "solution");
     assert.equal(runner.messages, 1, "the runner told the plate");
-    assert.equal(runner.credits, 1);
+    assert.equal(runner.credits, 2, "reaching the gate and telling the plate");
+    assert.equal(ended.scores.score, 0.5, "two of signal_relay's four steps");
     const bad: [Record<string, unknown>, RegExp][] = [
       [{ npc_policy: { "pilot-9": "random" } }, /npc_policy names "pilot-9", which is not an agent here/],
       [{ npc_policy: { "keeper-1": "clever" } }, /npc_policy/],

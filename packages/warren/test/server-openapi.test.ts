@@ -58,6 +58,20 @@ describe("OpenAPI", () => {
     assert.deepEqual(schemas.CreateRunRequest.properties.affordances, ref("AffordanceMode"));
     assert.deepEqual(schemas.NpcPolicy.enum, ["solution", "none", "noop", "random", "greedy"]);
     assert.deepEqual(schemas.RunEndedEvent.properties.data.properties.scores, ref("RunScores"));
+    assert.deepEqual(schemas.CommandBody.oneOf, [
+      ref("ActionCommand"),
+      ref("SleepCommand"),
+      ref("NoopCommand"),
+    ]);
+    assert.deepEqual(schemas.Lane.enum, ["body", "voice"]);
+    assert.deepEqual(schemas.ToolSpec.properties.lane, ref("Lane"));
+    // A default in words, not `default`, so generators leave the field optional.
+    const deadline = schemas.CreateRunRequest.properties.deadline_s;
+    assert.ok(!("default" in deadline) && / default 60$/.test(deadline.description), deadline.description);
+    assert.deepEqual(doc.info.license, { name: "MIT", identifier: "MIT" });
+    assert.equal(doc.servers[0].url, "/");
+    const frames = doc.paths["/v1/runs/{run}/spectate"].get.responses["200"];
+    assert.deepEqual(frames.content["application/json"].schema, ref("SpectatorFrame"));
     // A decision event carries its receipt; a refused action is that one event.
     assert.deepEqual(schemas.RunEvent.properties.receipt, ref("Receipt"));
     assert.ok(!schemas.RunEvent.required.includes("receipt"));

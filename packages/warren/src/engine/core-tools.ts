@@ -1,5 +1,6 @@
 import { type Cell, cellName, parseCell } from "./grid.js";
 import type { Offer, ToolDefinition } from "./tool.js";
+import type { ToolInputSchema } from "./types.js";
 import { type AgentState, type Item, sameCell, type World } from "./world.js";
 
 /** The tools every scenario has: walking, taking, dropping and talking. */
@@ -10,7 +11,7 @@ const MESSAGE_MS = 1000;
 const MAX_MESSAGE_CHARS = 500;
 
 /** take and drop both name one item. */
-const ITEM_ARGS = {
+const ITEM_ARGS: ToolInputSchema = {
   type: "object",
   properties: { item: { type: "string" } },
   required: ["item"],

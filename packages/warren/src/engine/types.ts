@@ -7,13 +7,26 @@
 
 export type JsonSchema = Record<string, unknown>;
 
+/** An agent's lanes: one durative action at a time on each (walking on the body, talking on the voice). */
+export const LANES = ["body", "voice"] as const;
+export type Lane = (typeof LANES)[number];
+
+/** The JSON Schema of a tool's args: always an object of named arguments. */
+export interface ToolInputSchema {
+  type: "object";
+  properties: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: boolean;
+  [keyword: string]: unknown;
+}
+
 /** A tool as agents see it in their briefing's catalog. */
 export interface ToolSpec {
   name: string;
   description: string;
-  lane: string;
+  lane: Lane;
   durative: boolean;
-  input_schema: JsonSchema;
+  input_schema: ToolInputSchema;
 }
 
 export type ObjectiveStatus = "pending" | "completed" | "failed";
@@ -56,7 +69,7 @@ export interface Briefing {
 export type WakeReason = "start" | "arrived" | "done" | "failed" | "refused" | "message" | "timer" | "idle";
 
 export interface BusyLane {
-  lane: string;
+  lane: Lane;
   action: string;
   args: Record<string, unknown>;
   since_ms: number;
@@ -105,7 +118,7 @@ export interface OwnOutcome {
 
 export interface ToolReadiness {
   action: string;
-  lane: string;
+  lane: Lane;
   durative: boolean;
   ready: boolean;
   why_not: string;

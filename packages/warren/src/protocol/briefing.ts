@@ -1,16 +1,36 @@
 import { type Static, Type } from "typebox";
+import { LANES } from "../engine/types.js";
 
 export const JsonSchemaObject = Type.Record(Type.String(), Type.Unknown(), {
   description: "a JSON Schema (draft 2020-12 subset)",
+});
+
+export const ToolInputSchema = Type.Object(
+  {
+    type: Type.Literal("object"),
+    properties: Type.Record(Type.String(), JsonSchemaObject, { description: "each argument's JSON Schema" }),
+    required: Type.Optional(Type.Array(Type.String(), { description: "the arguments that must be given" })),
+    additionalProperties: Type.Optional(Type.Boolean()),
+  },
+  {
+    title: "ToolInputSchema",
+    description:
+      "the JSON Schema (draft 2020-12 subset) of an action's args: always an object of named arguments",
+  },
+);
+
+export const Lane = Type.Enum(LANES, {
+  title: "Lane",
+  description: "one durative action per lane at a time: body (walking, carrying, tools), voice (messages)",
 });
 
 export const ToolSpec = Type.Object(
   {
     name: Type.String(),
     description: Type.String(),
-    lane: Type.String({ description: "one durative action per lane at a time: body, voice" }),
+    lane: Lane,
     durative: Type.Boolean(),
-    input_schema: JsonSchemaObject,
+    input_schema: ToolInputSchema,
   },
   { title: "ToolSpec", additionalProperties: false, description: "a tool of the briefing's catalogue" },
 );

@@ -1,5 +1,5 @@
 import { type Static, Type } from "typebox";
-import { ObjectiveView } from "./briefing.js";
+import { Lane, ObjectiveView } from "./briefing.js";
 
 const closed = { additionalProperties: false } as const;
 
@@ -13,7 +13,7 @@ export const WakeReason = Type.Enum(
 
 const BusyLane = Type.Object(
   {
-    lane: Type.String(),
+    lane: Lane,
     action: Type.String(),
     args: Type.Record(Type.String(), Type.Unknown()),
     since_ms: Type.Integer(),
@@ -97,7 +97,7 @@ export const Observation = Type.Object(
       Type.Object(
         {
           action: Type.String(),
-          lane: Type.String(),
+          lane: Lane,
           durative: Type.Boolean(),
           ready: Type.Boolean(),
           why_not: Type.String(),

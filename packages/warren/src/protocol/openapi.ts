@@ -36,6 +36,27 @@ function collectNamed(): Map<string, TSchema> {
   return named;
 }
 
+/**
+ * A copy of `schema` whose optional properties carry their default in words, not as `default`:
+ * generators (openapi-typescript's default settings) type a property with a `default` as always
+ * present, which is true of the server's view but makes a client spell out every default.
+ */
+function defaultsInWords(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(defaultsInWords);
+  if (schema === null || typeof schema !== "object") return schema;
+  const node = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, defaultsInWords(v)])) as Json;
+  const properties = node.properties as Record<string, Json> | undefined;
+  if (node.type !== "object" || !properties) return node;
+  const required = new Set((node.required as string[] | undefined) ?? []);
+  for (const [name, property] of Object.entries(properties)) {
+    if (required.has(name) || !("default" in property)) continue;
+    const { default: value, description, ...rest } = property;
+    const said = `default ${JSON.stringify(value)}`;
+    properties[name] = { ...rest, description: description ? `${description}; ${said}` : said };
+  }
+  return node;
+}
+
 /** A copy of `schema` with every nested titled schema replaced by a reference to its component. */
 function withRefs(schema: unknown, isRoot = true): unknown {
   if (Array.isArray(schema)) return schema.map((s) => withRefs(s, false));
@@ -135,12 +156,15 @@ export function openApiDocument(): Json {
     paths[op.path] ??= {};
     paths[op.path]![op.method.toLowerCase()] = operation(op);
   }
-  const schemas = Object.fromEntries([...collectNamed()].map(([name, schema]) => [name, withRefs(schema)]));
+  const schemas = Object.fromEntries(
+    [...collectNamed()].map(([name, schema]) => [name, defaultsInWords(withRefs(schema))]),
+  );
   return {
     openapi: "3.1.0",
     info: {
       title: "warren-agent/0",
       version: PROTOCOL_VERSION,
+      license: { name: "MIT", identifier: "MIT" },
       description: [
         "Remote control of agents in a WARREN run over plain HTTP and long polling.",
         "A run starts when all its controlled agents have been claimed once.",
@@ -148,6 +172,7 @@ export function openApiDocument(): Json {
         `Long polls wait at most ${MAX_WAIT_S} s. The lease goes in ?lease= or Authorization: Bearer.`,
       ].join(" "),
     },
+    servers: [{ url: "/", description: "the warren server that serves this document" }],
     paths,
     components: {
       schemas,

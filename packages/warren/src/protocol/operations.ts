@@ -358,6 +358,12 @@ export const spectate: Operation = {
         "switching to WebSocket; frames are SpectatorFrame; close 1000 at the end, 1013 after a lagged frame",
       schema: SpectatorFrame,
     },
+    // Never answered over HTTP/1.1: a 2XX gives the frames' schema a typed home for generators.
+    200: {
+      description:
+        "the stream's frames, as JSON: after the 101 each WebSocket text frame is one SpectatorFrame (no plain 200 is answered; a plain GET gets 426)",
+      schema: SpectatorFrame,
+    },
     404: E404,
     410: E410_LET_GO,
     426: error("upgrade_required: a plain GET; connect with Upgrade: websocket"),
