@@ -101,7 +101,7 @@ test("200 tasks at most: the oldest done or dropped one makes room; with none, t
 
 test("a rate window counts what happened within it, per key, and forgets what falls out", () => {
   let now = 1_000_000;
-  const window = new RateWindow(60_000, () => now);
+  const window = new RateWindow(60_000, () => now, 100);
   window.record("a");
   now += 30_000;
   window.record("a");

@@ -1,71 +1,29 @@
 import assert from "node:assert/strict";
 import { describe, type TestContext, test } from "node:test";
-import type { DaemonClient } from "../src/client/daemon-client.js";
-import { speakFor } from "./helpers/a2a.js";
-import { type RawConnection, startTestDaemon, TEST_PROFILES, waitFor } from "./helpers/daemon.js";
-import { hubClient, rowOf } from "./helpers/fixture-agents.js";
+import { concierged as conciergedOf, type Fleet, fleet as fleetOf } from "./helpers/concierge-fleet.js";
+import { type RawConnection, TEST_PROFILES, waitFor } from "./helpers/daemon.js";
+import { rowOf } from "./helpers/fixture-agents.js";
 
 const digest = (conn: RawConnection, timeoutMs = 10_000) =>
   conn.nextEvent((e) => e.event === "deliver" && e.kind === "digest", timeoutMs);
 
-type Session = RawConnection & { token: string };
+const CONFIG = { agentProfiles: { mute: TEST_PROFILES.mute, asker: TEST_PROFILES.asker } };
+const fleet = (t: TestContext) => fleetOf(t, CONFIG);
+const concierged = (t: TestContext) => conciergedOf(t, CONFIG);
 
-/** A daemon of the test's own with a job `worker` speaking on a connection, and a hub subscribed. */
-interface Fleet {
-  hub: DaemonClient;
-  /** A hub connection, subscribed to pushes. */
-  raw: RawConnection;
-  worker: string;
-  workerConn: Session;
-  /** A connection speaking for job `id`, idle, closed with the test. */
-  session(id: string): Promise<Session>;
-}
-
-/** A fleet with the concierge on, played by a scripted connection. */
-interface Concierged extends Fleet {
-  cid: string;
-  concierge: Session;
-}
-
-async function fleet(t: TestContext): Promise<Fleet> {
-  const daemon = await startTestDaemon({
-    config: { agentProfiles: { mute: TEST_PROFILES.mute, asker: TEST_PROFILES.asker } },
-  });
-  const conns: RawConnection[] = [];
-  const hub = await hubClient(daemon);
-  t.after(async () => {
-    for (const conn of conns) conn.close();
-    hub.close();
-    await daemon.stop();
-  });
-  const raw = await daemon.connect();
-  conns.push(raw);
-  assert.equal((await raw.request("subscribe", {})).ok, true);
-  const { id: worker } = await hub.call("dispatch", { profile: "mute", name: "worker" });
-  const workerConn = await speakFor(daemon, worker, { state: "working", status: "busy", agentItems: true });
-  conns.push(workerConn);
-  const session = async (id: string) => {
-    const conn = await speakFor(daemon, id, { state: "working", status: "idle", agentItems: true });
-    conns.push(conn);
-    return conn;
-  };
-  return { hub, raw, worker, workerConn, session };
-}
-
-async function concierged(t: TestContext): Promise<Concierged> {
-  const f = await fleet(t);
-  const on = await f.raw.request("concierge", { action: "on", launch: { profile: "mute" } });
-  assert.equal(on.ok, true, JSON.stringify(on));
-  const cid = on.result.job.id as string;
-  return { ...f, cid, concierge: await f.session(cid) };
-}
-
-/** The worker's report that it waits for an answer to `question`. */
-function ask(f: Fleet, question: string) {
+/** The worker's report that it waits for an answer to `question` (with its `choices`). */
+function ask(f: Fleet, question: string, choices: string[] = []) {
   return f.workerConn.request("report", {
     id: f.worker,
     token: f.workerConn.token,
-    report: { state: "blocked", status: "waiting", waitingFor: "question", question, agentItems: true },
+    report: {
+      state: "blocked",
+      status: "waiting",
+      waitingFor: "question",
+      question,
+      choices,
+      agentItems: true,
+    },
   });
 }
 
@@ -73,15 +31,15 @@ describe("the concierge (M44, M45) with a scripted protocol agent in its place",
   test("the name is reserved; on starts one job with the role, at most one; status and pushes", async (t) => {
     const { hub, raw, worker, workerConn } = await fleet(t);
     const named = await raw.request("dispatch", { profile: "mute", name: " concierge " });
-    assert.equal(named.code, "bad_request");
+    assert.equal(named.code, "reserved_name");
     assert.match(named.error, /concierge's/);
-    assert.equal((await raw.request("rename", { id: worker, name: "concierge" })).code, "bad_request");
+    assert.equal((await raw.request("rename", { id: worker, name: "concierge" })).code, "reserved_name");
     const reported = await workerConn.request("report", {
       id: worker,
       token: workerConn.token,
       report: { state: "working", name: "concierge" },
     });
-    assert.equal(reported.code, "bad_request");
+    assert.equal(reported.code, "reserved_name");
 
     const off = await raw.request("concierge", { action: "status" });
     assert.deepEqual(
@@ -201,6 +159,11 @@ describe("the concierge (M44, M45) with a scripted protocol agent in its place",
     const routine = await raw.request("concierge", { action: "answer", answer: "routine" });
     assert.equal(routine.result.policy.answer, "routine");
     assert.equal((await concierge.request("concierge-reply", { id: cid, text: "x" })).code, "bad_request");
+    // Deploying is the person's to decide: not routine, whatever the concierge thinks.
+    const deploy = await concierge.request("concierge-reply", { id: worker, text: "yes" });
+    assert.equal(deploy.code, "policy");
+    assert.match(deploy.error, /not a routine question/);
+    await ask(f, "Go on with the next file?", ["yes", "no"]);
 
     const replied = await concierge.request("concierge-reply", { id: worker, text: "yes", why: "routine" });
     assert.equal(replied.ok, true, JSON.stringify(replied));
@@ -234,7 +197,9 @@ describe("the concierge (M44, M45) with a scripted protocol agent in its place",
     assert.match(steer.text, /"yes"/);
     assert.equal((await raw.request("concierge", { action: "undo" })).code, "not_found");
 
-    // A terminal agent's question: the answer is typed, and the feed says the concierge typed it.
+    // A terminal agent's question: the answer is typed, and the feed says the concierge typed it
+    // (an open question is no routine one: the person lets it answer any).
+    await raw.request("concierge", { action: "answer", answer: "always" });
     const { id: term } = await hub.call("dispatch", { profile: "asker", name: "term" });
     await waitFor("term asks", async () =>
       (await rowOf(hub, term))?.waitingFor === "question" ? true : undefined,
@@ -266,7 +231,7 @@ describe("the concierge (M44, M45) with a scripted protocol agent in its place",
       what: "dispatch",
       launch: { profile: "mute", name: "concierge" },
     });
-    assert.equal(reserved.code, "bad_request");
+    assert.equal(reserved.code, "reserved_name");
   });
 
   test("off stops it and on starts the same job again", async (t) => {

@@ -20,7 +20,8 @@ let suggested = false;
 /**
  * The fake model plays two parts. The concierge (its system prompt says so): a digest with the
  * asker waiting gets a suggestion, then, the suggestion taken, a reply; an order digest is applied.
- * The asker: its task asks a routine question, and it answers what it is told.
+ * The asker: its task asks a style question (open, so no routine one: the policy is `always`), and
+ * it answers what it is told.
  */
 function script(request: FakeRequest): FakeAnswer {
   const last = request.last;
@@ -50,14 +51,14 @@ function script(request: FakeRequest): FakeAnswer {
 }
 
 before(async () => {
-  suite = await startPiSuite(script, { concierge: { answer: "routine" } });
+  suite = await startPiSuite(script, { concierge: { answer: "always" } });
 });
 after(async () => {
   await suite?.close();
   clock.remove();
 });
 
-test("pi as the concierge: a digest wakes it, it suggests, answers a routine question, undo steers the session; an order fires once per due time across a restart", {
+test("pi as the concierge: a digest wakes it, it suggests, answers the question (answer: always), undo steers the session; an order fires once per due time across a restart", {
   timeout: PI_WAIT_MS * 6,
 }, async () => {
   const on = await suite.hub.request("concierge", { action: "on" });

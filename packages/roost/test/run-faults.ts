@@ -14,6 +14,8 @@ import { killAll, processesMentioning } from "./helpers/leftovers.js";
 
 const TEST_DIR = fileURLToPath(new URL(".", import.meta.url));
 const KILLS = Number(process.env.ROOST_FAULT_KILLS) || 100;
+/** Rounds of the memory soak (`faults-memory`): 40 sessions a round, 30 unique messages each. */
+const SOAK_ROUNDS = Number(process.env.ROOST_FAULT_SOAK_ROUNDS) || 24;
 /**
  * A file's time limit (ROOST_FAULT_FILE_LIMIT_MS sets one for all): the kill file's grows with its
  * kills (about 4 s each on a loaded 2-core machine).
@@ -132,7 +134,12 @@ async function runFile(file: string): Promise<FileResult> {
       file,
     ],
     {
-      env: { ...OWN_ENV, ROOST_FAULT_KILLS: String(KILLS), TMPDIR: folder },
+      env: {
+        ...OWN_ENV,
+        ROOST_FAULT_KILLS: String(KILLS),
+        ROOST_FAULT_SOAK_ROUNDS: String(SOAK_ROUNDS),
+        TMPDIR: folder,
+      },
       // A process group of its own: a file past its limit is killed with all it started.
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],

@@ -12,6 +12,7 @@ import {
   DETACH_KEY_NAME,
   type EventMessage,
   RoostError,
+  terminalSafe,
 } from "../protocol/index.js";
 import type { Command } from "./command.js";
 
@@ -101,7 +102,8 @@ class AttachSession {
     const result = (await this.client.call("attach", { id: this.id, ...size })) as AttachResult;
     // Later attaches (after the daemon came back) go by id: a name may have changed meanwhile.
     this.id = result.id;
-    this.name = `${result.name} (${result.id})`;
+    // Its name goes into the window's title and the notes: made safe, it cannot end the title early.
+    this.name = terminalSafe(`${result.name} (${result.id})`);
     this.keyboard = result.keyboard;
     if (!result.ended) {
       this.client.on("event", this.onEvent).on("close", this.onClose);

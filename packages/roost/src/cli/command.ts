@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { DaemonClient } from "../client/daemon-client.js";
 import { roostHome } from "../home/paths.js";
-import { RoostError } from "../protocol/index.js";
+import { RoostError, terminalSafe, terminalSafeJson } from "../protocol/index.js";
 
 type OptionSpec = { type: "string" | "boolean"; short?: string };
 
@@ -23,7 +23,10 @@ export interface CommandContext {
   home: string;
   /** A connection to the daemon, started in the background when none runs. */
   client(): Promise<DaemonClient>;
-  /** Prints the human line, or the JSON value with `--json`. */
+  /**
+   * Prints the human line, or the JSON value with `--json`: either made safe for the terminal
+   * (what a line carries from an agent or a screen may hold escapes; JSON writes them escaped).
+   */
   print(human: string, value: unknown): void;
 }
 
@@ -77,14 +80,17 @@ export async function runCommand(command: Command, argv: string[]): Promise<numb
         return clientInUse;
       },
       print: (human, value) => {
-        process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${human}\n`);
+        process.stdout.write(
+          json ? `${terminalSafeJson(value, 2)}\n` : `${terminalSafe(human, { lines: true })}\n`,
+        );
       },
     });
   } catch (err) {
     const code = err instanceof RoostError ? err.code : "internal";
     const message = (err as Error).message;
-    if (json) process.stdout.write(`${JSON.stringify({ ok: false, code, error: message })}\n`);
-    process.stderr.write(`roost ${command.name}: ${code}: ${message}\n`);
+    // A refusal's text may quote what an agent said (a name, a question): safe for the terminal too.
+    if (json) process.stdout.write(`${terminalSafeJson({ ok: false, code, error: message })}\n`);
+    process.stderr.write(`roost ${command.name}: ${terminalSafe(`${code}: ${message}`, { lines: true })}\n`);
     return 1;
   } finally {
     clientInUse?.close();

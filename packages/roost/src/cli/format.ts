@@ -1,6 +1,6 @@
 import { formatAge } from "../hub/age.js";
 import { isWaiting, rowLook, rowSays, unreadReplies } from "../hub/row-look.js";
-import type { JobRow } from "../protocol/index.js";
+import { type JobRow, terminalSafe } from "../protocol/index.js";
 
 const HEADER = ["ID", "NAME", "STATE", "✉", "AGE", "SAYS"];
 
@@ -19,11 +19,11 @@ const columns = (text: string) => [...text].length;
 export function rowsTable(rows: JobRow[], now = Date.now()): string {
   const cells = rows.map((row) => [
     row.id,
-    `${row.pinned ? "⚑ " : ""}${row.name}`,
+    `${row.pinned ? "⚑ " : ""}${terminalSafe(row.name)}`,
     rowLook(row).label,
     unreadReplies(row) > 0 ? String(unreadReplies(row)) : "",
     formatAge(now - Date.parse(row.updatedAt)),
-    says(row).replace(/[\x00-\x1f\x7f]+/g, " "),
+    terminalSafe(says(row)),
   ]);
   const table = [HEADER, ...cells];
   const widths = HEADER.map((_, c) => Math.max(...table.map((line) => columns(line[c]!))));

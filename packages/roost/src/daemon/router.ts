@@ -102,7 +102,8 @@ export function route(ctx: OpContext, log: Log, caller: Caller, op: unknown, raw
   if (typeof op !== "string" || !Object.hasOwn(OPS, op))
     throw new RoostError("bad_request", `unknown op ${JSON.stringify(op)}`);
   const name = op as OpName;
-  const refused = refusal(name, callerKind(ctx.state, caller));
+  const kind = callerKind(ctx.state, caller);
+  const refused = refusal(name, kind);
   if (refused !== null) throw new RoostError("unsupported", refused);
   const args = checkedArgs(name, rawArgs);
   const handler = HANDLERS[name] as (ctx: OpContext, caller: Caller, args: unknown) => unknown;
@@ -123,7 +124,11 @@ export function route(ctx: OpContext, log: Log, caller: Caller, op: unknown, raw
     // does `shutdown`: the daemon closes its store, which commits everything, right after it.
     const kept = (value: unknown) =>
       store.writesAsked === writesBefore || name === "shutdown" ? value : store.committed().then(() => value);
-    const result = handler(ctx, caller, args);
+    // The concierge's connection has the rights the person's policy gives it, for every op.
+    const result =
+      kind === "concierge"
+        ? ctx.concierge.asConcierge(name, () => handler(ctx, caller, args))
+        : handler(ctx, caller, args);
     const answer = result instanceof Promise ? result.then(kept) : kept(result);
     return answer instanceof Promise ? answer.catch(fault) : answer;
   } catch (err) {

@@ -43,7 +43,7 @@ export function buildServices(
   const clock = clockFromEnv();
   const feed = new EventsFeed(store, () => state.now());
   const dispatcher = new Dispatcher(state, supervisor, terminalRows);
-  const foreground = new ForegroundPeers();
+  const foreground = new ForegroundPeers(() => clock.now());
   const peers = new PeerService({ state, supervisor, dispatcher, feed, foreground, clock }, store);
   const board = new BoardService({ state, supervisor }, feed, store, foreground);
   const schedules = new Scheduler(store, {

@@ -10,7 +10,7 @@ import {
 } from "./hub-state.js";
 import { shortPath } from "./row-list.js";
 import { editorLine, fit } from "./row-view.js";
-import { bold, cyan, dim, errorBackground, green, grey, inverse, red, yellow } from "./style.js";
+import { bold, cyan, dim, errorBackground, green, grey, inverse, oneLine, red, yellow } from "./style.js";
 
 const TONES: Record<NoticeTone, (text: string) => string> = {
   ok: green,
@@ -52,7 +52,7 @@ const CONFIRM_TEXT: Record<ConfirmedAction, (name: string) => string> = {
 export function statusLine(state: HubState, width: number): string {
   const mode = state.mode;
   if (mode.kind === "confirm") {
-    const name = state.rows.get(mode.id)?.name ?? mode.id;
+    const name = oneLine(state.rows.get(mode.id)?.name ?? mode.id);
     return errorBackground(fit(` ${CONFIRM_TEXT[mode.action](name)}`, width));
   }
   if (mode.kind === "dispatch-profile") {
@@ -74,7 +74,7 @@ export function statusLine(state: HubState, width: number): string {
     const chosen = schedules[Math.min(mode.choice, schedules.length - 1)]!;
     const prefix = " Schedule ";
     const keys = `  ${dim(`r: run now · p: ${chosen.paused ? "resume" : "pause"}`)}`;
-    const names = schedules.map((s) => `${s.name}${s.paused ? " (paused)" : ""}`);
+    const names = schedules.map((s) => `${oneLine(s.name)}${s.paused ? " (paused)" : ""}`);
     return fit(`${prefix}${choiceWindow(names, mode.choice, width - prefix.length - 28)}${keys}`, width);
   }
   if (mode.kind === "dispatch-task") {
@@ -88,7 +88,7 @@ export function statusLine(state: HubState, width: number): string {
   if (concierge !== null) return concierge;
   if (mode.kind === "add-task") return editorLine(bold(cyan(" New task › ")), mode.editor, width);
   if (mode.kind === "filter") return editorLine(bold(cyan(" / ")), mode.editor, width);
-  if (state.notice) return fit(` ${TONES[state.notice.tone](state.notice.text)}`, width);
+  if (state.notice) return fit(` ${TONES[state.notice.tone](oneLine(state.notice.text))}`, width);
   return "";
 }
 

@@ -10,7 +10,7 @@ import { bold, cyan, dim, grey, oneLine, red, yellow } from "./style.js";
 const field = (label: string, value: string) => ` ${dim(label.padEnd(10))}${value}`;
 
 function relatedList(jobs: RelatedJob[]): string {
-  return jobs.map((j) => `${j.name} ${dim(`#${j.id}`)} ${grey(j.lifecycle)}`).join(", ");
+  return jobs.map((j) => `${oneLine(j.name)} ${dim(`#${j.id}`)} ${grey(j.lifecycle)}`).join(", ");
 }
 
 function heading(text: string): string {
@@ -27,13 +27,13 @@ export function detailBody(detail: JobDetail, now: number): string[] {
   const body = [
     field(
       "id",
-      `${row.id}${d.sameName.length ? yellow(`  (also named ${row.name}: ${relatedList(d.sameName)})`) : ""}`,
+      `${row.id}${d.sameName.length ? yellow(`  (also named ${oneLine(row.name)}: ${relatedList(d.sameName)})`) : ""}`,
     ),
     field(
       "profile",
       `${row.profile} ${dim(`· ${row.kind} agent${row.pid !== null ? ` · pid ${row.pid}` : ""}`)}`,
     ),
-    field("folder", shortPath(row.cwd)),
+    field("folder", oneLine(shortPath(row.cwd))),
     field("command", oneLine(d.command.join(" "))),
   ];
   if (row.task) body.push(field("task", oneLine(row.task)));
@@ -59,7 +59,7 @@ export function detailBody(detail: JobDetail, now: number): string[] {
   if (d.events.length === 0) body.push(dim(" none yet"));
   for (const e of d.events)
     body.push(
-      ` ${dim(clockTime(e.at))} ${cyan(`${e.kind} ${e.why}`)} ${oneLine(e.text)} ${dim(`· ${e.who}`)}`,
+      ` ${dim(clockTime(e.at))} ${cyan(oneLine(`${e.kind} ${e.why}`))} ${oneLine(e.text)} ${dim(`· ${oneLine(e.who)}`)}`,
     );
   return body;
 }
@@ -69,5 +69,5 @@ export function detailLines(state: HubState, width: number, height: number, now:
   const detail = state.detail;
   const name = detail?.result?.row.name ?? state.rows.get(detail?.id ?? "")?.name ?? detail?.id ?? "";
   const body = detail ? detailBody(detail, now) : [];
-  return boxLines(`${bold(name)} · details`, body, width, height, scroll, "Esc closes");
+  return boxLines(`${bold(oneLine(name))} · details`, body, width, height, scroll, "Esc closes");
 }

@@ -15,25 +15,26 @@ export function clockTime(at: string | null): string {
 function paneItems(state: HubState, pane: PaneKind): string[] {
   if (pane === "events")
     return (state.events ?? []).map(
-      (e) => `${dim(clockTime(e.at))} ${bold(e.who)} ${cyan(e.kind)} ${e.text}`,
+      (e) => `${dim(clockTime(e.at))} ${bold(oneLine(e.who))} ${cyan(oneLine(e.kind))} ${oneLine(e.text)}`,
     );
   if (pane === "board")
     return (state.board?.tasks ?? []).map(
-      (t) => `${dim(`#${t.id}`)} ${cyan(t.state.padEnd(8))} ${t.title}${t.owner ? dim(` · ${t.owner}`) : ""}`,
+      (t) =>
+        `${dim(`#${t.id}`)} ${cyan(t.state.padEnd(8))} ${oneLine(t.title)}${t.owner ? dim(` · ${oneLine(t.owner)}`) : ""}`,
     );
   if (pane === "orders") return (state.concierge?.orders ?? []).map(orderItem);
   return (state.schedules ?? []).map(
     (s) =>
-      `${bold(s.name)} ${cyan(s.when)}${s.paused ? dim(" (paused)") : ""}${s.next ? dim(` · next ${clockTime(s.next)}`) : ""}`,
+      `${bold(oneLine(s.name))} ${cyan(oneLine(s.when))}${s.paused ? dim(" (paused)") : ""}${s.next ? dim(` · next ${clockTime(s.next)}`) : ""}`,
   );
 }
 
 /** A standing order of the concierge: its number, its clock, its text, who gave it. */
 export function orderItem(order: StandingOrder): string {
   const clock = order.when
-    ? `${cyan(order.when)}${dim(` · next ${clockTime(order.nextAt)}`)}`
+    ? `${cyan(oneLine(order.when))}${dim(` · next ${clockTime(order.nextAt)}`)}`
     : dim("standing");
-  return `${dim(`#${order.id}`)} ${clock} ${order.text}${dim(` · by ${order.by}, applied ${order.count}x`)}`;
+  return `${dim(`#${order.id}`)} ${clock} ${oneLine(order.text)}${dim(` · by ${order.by}, applied ${order.count}x`)}`;
 }
 
 /** What an empty pane says, with how to fill it. */
@@ -55,7 +56,7 @@ export function paneLines(state: HubState, pane: PaneKind, width: number, height
   return [heading, ...shown.slice(0, room)];
 }
 
-/** Styled text keeps its escapes; only line breaks and other controls go. */
+/** Styled text keeps its styles (what came from an agent in it was made one line above); line breaks go. */
 function oneLineStyled(text: string): string {
   return text.replace(/[\r\n\t]+/g, " ");
 }

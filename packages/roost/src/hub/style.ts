@@ -1,3 +1,5 @@
+import { terminalSafe } from "../protocol/terminal-text.js";
+
 /** SGR styles for the hub's lines. Each closes only what it opened, so styles nest. */
 const sgr = (open: string, close: string) => (text: string) => `\x1b[${open}m${text}\x1b[${close}m`;
 
@@ -17,7 +19,10 @@ export const selectedBackground = sgr("48;5;236", "49");
 export const waitingBackground = sgr("48;5;58", "49");
 export const errorBackground = sgr("41;97", "49;39");
 
-/** Text from an agent, made safe for one terminal line: no control characters, no line breaks. */
+/**
+ * Text from an agent or a screen, made safe for one terminal line (the protocol's `terminalSafe`):
+ * no escape sequences, no invisible characters, no control characters, no line breaks.
+ */
 export function oneLine(text: string): string {
-  return text.replace(/[\x00-\x1f\x7f-\x9f]+/g, " ");
+  return terminalSafe(text);
 }

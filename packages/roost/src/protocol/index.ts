@@ -16,4 +16,5 @@ export * from "./peers.js";
 export * from "./report.js";
 export * from "./rows.js";
 export * from "./schedules.js";
+export * from "./terminal-text.js";
 export * from "./version.js";

@@ -143,14 +143,27 @@ const ANY = ["user", "session"] as const;
 const CONCIERGE = ["concierge"] as const;
 
 /**
+ * What an op may do to a session other than its caller: `start` one (a dispatch, a spawn, a
+ * respawn), `stop` one, `answer` one in the person's place (a reply, keys typed into its
+ * terminal), or `wake` one that has ended by delivering to it (a message starts an ended job).
+ * The concierge's connection is held to the person's policy for each (`act` for the first two and
+ * `wake`, `answer` for answers); every record says its effects, so a new op cannot be forgotten.
+ */
+export type OpEffect = "start" | "stop" | "answer" | "wake";
+
+/**
  * An op as the protocol declares it: what it takes (checked before anything runs), what it answers
- * (a type: the daemon's handler must return it) and who may call it.
+ * (a type: the daemon's handler must return it), who may call it and what it may do to others.
  */
 export interface OpRecord<Args extends TSchema = TSchema> {
   args: Args;
   result: unknown;
   callers: readonly OpCaller[];
+  effects: readonly OpEffect[];
 }
+
+/** An op that does nothing to another session (it reads, or changes only the caller's own). */
+const NONE = [] as const;
 
 /** Names an op's result type in its record: a type only, nothing is sent or checked. */
 const answer = <Result>() => undefined as Result;
@@ -160,69 +173,134 @@ const answer = <Result>() => undefined as Result;
  * table is typed over it, so a new op is one record here and its handler.
  */
 export const OPS = {
-  hello: { args: HelloArgs, result: answer<HelloResult>(), callers: SESSION },
-  report: { args: ReportArgs, result: answer<Record<string, never>>(), callers: SESSION },
-  ack: { args: AckArgs, result: answer<Record<string, never>>(), callers: SESSION },
-  dispatch: { args: DispatchArgs, result: answer<{ id: string; name: string }>(), callers: USER },
-  reply: { args: ReplyArgs, result: answer<ReplyResult>(), callers: USER },
-  list: { args: NoArgs, result: answer<{ rows: JobRow[] }>(), callers: USER },
-  describe: { args: DescribeArgs, result: answer<DescribeResult>(), callers: USER },
-  subscribe: { args: NoArgs, result: answer<{ rows: JobRow[] }>(), callers: USER },
-  stop: { args: JobArgs, result: answer<{ id: string }>(), callers: USER },
-  rm: { args: JobArgs, result: answer<{ id: string }>(), callers: USER },
-  respawn: { args: JobArgs, result: answer<{ id: string }>(), callers: USER },
+  hello: { args: HelloArgs, result: answer<HelloResult>(), callers: SESSION, effects: NONE },
+  report: { args: ReportArgs, result: answer<Record<string, never>>(), callers: SESSION, effects: NONE },
+  ack: { args: AckArgs, result: answer<Record<string, never>>(), callers: SESSION, effects: NONE },
+  dispatch: {
+    args: DispatchArgs,
+    result: answer<{ id: string; name: string }>(),
+    callers: USER,
+    effects: ["start"],
+  },
+  reply: {
+    args: ReplyArgs,
+    result: answer<ReplyResult>(),
+    callers: USER,
+    effects: ["answer", "start", "stop"],
+  },
+  list: { args: NoArgs, result: answer<{ rows: JobRow[] }>(), callers: USER, effects: NONE },
+  describe: { args: DescribeArgs, result: answer<DescribeResult>(), callers: USER, effects: NONE },
+  subscribe: { args: NoArgs, result: answer<{ rows: JobRow[] }>(), callers: USER, effects: NONE },
+  stop: { args: JobArgs, result: answer<{ id: string }>(), callers: USER, effects: ["stop"] },
+  rm: { args: JobArgs, result: answer<{ id: string }>(), callers: USER, effects: ["stop"] },
+  respawn: { args: JobArgs, result: answer<{ id: string }>(), callers: USER, effects: ["start", "stop"] },
   pin: {
     args: Type.Object({ id: JobRef, pinned: Maybe(Type.Boolean()) }),
     result: answer<{ id: string }>(),
     callers: USER,
+    effects: NONE,
   },
   rename: {
     args: Type.Object({ id: JobRef, name: Type.String() }),
     result: answer<{ id: string; name: string }>(),
     callers: USER,
+    effects: NONE,
   },
   reorder: {
     args: Type.Object({ ids: Type.Array(JobRef) }),
     result: answer<Record<string, never>>(),
     callers: USER,
+    effects: NONE,
   },
-  shutdown: { args: ShutdownArgs, result: answer<Record<string, never>>(), callers: USER },
-  stats: { args: NoArgs, result: answer<StatsResult>(), callers: USER },
-  task: { args: TaskArgs, result: answer<TaskResult>(), callers: ANY },
+  shutdown: { args: ShutdownArgs, result: answer<Record<string, never>>(), callers: USER, effects: ["stop"] },
+  stats: { args: NoArgs, result: answer<StatsResult>(), callers: USER, effects: NONE },
+  task: { args: TaskArgs, result: answer<TaskResult>(), callers: ANY, effects: ["wake"] },
   /** The feed carries every tree's messages: the user's and the concierge's, not a session's. */
-  events: { args: EventsArgs, result: answer<EventsResult>(), callers: ["user", "concierge"] },
-  schedules: { args: NoArgs, result: answer<SchedulesResult>(), callers: USER },
-  "schedule-add": { args: ScheduleAddArgs, result: answer<ScheduleResult>(), callers: USER },
-  "schedule-rm": { args: ScheduleIdArgs, result: answer<{ id: number }>(), callers: USER },
-  "schedule-pause": { args: ScheduleIdArgs, result: answer<ScheduleResult>(), callers: USER },
-  "schedule-resume": { args: ScheduleIdArgs, result: answer<ScheduleResult>(), callers: USER },
-  "schedule-run": { args: ScheduleIdArgs, result: answer<ScheduleRunResult>(), callers: USER },
-  attach: { args: AttachArgs, result: answer<AttachResult>(), callers: USER },
-  "attach-input": { args: AttachInputArgs, result: answer<Record<string, never>>(), callers: USER },
-  "attach-resize": { args: AttachResizeArgs, result: answer<Record<string, never>>(), callers: USER },
-  detach: { args: JobArgs, result: answer<{ detached: boolean }>(), callers: USER },
-  peer_register: { args: PeerRegisterArgs, result: answer<PeerRegisterResult>(), callers: ANY },
-  peers: { args: NoArgs, result: answer<PeersResult>(), callers: ANY },
-  send: { args: SendArgs, result: answer<SendResult>(), callers: ANY },
-  spawn: { args: SpawnArgs, result: answer<SpawnResult>(), callers: ANY },
-  handback: { args: HandbackArgs, result: answer<HandbackResult>(), callers: ANY },
-  watch: { args: WatchArgs, result: answer<WatchResult>(), callers: ANY },
-  concierge: { args: ConciergeArgs, result: answer<ConciergeStatus>(), callers: USER },
-  "concierge-ask": { args: ConciergeAskArgs, result: answer<ReplyResult>(), callers: USER },
-  "concierge-say": { args: ConciergeSayArgs, result: answer<Record<string, never>>(), callers: CONCIERGE },
-  "concierge-suggest": { args: ConciergeSuggestArgs, result: answer<{ id: string }>(), callers: CONCIERGE },
-  "concierge-policy": { args: NoArgs, result: answer<ConciergePolicy>(), callers: CONCIERGE },
-  "concierge-reply": { args: ConciergeReplyArgs, result: answer<ReplyResult>(), callers: CONCIERGE },
+  events: { args: EventsArgs, result: answer<EventsResult>(), callers: ["user", "concierge"], effects: NONE },
+  schedules: { args: NoArgs, result: answer<SchedulesResult>(), callers: USER, effects: NONE },
+  "schedule-add": {
+    args: ScheduleAddArgs,
+    result: answer<ScheduleResult>(),
+    callers: USER,
+    effects: ["start"],
+  },
+  "schedule-rm": { args: ScheduleIdArgs, result: answer<{ id: number }>(), callers: USER, effects: NONE },
+  "schedule-pause": { args: ScheduleIdArgs, result: answer<ScheduleResult>(), callers: USER, effects: NONE },
+  "schedule-resume": { args: ScheduleIdArgs, result: answer<ScheduleResult>(), callers: USER, effects: NONE },
+  "schedule-run": {
+    args: ScheduleIdArgs,
+    result: answer<ScheduleRunResult>(),
+    callers: USER,
+    effects: ["start"],
+  },
+  attach: { args: AttachArgs, result: answer<AttachResult>(), callers: USER, effects: NONE },
+  "attach-input": {
+    args: AttachInputArgs,
+    result: answer<Record<string, never>>(),
+    callers: USER,
+    effects: ["answer"],
+  },
+  "attach-resize": {
+    args: AttachResizeArgs,
+    result: answer<Record<string, never>>(),
+    callers: USER,
+    effects: NONE,
+  },
+  detach: { args: JobArgs, result: answer<{ detached: boolean }>(), callers: USER, effects: NONE },
+  peer_register: {
+    args: PeerRegisterArgs,
+    result: answer<PeerRegisterResult>(),
+    callers: ANY,
+    effects: NONE,
+  },
+  peers: { args: NoArgs, result: answer<PeersResult>(), callers: ANY, effects: NONE },
+  send: { args: SendArgs, result: answer<SendResult>(), callers: ANY, effects: ["wake"] },
+  spawn: { args: SpawnArgs, result: answer<SpawnResult>(), callers: ANY, effects: ["start"] },
+  handback: { args: HandbackArgs, result: answer<HandbackResult>(), callers: ANY, effects: ["wake"] },
+  watch: { args: WatchArgs, result: answer<WatchResult>(), callers: ANY, effects: NONE },
+  concierge: {
+    args: ConciergeArgs,
+    result: answer<ConciergeStatus>(),
+    callers: USER,
+    effects: ["start", "stop"],
+  },
+  "concierge-ask": {
+    args: ConciergeAskArgs,
+    result: answer<ReplyResult>(),
+    callers: USER,
+    effects: ["start"],
+  },
+  "concierge-say": {
+    args: ConciergeSayArgs,
+    result: answer<Record<string, never>>(),
+    callers: CONCIERGE,
+    effects: NONE,
+  },
+  "concierge-suggest": {
+    args: ConciergeSuggestArgs,
+    result: answer<{ id: string }>(),
+    callers: CONCIERGE,
+    effects: NONE,
+  },
+  "concierge-policy": { args: NoArgs, result: answer<ConciergePolicy>(), callers: CONCIERGE, effects: NONE },
+  "concierge-reply": {
+    args: ConciergeReplyArgs,
+    result: answer<ReplyResult>(),
+    callers: CONCIERGE,
+    effects: ["answer"],
+  },
   "concierge-act": {
     args: ConciergeActArgs,
     result: answer<{ id: string; name?: string }>(),
     callers: CONCIERGE,
+    effects: ["start", "stop"],
   },
   /** Standing orders: the person's and the concierge's, not a session's. */
   "concierge-order": {
     args: ConciergeOrderArgs,
     result: answer<ConciergeOrderResult>(),
     callers: ["user", "concierge"],
+    effects: NONE,
   },
 } as const satisfies Record<string, OpRecord>;
 

@@ -147,9 +147,19 @@ export const PEER_LIMITS = {
   messagesPerMinute: 30,
   /** The same text to the same session within this is a duplicate. */
   duplicateWindowMs: 60_000,
+  /**
+   * Keys a per-key window keeps (senders, trees, texts sent): past it the oldest go, so a flood of
+   * unique messages is held in bounded memory (a duplicate of one gone is then delivered).
+   */
+  windowKeys: 10_000,
+  /** Foreground sessions that left, remembered (`not running`, not `not_found`): at most, and how long. */
+  goneForegroundKept: 256,
+  goneForegroundMs: 60 * 60 * 1000,
   /** Watches per session. */
   watches: 20,
   watchExpiryMs: 12 * 60 * 60 * 1000,
+  /** Watches kept in all (sessions come and go; their watches stay until they fire or expire). */
+  watchesKept: 1000,
   /** Parent-started runs in a row that report. */
   parentRunsInARow: 3,
   /** Hand-back request ids a child remembers. */

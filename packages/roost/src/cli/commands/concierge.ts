@@ -4,6 +4,7 @@ import {
   type ConciergeStatus,
   RoostError,
   type StandingOrder,
+  terminalSafe,
 } from "../../protocol/index.js";
 import type { Command } from "../command.js";
 
@@ -20,13 +21,15 @@ export function statusLine(status: ConciergeStatus): string {
     ? `${status.running ? "on" : "off"} (${status.job.name} ${status.job.id}, ${status.job.lifecycle})`
     : "off (no job)";
   const { answer, act } = status.policy;
-  return `concierge ${job}; answers: ${answer}; acts: ${act ? "on" : "off"}; answered ${status.answered}; orders ${status.orders}`;
+  return terminalSafe(
+    `concierge ${job}; answers: ${answer}; acts: ${act ? "on" : "off"}; answered ${status.answered}; orders ${status.orders}`,
+  );
 }
 
-/** A standing order on one line: id, clock, who gave it, how often it was applied, its text. */
+/** A standing order on one line: id, clock, who gave it, how often it was applied, its text (safe for the terminal). */
 export function orderLine(order: StandingOrder): string {
   const clock = order.when ? `${order.when}, next ${order.nextAt}` : "standing";
-  return `#${order.id}  [${clock}]  by ${order.by}, applied ${order.count}x  ${order.text}`;
+  return terminalSafe(`#${order.id}  [${clock}]  by ${order.by}, applied ${order.count}x  ${order.text}`);
 }
 
 function needs(rest: string[], count: number, what: string): void {

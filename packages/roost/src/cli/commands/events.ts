@@ -1,15 +1,20 @@
 import { DaemonClient, isDisconnected } from "../../client/daemon-client.js";
-import type { EventsResult, FeedEvent } from "../../protocol/index.js";
+import { type EventsResult, type FeedEvent, terminalSafe, terminalSafeJson } from "../../protocol/index.js";
 import type { Command } from "../command.js";
 
 /** How often `--follow` asks for what is new. */
 const FOLLOW_POLL_MS = 500;
 
-/** One event on one line: time, kind and why (once when they are the same word), and what happened. */
+/**
+ * One event: time, kind and why (once when they are the same word), and what happened, made safe
+ * for the terminal; a text of several lines (a question) goes on under its first, indented to it.
+ */
 export function eventLine(event: FeedEvent): string {
-  const time = event.at.slice(11, 19);
-  const label = event.why === event.kind ? event.kind : `${event.kind}/${event.why}`;
-  return `${time}  ${label.padEnd(20)}  ${event.text}`;
+  const time = terminalSafe(event.at.slice(11, 19));
+  const label = terminalSafe(event.why === event.kind ? event.kind : `${event.kind}/${event.why}`);
+  const head = `${time}  ${label.padEnd(20)}  `;
+  const indent = " ".repeat([...head].length);
+  return head + terminalSafe(event.text, { lines: true }).split("\n").join(`\n${indent}`);
 }
 
 export const events: Command = {
@@ -33,7 +38,7 @@ export const events: Command = {
     }
     // Followed: one line per event (a JSON object per line with --json) until interrupted.
     const show = (list: FeedEvent[]) => {
-      for (const e of list) process.stdout.write(`${json ? JSON.stringify(e) : eventLine(e)}\n`);
+      for (const e of list) process.stdout.write(`${json ? terminalSafeJson(e) : eventLine(e)}\n`);
     };
     show(first.events);
     let cursor = first.cursor;

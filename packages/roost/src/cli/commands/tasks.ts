@@ -1,16 +1,16 @@
-import { type BoardTask, RoostError, type TaskResult } from "../../protocol/index.js";
+import { type BoardTask, RoostError, type TaskResult, terminalSafe } from "../../protocol/index.js";
 import type { Command } from "../command.js";
 
 const USAGE = "tasks [list|add TITLE|drop ID|assign ID SESSION] [--detail T] [--after ID,..] [--json]";
 
-/** A task on one line: id, state, title, and who holds it or what it waits on. */
+/** A task on one line: id, state, title, and who holds it or what it waits on (safe for the terminal). */
 export function taskLine(task: BoardTask): string {
   const state = task.blocked ? "blocked" : task.state;
   const holder = task.owner ? `  [${task.owner.name}]` : "";
   const waits = task.after.length ? `  (after ${task.after.map((id) => `#${id}`).join(", ")})` : "";
   const assigned = task.assigned && task.state === "open" ? `  (assigned to ${task.assigned.name})` : "";
   const result = task.result ? `: ${task.result}` : "";
-  return `#${task.id}  ${state.padEnd(7)}  ${task.title}${result}${holder}${waits}${assigned}`;
+  return terminalSafe(`#${task.id}  ${state.padEnd(7)}  ${task.title}${result}${holder}${waits}${assigned}`);
 }
 
 function afterIds(value: string | boolean | undefined): string[] | undefined {

@@ -5,6 +5,9 @@ import {
   type ConciergePolicy,
   type ConciergeStatus,
   type FeedEvent,
+  OPS,
+  type OpEffect,
+  type OpName,
   type OrderBy,
   type ReplyMode,
   type ReplyResult,
@@ -25,6 +28,7 @@ import type { JobRecord, Store } from "../store/store.js";
 import { asPiConcierge } from "./concierge-launch.js";
 import { buildDigest, rowNeed } from "./digest.js";
 import { OrderBook } from "./orders.js";
+import { notRoutine } from "./routine.js";
 import { readConciergeSettings } from "./settings.js";
 
 /** Events that come together within this long make one digest. */
@@ -76,6 +80,8 @@ export class ConciergeService {
   /** Just turned on: the first digest goes even without new events when rows need a look. */
   private fresh = false;
   private lastPushed = "";
+  /** `on` and `off` one after the other: twenty `on` at once make one concierge. */
+  private switching: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly deps: ConciergeDeps) {
     this.orders = new OrderBook(deps.store);
@@ -184,11 +190,23 @@ export class ConciergeService {
 
   // ---- the person's side: on, off, policy, undo, ask ----
 
+  /** Runs a switch after the ones before it have ended, whether they succeeded or not. */
+  private inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const turn = this.switching.then(work, work);
+    this.switching = turn.catch(() => {});
+    return turn;
+  }
+
   /**
    * Starts it: the job it had (started again), else a new one from `launch` (default: pi with the
-   * concierge's extension). Running already: nothing changes.
+   * concierge's extension). Running already: nothing changes. One switch at a time: an `on` that
+   * comes while another is starting the job finds it running.
    */
-  async on(launch: Record<string, unknown> | undefined): Promise<ConciergeStatus> {
+  on(launch: Record<string, unknown> | undefined): Promise<ConciergeStatus> {
+    return this.inTurn(() => this.turnOn(launch));
+  }
+
+  private async turnOn(launch: Record<string, unknown> | undefined): Promise<ConciergeStatus> {
     const had = this.job();
     if (had && isLive(had)) return this.status();
     const { state, supervisor } = this.deps;
@@ -222,7 +240,11 @@ export class ConciergeService {
     await supervisor.remove(job);
   }
 
-  async off(): Promise<ConciergeStatus> {
+  off(): Promise<ConciergeStatus> {
+    return this.inTurn(() => this.turnOff());
+  }
+
+  private async turnOff(): Promise<ConciergeStatus> {
     const job = this.job();
     if (job && isLive(job)) {
       const { state, supervisor } = this.deps;
@@ -289,18 +311,24 @@ export class ConciergeService {
   }
 
   async reply(job: Job, target: Job, text: string, why: string | null): Promise<ReplyResult> {
-    const { answer } = this.policy();
-    if (answer === "never")
-      throw new RoostError(
-        "policy",
-        "the person has not let the concierge answer (answer: never): suggest instead",
-      );
     if (target.id === job.id) throw new RoostError("bad_request", "the concierge does not answer itself");
-    if (toRow(target).waitingFor !== "question")
+    const row = toRow(target);
+    if (row.waitingFor !== "question" || !isLive(target))
       throw new RoostError(
         "bad_request",
         `${target.name} (${target.id}) is not waiting for an answer to a question`,
       );
+    // A command reply (/stop) acts on the session rather than answering it: the person's alone.
+    if (text.trimStart().startsWith("/"))
+      throw new RoostError("policy", "a command reply (a text starting with /) is the person's to give");
+    if (this.policy().answer === "routine") {
+      const why = notRoutine(row, text);
+      if (why !== null)
+        throw new RoostError(
+          "policy",
+          `not a routine question (answer: routine): ${why}; suggest instead, the person answers it`,
+        );
+    }
     const result = await this.deps.reply(target, text, null, this.actor(job));
     this.meta.answered++;
     this.meta.undoable = { jobId: target.id, name: target.name, text, at: this.deps.state.now() };
@@ -309,13 +337,43 @@ export class ConciergeService {
     return result;
   }
 
+  /**
+   * Holds an op on the concierge's connection to the person's policy, by what its record says it
+   * may do to others, before it runs: starting or stopping a session needs `act`, answering one
+   * needs `answer` other than `never` (`routine` is decided by the reply itself). An op that may
+   * wake an ended session by delivering to it runs with waking refused while `act` is off: what it
+   * delivers waits on that session's queue for the person to start it.
+   */
+  asConcierge<T>(op: OpName, run: () => T): T {
+    const effects: readonly OpEffect[] = OPS[op].effects;
+    const policy = this.policy();
+    if (!policy.act && (effects.includes("start") || effects.includes("stop")))
+      throw new RoostError(
+        "policy",
+        `${op} starts or stops sessions: the person has not let the concierge act (act: off)`,
+      );
+    if (policy.answer === "never" && effects.includes("answer"))
+      throw new RoostError(
+        "policy",
+        "the person has not let the concierge answer (answer: never): suggest instead",
+      );
+    if (policy.act || !effects.includes("wake")) return run();
+    const { state } = this.deps;
+    // The op's own turn only: what it sets off later (a timer, a digest) is not the concierge's.
+    state.wakesRefused = true;
+    try {
+      return run();
+    } finally {
+      state.wakesRefused = false;
+    }
+  }
+
   /** Stops or starts a session again, or starts a new one: only with `act` on. */
   async act(
     job: Job,
     action: { what: "stop" | "respawn"; target: Job } | { what: "dispatch"; launch: Record<string, unknown> },
   ): Promise<{ id: string; name?: string }> {
-    if (!this.policy().act)
-      throw new RoostError("policy", "the person has not let the concierge act (act: off)");
+    // `act` is the router's to check (`asConcierge`), as for every op that starts or stops.
     const { state, supervisor } = this.deps;
     if (action.what === "dispatch") {
       const made = await this.deps.dispatch(action.launch);

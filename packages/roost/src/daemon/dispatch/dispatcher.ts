@@ -8,10 +8,13 @@ import {
   CONCIERGE_NAME,
   type DispatchArgs,
   foldName,
+  isReservedName,
   jobEnvironment,
+  nameKey,
   RoostError,
+  refuseReservedName,
 } from "../../protocol/index.js";
-import { refuseReservedName } from "../concierge/reserved-name.js";
+
 import type { DaemonState } from "../jobs/daemon-state.js";
 import { jobFromRecord } from "../jobs/job.js";
 import { profileArgv } from "../jobs/profile-argv.js";
@@ -27,11 +30,15 @@ function newJobId(state: DaemonState): string {
   }
 }
 
-/** The profile's name, or with `-2`, `-3`, ... when a job has it already: names stay handy. */
+/**
+ * The profile's name, or with `-2`, `-3`, ... when a job has it already (names compared folded):
+ * names stay handy.
+ */
 function freeName(state: DaemonState, base: string): string {
-  const taken = new Set([CONCIERGE_NAME, ...[...state.jobs.values()].map((j) => j.name)]);
-  if (!taken.has(base)) return base;
-  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+  const taken = new Set([CONCIERGE_NAME, ...[...state.jobs.values()].map((j) => nameKey(j.name))]);
+  const free = (name: string) => !taken.has(nameKey(name)) && !isReservedName(name);
+  if (free(base)) return base;
+  for (let n = 2; ; n++) if (free(`${base}-${n}`)) return `${base}-${n}`;
 }
 
 function checkFolder(cwd: string): string {

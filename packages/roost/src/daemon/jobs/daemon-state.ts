@@ -1,5 +1,5 @@
 import type { StatePaths } from "../../home/paths.js";
-import { type JobAuth, RoostError } from "../../protocol/index.js";
+import { type JobAuth, nameKey, RoostError } from "../../protocol/index.js";
 import type { Caller } from "../caller.js";
 import type { ProcessHost } from "../host/api.js";
 import type { Store } from "../store/store.js";
@@ -25,6 +25,11 @@ export class DaemonState {
   readonly jobWatchers: JobWatcher[] = [];
   /** Requests with a request id still under way: a concurrent resend waits for the first's answer. */
   readonly requestsInFlight = new RequestsInFlight();
+  /**
+   * Set while an op of the concierge's runs with `act` off: an item it delivers to an ended job
+   * is queued for it, and the job is not started.
+   */
+  wakesRefused = false;
   private currentHost: ProcessHost | null = null;
   private hostWaiters: ((host: ProcessHost) => void)[] = [];
   /**
@@ -160,7 +165,9 @@ export class DaemonState {
       throw new RoostError("bad_request", "id must be a job id or name");
     const byId = this.jobs.get(idOrName);
     if (byId) return byId;
-    const named = [...this.jobs.values()].filter((j) => j.name === idOrName);
+    // Names are compared folded: `Deploy` and `deploy` are one name, and pick one job only.
+    const key = nameKey(idOrName);
+    const named = [...this.jobs.values()].filter((j) => nameKey(j.name) === key);
     if (named.length === 1) return named[0]!;
     if (named.length > 1)
       throw new RoostError(

@@ -7,9 +7,10 @@ import {
   normalizeReport,
   PROTOCOL_VERSION,
   RoostError,
+  refuseReservedName,
 } from "../../protocol/index.js";
 import type { Caller, HelloInfo } from "../caller.js";
-import { refuseReservedName } from "../concierge/reserved-name.js";
+
 import type { DaemonState } from "../jobs/daemon-state.js";
 import { deliverEvent, type Job } from "../jobs/job.js";
 import type { OpHandler } from "./context.js";

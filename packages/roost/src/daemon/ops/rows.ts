@@ -1,5 +1,5 @@
-import { foldName, RoostError } from "../../protocol/index.js";
-import { refuseReservedName } from "../concierge/reserved-name.js";
+import { foldName, RoostError, refuseReservedName } from "../../protocol/index.js";
+
 import type { Job } from "../jobs/job.js";
 import type { OpContext, OpHandler } from "./context.js";
 

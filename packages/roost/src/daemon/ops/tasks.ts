@@ -1,4 +1,4 @@
-import { RoostError, type TaskId } from "../../protocol/index.js";
+import { nameKey, RoostError, type TaskId } from "../../protocol/index.js";
 import { actorFor, actorLabel } from "../board/actor.js";
 import { allSessions, type Session } from "../peers/sessions.js";
 import type { OpHandler } from "./context.js";
@@ -24,7 +24,7 @@ function assignee(sessions: Session[], to: string | undefined): Session {
   if (to === undefined) throw new RoostError("bad_request", "to must be a session's id or name");
   const byId = sessions.find((s) => s.peerId === to);
   if (byId) return byId;
-  const named = sessions.filter((s) => s.name === to);
+  const named = sessions.filter((s) => nameKey(s.name) === nameKey(to));
   if (named.length === 1) return named[0]!;
   if (named.length > 1)
     throw new RoostError(

@@ -31,7 +31,7 @@ export function sendHeldBack(job: Job, below = Number.POSITIVE_INFINITY): void {
 /**
  * Puts an agent item on a job's one queue (its seq shared with the user's replies, acked one by
  * one): sent at once to a connected agent that takes agent items, kept for it otherwise. An ended
- * job is started for it, as a reply would. A stopped job is not woken: a message is refused
+ * job is started for it, as a reply would (not for the concierge without `act`: it is queued). A stopped job is not woken: a message is refused
  * (`stopped`), a report waits on its queue (`queued`) for a respawn. `full` at 20 items waiting.
  * The item is sent before anyone hears of the change: what that change sets off (a watch's notice)
  * comes after it. Its write is queued: an op that answers for it awaits `store.committed()`.
@@ -60,7 +60,7 @@ export function deliverItem(
   state.store.addAgentItem(jobRecord(job), stored, job.updatedAt);
   job.pending.push(stored);
   let outcome: MessageOutcome = "queued";
-  if (supervisor.wake(job)) {
+  if (!state.wakesRefused && supervisor.wake(job)) {
     outcome = "started";
   } else if (job.connection && job.report?.agentItems) {
     if (job.savingReplies > 0) heldBack.add(stored);

@@ -16,8 +16,8 @@ export class Messaging {
   private readonly texts: RateWindow;
 
   constructor(private readonly pc: PeerContext) {
-    this.sent = new RateWindow(60_000, () => pc.now());
-    this.texts = new RateWindow(PEER_LIMITS.duplicateWindowMs, () => pc.now());
+    this.sent = new RateWindow(60_000, () => pc.now(), PEER_LIMITS.windowKeys);
+    this.texts = new RateWindow(PEER_LIMITS.duplicateWindowMs, () => pc.now(), PEER_LIMITS.windowKeys);
   }
 
   send(caller: Caller, args: SendArgs): SendResult {

@@ -6,6 +6,7 @@ import {
   type PeerRegisterResult,
   type PeersResult,
   RoostError,
+  refuseReservedName,
 } from "../../protocol/index.js";
 import type { Caller } from "../caller.js";
 import type { Dispatcher } from "../dispatch/dispatcher.js";
@@ -89,6 +90,7 @@ export class PeerService {
    */
   register(caller: Caller, { session, name, cwd, pid }: PeerRegisterArgs): PeerRegisterResult {
     if (foldName(name) === "") throw new RoostError("bad_request", "name must be a non-empty string");
+    refuseReservedName(name);
     if (caller.jobId !== null)
       throw new RoostError(
         "unsupported",

@@ -1,4 +1,4 @@
-import { type PeerInfo, type Relation, RoostError } from "../../protocol/index.js";
+import { nameKey, type PeerInfo, type Relation, RoostError } from "../../protocol/index.js";
 import type { Caller } from "../caller.js";
 import type { DaemonState } from "../jobs/daemon-state.js";
 import { isEnded, isLive, type Job } from "../jobs/job.js";
@@ -146,7 +146,9 @@ export function findTarget(
   // Names are looked up in the tree only: an external session is reached by its exact id.
   const named = sessions.filter(
     (s) =>
-      s.name === to && s.session !== self.session && (namesAnywhere || relationOf(self, s) !== "external"),
+      nameKey(s.name) === nameKey(to) &&
+      s.session !== self.session &&
+      (namesAnywhere || relationOf(self, s) !== "external"),
   );
   if (named.length === 1) return named[0]!;
   if (named.length > 1)

@@ -1,5 +1,5 @@
 import { loadProfiles } from "../../home/profiles.js";
-import { RoostError, type SpawnArgs, type SpawnResult } from "../../protocol/index.js";
+import { PEER_LIMITS, RoostError, type SpawnArgs, type SpawnResult } from "../../protocol/index.js";
 import type { Caller } from "../caller.js";
 import type { DaemonState } from "../jobs/daemon-state.js";
 import { isLive } from "../jobs/job.js";
@@ -40,7 +40,7 @@ export class SpawnTree {
   private readonly spawns: RateWindow;
 
   constructor(private readonly pc: PeerContext) {
-    this.spawns = new RateWindow(60_000, () => pc.now());
+    this.spawns = new RateWindow(60_000, () => pc.now(), PEER_LIMITS.windowKeys);
   }
 
   async spawn(caller: Caller, args: SpawnArgs): Promise<SpawnResult> {

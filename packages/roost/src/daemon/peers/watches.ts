@@ -76,6 +76,8 @@ export class Watches {
       | { seq: number }
       | undefined;
     this.nextId = Math.max(used?.seq ?? 0, ...this.rows.map((r) => r.id)) + 1;
+    // Expired ones go by the clock too, not only when a job's change has them looked at.
+    setInterval(() => this.current(), 60_000).unref();
   }
 
   private remove(id: number): void {
@@ -110,6 +112,11 @@ export class Watches {
     if (same) return { ...result, fired: false };
     if (rows.filter((r) => r.watcher === self.session).length >= PEER_LIMITS.watches)
       throw new RoostError("limit", `${PEER_LIMITS.watches} watches at most per session`);
+    if (rows.length >= PEER_LIMITS.watchesKept)
+      throw new RoostError(
+        "limit",
+        `${PEER_LIMITS.watchesKept} watches at most in all; wait for some to fire`,
+      );
     const row: WatchRow = {
       id: this.nextId++,
       watcher: self.session,

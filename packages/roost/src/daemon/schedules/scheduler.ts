@@ -1,6 +1,7 @@
 import {
   foldName,
   RoostError,
+  refuseReservedName,
   SCHEDULE_LIMITS,
   type Schedule,
   type ScheduleLaunch,
@@ -138,6 +139,8 @@ export class Scheduler {
     const id = this.table.newId();
     const scheduleName =
       (name !== undefined && foldName(name, SCHEDULE_LIMITS.name)) || `${launch.profile}-${id}`;
+    // Its jobs take this name: one the concierge's would refuse every run, so it is refused now.
+    refuseReservedName(launch.name ?? scheduleName, launch.name ? "launch.name" : "name");
     const record: ScheduleRecord = {
       id,
       name: scheduleName,
