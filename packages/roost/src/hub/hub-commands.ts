@@ -29,9 +29,16 @@ export class HubCommands {
   ) {}
 
   reply(id: string, text: string, steer: boolean): void {
+    this.send(id, text, steer, this.state.rows.get(id)?.question ?? null);
+  }
+
+  pick(id: string, choice: string, question: string | null): void {
+    this.send(id, choice, false, question);
+  }
+
+  private send(id: string, text: string, steer: boolean, question: string | null): void {
     const name = this.nameOf(id);
     const requestId = `hub-${randomUUID()}`;
-    const question = this.state.rows.get(id)?.question ?? null;
     this.notify(`Sending to ${name}…`, "info");
     void this.resending(() =>
       // The question shown with the row: a terminal agent asking another by now holds the reply.

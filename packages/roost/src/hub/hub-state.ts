@@ -94,6 +94,25 @@ export interface ConciergeView {
   orders: StandingOrder[];
 }
 
+/**
+ * What the screen last showed of a row's choices (the selected row's, or those of the details
+ * shown), each by its number, and the question they answer: a digit picks only one of these, and
+ * the reply says the question, so an agent that asks something else by then does not take it.
+ */
+export interface Picks {
+  id: string;
+  question: string | null;
+  choices: Map<number, string>;
+}
+
+export function picksOf(row: JobRow, numbers: number[]): Picks {
+  return {
+    id: row.id,
+    question: row.question,
+    choices: new Map(numbers.map((n) => [n, row.choices[n - 1]!])),
+  };
+}
+
 /** Everything the hub's view is drawn from: the daemon's rows and the user's view of them. */
 export interface HubState {
   rows: Map<string, JobRow>;
@@ -130,6 +149,8 @@ export interface HubState {
   heldGroups: Map<string, string>;
   /** When each row last changed in a way the user reads (not a pin, a rename or a new order). */
   changedAt: Map<string, number>;
+  /** The choices drawn on the screen now (set as it is drawn). */
+  picks: Picks | null;
 }
 
 export function initialHubState(cwd = process.cwd()): HubState {
@@ -153,6 +174,7 @@ export function initialHubState(cwd = process.cwd()): HubState {
     detail: null,
     heldGroups: new Map(),
     changedAt: new Map(),
+    picks: null,
   };
 }
 

@@ -117,6 +117,7 @@ export class Hub {
     const commands = this.commands;
     this.actions = {
       reply: (id, text, steer) => commands.reply(id, text, steer),
+      pick: (id, choice, question) => commands.pick(id, choice, question),
       stop: (id) => commands.stop(id),
       respawn: (id) => commands.respawn(id),
       remove: (id) => commands.remove(id),
