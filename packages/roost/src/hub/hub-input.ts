@@ -73,7 +73,7 @@ function runListCommand(state: HubState, key: string, actions: HubActions, pageS
 function pickChoice(state: HubState, id: string, n: number, actions: HubActions): void {
   const row = state.rows.get(id)!;
   if (!isWaiting(row) || row.choices[n - 1] === undefined) {
-    state.notice = { text: `${row.name} offers no choice ${n}.`, tone: "info" };
+    state.notice = { text: `${row.name} offers no choice ${n}.`, tone: "info", row: id };
     return;
   }
   const shown = state.picks?.id === id ? state.picks.choices.get(n) : undefined;
@@ -81,6 +81,7 @@ function pickChoice(state: HubState, id: string, n: number, actions: HubActions)
     state.notice = {
       text: `Choice ${n} of ${row.name} is not shown, so ${n} picks nothing: i shows every choice.`,
       tone: "info",
+      row: id,
     };
     return;
   }

@@ -55,6 +55,8 @@ export type NoticeTone = "ok" | "info" | "warn" | "error";
 export interface Notice {
   text: string;
   tone: NoticeTone;
+  /** The row whose state it tells ("asks nothing now"): it goes when that row changes. */
+  row?: string;
 }
 
 /** One line of the events feed, read leniently from whatever the `events` op gives. */

@@ -171,6 +171,8 @@ export class Hub {
   private noteChange(row: JobRow): void {
     const before = this.state.rows.get(row.id);
     if (before && !readsDifferently(before, row)) return;
+    // What the status line said of how this row stood is over.
+    if (before && this.state.notice?.row === row.id) this.state.notice = null;
     this.state.changedAt.set(row.id, before ? this.now() : Date.parse(row.updatedAt));
   }
 
