@@ -1,10 +1,13 @@
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
 import { homedir } from "node:os";
+import { join } from "node:path";
 import { describe, type TestContext, test } from "node:test";
 import { visibleWidth } from "@mariozechner/pi-tui";
 import { waitFor } from "./helpers/daemon.js";
-import { type HubHarness, startHubHarness } from "./helpers/hub-harness.js";
+import { HUB_TEST_CONFIG, type HubHarness, startHubHarness } from "./helpers/hub-harness.js";
 import type { HeadlessTerminal } from "./helpers/hub-terminal.js";
+import { TERMINAL_PROFILES } from "./helpers/terminal.js";
 
 const ESC = "\x1b";
 const TAB = "\t";
@@ -352,5 +355,28 @@ describe("the hub against a real daemon", { concurrency: 3 }, () => {
     h.raw = await h.daemon.connect();
     await h.raw.request("reply", { id: beta, text: "say:back again" });
     await h.waitForScreen("a report after the restart", (s) => s.includes("back again"));
+  });
+
+  test("what the status line says of a row that asked nothing goes once the row asks", async (t) => {
+    const config = {
+      agentProfiles: { ...HUB_TEST_CONFIG.agentProfiles, asksLater: TERMINAL_PROFILES.asksLater },
+    };
+    const h = await startHubHarness(120, 30, { config });
+    t.after(() => h.close());
+    const { id } = (await h.raw.request("dispatch", { profile: "asksLater", name: "deploy" })).result;
+    await h.waitForScreen("deploy working", (s) => s.includes("working on the deploy"));
+    h.terminal.type(ENTER);
+    typeText(h, "y");
+    h.terminal.type(ENTER);
+    await h.waitForScreen(
+      "the reply held",
+      (s) =>
+        s.includes("deploy asks nothing now") &&
+        s.includes('⏸ held "y" (not typed: it asked nothing when it came)'),
+    );
+    writeFileSync(join(h.daemon.stateDir, "jobs", id, "go"), "");
+    const asks = await h.waitForScreen("deploy asking", (s) => s.includes("Proceed? [y/N]"));
+    assert.doesNotMatch(asks, /asks nothing now/, "the notice went with the change");
+    assert.match(asks, /⏸ held "y" \(it asks now: Enter sends it as the answer, or edit it\)/);
   });
 });

@@ -42,6 +42,7 @@ function recorder() {
   const calls: string[] = [];
   const actions: HubActions = {
     reply: (id, text, steer) => calls.push(`reply ${id} ${text} ${steer ? "steer" : "after"}`),
+    pick: (id, choice, question) => calls.push(`pick ${id} ${choice} (${question})`),
     stop: (id) => calls.push(`stop ${id}`),
     respawn: (id) => calls.push(`respawn ${id}`),
     remove: (id) => calls.push(`remove ${id}`),
@@ -277,8 +278,12 @@ describe("the hub's view", () => {
 });
 
 describe("the hub's keys", () => {
+  // As the hub does, the screen is drawn before each key: a digit picks what it shows.
   const press = (state: HubState, actions: HubActions, ...keys: string[]) => {
-    for (const key of keys) handleKey(state, key, actions, 10);
+    for (const key of keys) {
+      renderHub(state, 80, 24, NOW);
+      handleKey(state, key, actions, 10);
+    }
   };
 
   test("Tab jumps between waiting rows, wrapping; a digit picks a choice", () => {
@@ -296,7 +301,7 @@ describe("the hub's keys", () => {
     press(state, actions, "\t");
     assert.equal(state.selectedId, "b");
     press(state, actions, "2", "5");
-    assert.deepEqual(calls, ["reply b no after"]);
+    assert.deepEqual(calls, ["pick b no (Proceed?)"]);
     assert.match(state.notice?.text ?? "", /offers no choice 5/);
   });
 
@@ -347,7 +352,9 @@ describe("the hub's keys", () => {
     const held = { text: "n", at: new Date(NOW - 1000).toISOString() };
     const state = stateWith([waiting("t", { kind: "terminal", held })]);
     const { calls, actions } = recorder();
-    assert.ok(view(state).some((line) => line.includes('⏸ held "n" (Enter: send it as the answer')));
+    assert.ok(
+      view(state).some((line) => line.includes('⏸ held "n" (it asks now: Enter sends it as the answer')),
+    );
     press(state, actions, "s");
     assert.equal(state.mode.kind, "list");
     assert.match(state.notice!.text, /no steer/);
@@ -425,7 +432,7 @@ describe("the hub's keys", () => {
     const state = stateWith([waiting("a"), row("b", { order: 1 })], { grouping: "state", selectedId: "a" });
     const { calls, actions } = recorder();
     press(state, actions, "1");
-    assert.deepEqual(calls, ["reply a yes after"]);
+    assert.deepEqual(calls, ["pick a yes (Proceed?)"]);
     // The answer made it work: by state it would move under "working", below b.
     state.rows.set("a", row("a"));
     let lines = view(state);

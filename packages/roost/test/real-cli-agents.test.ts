@@ -86,10 +86,10 @@ for (const c of CASES) {
       for (const dir of [trusted, untrusted]) if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
-    const atPrompt = (answer: string) => (r: Message) =>
-      r.waitingFor === "first-prompt" && r.summary === answer;
+    // Idle at its prompt with its turn done, as a pi job says: done, asking nothing.
+    const atPrompt = (answer: string) => (r: Message) => r.state === "done" && r.summary === answer;
 
-    test("the task is typed at its prompt and reaches the model once; idle, the row waits with the answer; working shows a step", async () => {
+    test("the task is typed at its prompt and reaches the model once; idle, the row is done with the answer; working shows a step", async () => {
       const answer = await conn.request("dispatch", {
         profile: c.name,
         task: "TASK say hello",
@@ -98,8 +98,8 @@ for (const c of CASES) {
       assert.equal(answer.ok, true, JSON.stringify(answer));
       id = answer.result.id;
       const idle = await rowWhen(conn, id, atPrompt("ANSWER: say hello"), START_MS);
-      assert.equal(idle.state, "blocked");
-      assert.equal(idle.status, "waiting");
+      assert.equal(idle.status, "idle");
+      assert.equal(idle.waitingFor, null);
       assert.deepEqual(model.tasks, ["TASK say hello"]);
       // Row events while it works: its spinner turns many times a second, the row changes seldom.
       const watcher = await daemon.connect();
@@ -123,7 +123,7 @@ for (const c of CASES) {
     const noDialogs = c.dialogs === null ? `${c.name} asks no permission and shows no trust screen` : false;
     const d = c.dialogs!;
 
-    test('a permission dialog waits with the command in its question; "No" creates nothing, "Yes" runs it', {
+    test('a permission dialog waits with the command in its question; "No" creates nothing and the row says it was refused, "Yes" runs it', {
       skip: noDialogs,
     }, async () => {
       await conn.request("reply", { id, text: "RUN echo hi > no.txt" });
@@ -133,7 +133,8 @@ for (const c of CASES) {
       assert.ok(asking.choices.includes(d.no), JSON.stringify(asking.choices));
       const no = await conn.request("reply", { id, text: d.no });
       assert.equal(no.result?.saved, true, JSON.stringify(no));
-      await rowWhen(conn, id, (r) => r.waitingFor === "first-prompt", START_MS);
+      const refused = await rowWhen(conn, id, (r) => r.state === "done", START_MS);
+      assert.match(refused.summary, /^refused: .*echo hi > no\.txt/);
       assert.equal(existsSync(join(trusted, "no.txt")), false, '"No" ran the command');
 
       await conn.request("reply", { id, text: "RUN echo hi > yes.txt" });

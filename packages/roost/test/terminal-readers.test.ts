@@ -124,6 +124,18 @@ test("pi's TUI: its input box between rules, its working line, the answer above 
   assert.equal(answered.summary, "ANSWER: SLOW say hello");
 });
 
+test("a dialog answered No: the row says what was refused, not the answer before it", () => {
+  const claudeRefused = read("claude-refused");
+  assert.equal(claudeRefused.input, "prompt");
+  assert.equal(claudeRefused.summary, "refused: Bash(echo hi > x.txt)");
+  assert.equal(claudeRefused.question, null);
+  const codexRefused = read("codex-refused");
+  assert.equal(codexRefused.input, "prompt");
+  assert.equal(codexRefused.summary, "refused: echo hi > x.txt");
+  // An answer after the refusal is the text again.
+  assert.equal(read("claude-answered").summary, "ANSWER: say hello");
+});
+
 test("the generic reader keeps its shapes on these screens: a highlighted menu is a dialog", () => {
   const bash = readScreen(recordedScreen("claude-bash"));
   assert.deepEqual(bash.choices, ["Yes", "Yes, and always allow access to proj/ from this project", "No"]);

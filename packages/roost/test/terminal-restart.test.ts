@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { runAttach } from "./helpers/attach-pty.js";
-import { type RawConnection, startTestDaemon, type TestDaemon } from "./helpers/daemon.js";
+import { connectRaw, type RawConnection, startTestDaemon, type TestDaemon } from "./helpers/daemon.js";
 import { dispatchTerminal, receivedLines, rowWhen, TERMINAL_PROFILES } from "./helpers/terminal.js";
 
 let daemon: TestDaemon;
@@ -77,4 +77,26 @@ test("three terminal agents outlive a SIGKILLed daemon: alive, rows right, each 
   assert.deepEqual(receivedLines(proceed.dir), ["got [y]"]);
   assert.deepEqual(receivedLines(menu.dir), ["got [3]"]);
   assert.deepEqual(receivedLines(full.dir), []);
+});
+
+test("after a restart, the first listing reads an agent idle at its prompt from its screen: done, not working", async () => {
+  const idle = await dispatchTerminal(daemon, conn, "idlePrompt", "hi");
+  await rowWhen(conn, idle.id, (r) => r.state === "done" && r.summary === "ANSWER: hi");
+  conn.close();
+  await daemon.kill("SIGKILL");
+  const started = daemon.start();
+  // Connected as soon as the socket takes connections, as the hub reconnects: before the host may be.
+  for (;;) {
+    try {
+      conn = await connectRaw(daemon.socketPath);
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+  const first = (await conn.request("list")).result.rows.find((r: { id: string }) => r.id === idle.id);
+  assert.equal(first.state, "done", JSON.stringify(first));
+  assert.equal(first.status, "idle");
+  assert.equal(first.summary, "ANSWER: hi");
+  await started;
 });

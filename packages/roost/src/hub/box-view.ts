@@ -1,4 +1,5 @@
 import { visibleWidth } from "@mariozechner/pi-tui";
+import { wrapPlain } from "./ask-lines.js";
 import { fit } from "./row-view.js";
 import { bold, dim } from "./style.js";
 
@@ -18,6 +19,11 @@ function border(left: string, text: string, right: string, inner: number): strin
   return `${left}${pad > 0 ? text + "─".repeat(pad) : plain}${right}`;
 }
 
+/** Where a box of `bodyLength` lines, `room` of them shown, starts when scrolled by `scroll`. */
+export function boxScroll(bodyLength: number, room: number, scroll: number): number {
+  return Math.min(Math.max(0, scroll), maxScroll(bodyLength, room));
+}
+
 /**
  * A boxed, scrolled view over `body` (the help, a job's details): exactly `height` lines of `width`
  * columns, the title on the top border and, on the bottom one, where the view is and how to move.
@@ -32,7 +38,7 @@ export function boxLines(
 ): string[] {
   const inner = Math.max(1, width - 2);
   const room = boxRoom(height);
-  const from = Math.min(Math.max(0, scroll), maxScroll(body.length, room));
+  const from = boxScroll(body.length, room, scroll);
   const shown = body.slice(from, from + room);
   const position =
     body.length > room ? `lines ${from + 1}-${from + shown.length} of ${body.length} · ↑↓ PgUp PgDn · ` : "";
@@ -43,28 +49,7 @@ export function boxLines(
   return lines.slice(0, height).map((l) => fit(l, width));
 }
 
-/** Plain text broken into lines of at most `width` columns, at spaces where it can. */
+/** Plain text broken into lines of at most `width` columns, at spaces where it can, each indented by one. */
 export function wrapText(text: string, width: number): string[] {
-  const room = Math.max(10, width);
-  const lines: string[] = [];
-  for (const paragraph of text.split("\n")) {
-    let line = "";
-    for (const word of paragraph.split(" ")) {
-      for (let rest = word; rest !== ""; ) {
-        const joined = line === "" ? rest : `${line} ${rest}`;
-        if (joined.length <= room) {
-          line = joined;
-          rest = "";
-        } else if (line !== "") {
-          lines.push(line);
-          line = "";
-        } else {
-          lines.push(rest.slice(0, room));
-          rest = rest.slice(room);
-        }
-      }
-    }
-    lines.push(line);
-  }
-  return lines.map((l) => ` ${l}`);
+  return wrapPlain(text, Math.max(10, width)).map((l) => ` ${l}`);
 }

@@ -1,7 +1,8 @@
-import type { RelatedJob } from "../protocol/index.js";
+import type { DescribeResult, RelatedJob } from "../protocol/index.js";
 import { formatAge } from "./age.js";
-import { boxLines } from "./box-view.js";
-import type { HubState, JobDetail } from "./hub-state.js";
+import { KEYED_CHOICES, wrapPlain } from "./ask-lines.js";
+import { boxLines, boxRoom, boxScroll } from "./box-view.js";
+import { type HubState, type JobDetail, picksOf } from "./hub-state.js";
 import { clockTime } from "./pane-view.js";
 import { shortPath } from "./row-list.js";
 import { rowLook } from "./row-look.js";
@@ -17,11 +18,48 @@ function heading(text: string): string {
   return grey(`── ${text} ──`);
 }
 
+/** The detail view's body, and the line each keyed choice is on. */
+interface DetailBody {
+  lines: string[];
+  choices: { n: number; line: number }[];
+}
+
+/** The room a field's value has in a box `width` wide (the borders, a space and the label take the rest). */
+const valueRoom = (width: number) => Math.max(10, width - 2 - 11);
+/** A field's later lines start under its value. */
+const UNDER_VALUE = " ".repeat(11);
+
+/** What the row asks, whole, and every choice with its key (past the ninth: typed as a reply). */
+function askedLines(row: DescribeResult["row"], width: number, body: string[]): DetailBody["choices"] {
+  if (row.question)
+    wrapPlain(row.question, valueRoom(width)).forEach((l, i) => {
+      body.push(i === 0 ? field("asks", yellow(l)) : `${UNDER_VALUE}${yellow(l)}`);
+    });
+  const keyed: DetailBody["choices"] = [];
+  row.choices.forEach((choice, i) => {
+    const key = i < KEYED_CHOICES ? bold(cyan(String(i + 1))) : dim("·");
+    if (i < KEYED_CHOICES) keyed.push({ n: i + 1, line: body.length });
+    wrapPlain(choice, valueRoom(width) - 2).forEach((l, j) => {
+      body.push(
+        j > 0
+          ? `${UNDER_VALUE}  ${l}`
+          : i === 0
+            ? field("choices", `${key} ${l}`)
+            : `${UNDER_VALUE}${key} ${l}`,
+      );
+    });
+  });
+  if (row.choices.length > KEYED_CHOICES)
+    body.push(`${UNDER_VALUE}${dim(`choices past ${KEYED_CHOICES} have no key: Enter, then type one`)}`);
+  return keyed;
+}
+
 /** The body of the detail view: every fact about the job, its last output lines and its events. */
-export function detailBody(detail: JobDetail, now: number): string[] {
-  if (detail.error !== null) return [red(` ${detail.error}`), "", dim(" Esc goes back to the list.")];
+export function detailBody(detail: JobDetail, now: number, width: number): DetailBody {
+  if (detail.error !== null)
+    return { lines: [red(` ${detail.error}`), "", dim(" Esc goes back to the list.")], choices: [] };
   const d = detail.result;
-  if (d === null) return [dim(" asking the daemon…")];
+  if (d === null) return { lines: [dim(" asking the daemon…")], choices: [] };
   const row = d.row;
   const look = rowLook(row);
   const body = [
@@ -42,7 +80,7 @@ export function detailBody(detail: JobDetail, now: number): string[] {
   body.push(field("state", `${state}${row.exitCode !== null ? ` · exit code ${row.exitCode}` : ""}`));
   if (row.error) body.push(field("error", red(oneLine(row.error))));
   if (row.summary) body.push(field("says", oneLine(row.summary)));
-  if (row.question) body.push(field("asks", yellow(oneLine(row.question))));
+  const choices = askedLines(row, width, body);
   body.push(
     field(
       "lifecycle",
@@ -61,13 +99,25 @@ export function detailBody(detail: JobDetail, now: number): string[] {
     body.push(
       ` ${dim(clockTime(e.at))} ${cyan(oneLine(`${e.kind} ${e.why}`))} ${oneLine(e.text)} ${dim(`· ${oneLine(e.who)}`)}`,
     );
-  return body;
+  return { lines: body, choices };
 }
 
-/** The detail overlay for the job `state.detail` describes. */
+/**
+ * The detail overlay for the job `state.detail` describes. The keyed choices it shows in its window
+ * are what a digit picks meanwhile (`state.picks`).
+ */
 export function detailLines(state: HubState, width: number, height: number, now: number, scroll: number) {
   const detail = state.detail;
   const name = detail?.result?.row.name ?? state.rows.get(detail?.id ?? "")?.name ?? detail?.id ?? "";
-  const body = detail ? detailBody(detail, now) : [];
-  return boxLines(`${bold(oneLine(name))} · details`, body, width, height, scroll, "Esc closes");
+  const body = detail ? detailBody(detail, now, width) : { lines: [], choices: [] };
+  const row = detail?.result?.row;
+  if (row) {
+    const from = boxScroll(body.lines.length, boxRoom(height), scroll);
+    const seen = body.choices.filter((c) => c.line >= from && c.line < from + boxRoom(height));
+    state.picks = picksOf(
+      row,
+      seen.map((c) => c.n),
+    );
+  }
+  return boxLines(`${bold(oneLine(name))} · details`, body.lines, width, height, scroll, "Esc closes");
 }

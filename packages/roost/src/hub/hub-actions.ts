@@ -1,6 +1,8 @@
 /** What the keys ask of the daemon and of the hub around the view. */
 export interface HubActions {
   reply(id: string, text: string, steer: boolean): void;
+  /** Sends a choice the screen showed, as the answer to the question shown with it. */
+  pick(id: string, choice: string, question: string | null): void;
   stop(id: string): void;
   respawn(id: string): void;
   remove(id: string): void;

@@ -29,15 +29,23 @@ export class HubCommands {
   ) {}
 
   reply(id: string, text: string, steer: boolean): void {
+    this.send(id, text, steer, this.state.rows.get(id)?.question ?? null);
+  }
+
+  pick(id: string, choice: string, question: string | null): void {
+    this.send(id, choice, false, question);
+  }
+
+  private send(id: string, text: string, steer: boolean, question: string | null): void {
     const name = this.nameOf(id);
     const requestId = `hub-${randomUUID()}`;
-    const question = this.state.rows.get(id)?.question ?? null;
     this.notify(`Sending to ${name}…`, "info");
     void this.resending(() =>
       // The question shown with the row: a terminal agent asking another by now holds the reply.
       this.connection.call("reply", { id, text, mode: steer ? "steer" : "followUp", requestId, question }),
     ).then(
-      (result) => this.notify(replyOutcome(name, result, steer), "ok"),
+      // A held reply's outcome tells how the row stands: it goes when the row changes.
+      (result) => this.notify(replyOutcome(name, result, steer), "ok", "held" in result ? id : undefined),
       (error) => this.refused(`Reply to ${name}`, error),
     );
   }
@@ -296,8 +304,8 @@ export class HubCommands {
     this.notify(`${what} refused: ${errorText(error)}`, "error");
   }
 
-  private notify(text: string, tone: NoticeTone): void {
-    this.state.notice = { text, tone };
+  private notify(text: string, tone: NoticeTone, row?: string): void {
+    this.state.notice = row === undefined ? { text, tone } : { text, tone, row };
     this.changed();
   }
 

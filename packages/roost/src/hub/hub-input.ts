@@ -57,22 +57,36 @@ function withSelected(state: HubState, then: (id: string) => void): void {
 }
 
 function runListCommand(state: HubState, key: string, actions: HubActions, pageSize: number): void {
-  // One-key picks: a digit on a waiting row with choices sends that choice.
+  // One-key picks: a digit on a waiting row sends the choice of that number the screen shows.
   if (/^[1-9]$/.test(key)) {
-    withSelected(state, (id) => {
-      const row = state.rows.get(id)!;
-      const choice = row.choices[Number(key) - 1];
-      if (!isWaiting(row) || choice === undefined) {
-        state.notice = { text: `${row.name} offers no choice ${key}.`, tone: "info" };
-        return;
-      }
-      holdPlace(state, id);
-      actions.reply(id, choice, false);
-    });
+    withSelected(state, (id) => pickChoice(state, id, Number(key), actions));
     return;
   }
   const command = listCommand(key);
   if (command !== undefined) LIST_COMMANDS[command](state, actions, pageSize);
+}
+
+/**
+ * Picks choice `n` of the row, only as the screen shows it: a choice not drawn (its line cut off, a
+ * menu too long for the row) is not sent, and the person is told where to see it.
+ */
+function pickChoice(state: HubState, id: string, n: number, actions: HubActions): void {
+  const row = state.rows.get(id)!;
+  if (!isWaiting(row) || row.choices[n - 1] === undefined) {
+    state.notice = { text: `${row.name} offers no choice ${n}.`, tone: "info", row: id };
+    return;
+  }
+  const shown = state.picks?.id === id ? state.picks.choices.get(n) : undefined;
+  if (shown === undefined) {
+    state.notice = {
+      text: `Choice ${n} of ${row.name} is not shown, so ${n} picks nothing: i shows every choice.`,
+      tone: "info",
+      row: id,
+    };
+    return;
+  }
+  holdPlace(state, id);
+  actions.pick(id, shown, state.picks!.question);
 }
 
 type CommandRun = (state: HubState, actions: HubActions, pageSize: number) => void;

@@ -55,6 +55,8 @@ export type NoticeTone = "ok" | "info" | "warn" | "error";
 export interface Notice {
   text: string;
   tone: NoticeTone;
+  /** The row whose state it tells ("asks nothing now"): it goes when that row changes. */
+  row?: string;
 }
 
 /** One line of the events feed, read leniently from whatever the `events` op gives. */
@@ -94,6 +96,25 @@ export interface ConciergeView {
   orders: StandingOrder[];
 }
 
+/**
+ * What the screen last showed of a row's choices (the selected row's, or those of the details
+ * shown), each by its number, and the question they answer: a digit picks only one of these, and
+ * the reply says the question, so an agent that asks something else by then does not take it.
+ */
+export interface Picks {
+  id: string;
+  question: string | null;
+  choices: Map<number, string>;
+}
+
+export function picksOf(row: JobRow, numbers: number[]): Picks {
+  return {
+    id: row.id,
+    question: row.question,
+    choices: new Map(numbers.map((n) => [n, row.choices[n - 1]!])),
+  };
+}
+
 /** Everything the hub's view is drawn from: the daemon's rows and the user's view of them. */
 export interface HubState {
   rows: Map<string, JobRow>;
@@ -130,6 +151,8 @@ export interface HubState {
   heldGroups: Map<string, string>;
   /** When each row last changed in a way the user reads (not a pin, a rename or a new order). */
   changedAt: Map<string, number>;
+  /** The choices drawn on the screen now (set as it is drawn). */
+  picks: Picks | null;
 }
 
 export function initialHubState(cwd = process.cwd()): HubState {
@@ -153,6 +176,7 @@ export function initialHubState(cwd = process.cwd()): HubState {
     detail: null,
     heldGroups: new Map(),
     changedAt: new Map(),
+    picks: null,
   };
 }
 

@@ -1,15 +1,26 @@
 import { visibleWidth } from "@mariozechner/pi-tui";
+import { askLines } from "./ask-lines.js";
 import { hintLine, statusLine } from "./bottom-lines.js";
 import { boxLines, boxRoom, maxScroll, wrapText } from "./box-view.js";
 import { conciergeLine, suggestedLine } from "./concierge-view.js";
 import { detailBody, detailLines } from "./detail-view.js";
 import { helpBody, helpLines } from "./help-view.js";
-import { availablePanes, type HubState, type Mode, shownEntries } from "./hub-state.js";
+import { availablePanes, type HubState, type Mode, picksOf, shownEntries } from "./hub-state.js";
 import { boardSummary, paneLines } from "./pane-view.js";
 import type { Entry, RowEntry } from "./row-list.js";
 import { asksUser, isWaiting } from "./row-look.js";
-import { fit, groupLine, heldLine, inPlaceEditorLine, questionLine, rowLine } from "./row-view.js";
-import { bold, cyan, dim, errorBackground, green, red, yellow } from "./style.js";
+import { fit, groupLine, heldLine, inPlaceEditorLine, rowLine } from "./row-view.js";
+import {
+  bold,
+  cyan,
+  dim,
+  errorBackground,
+  green,
+  red,
+  selectedBackground,
+  waitingBackground,
+  yellow,
+} from "./style.js";
 
 /** The size of the lower pane for a screen `height` lines high. */
 function paneHeight(height: number): number {
@@ -50,19 +61,41 @@ function editingIn(mode: Mode, id: string) {
   return null;
 }
 
-function entryHeight(entry: Entry, state: HubState): number {
-  if (entry.kind === "group") return 1;
+/** An entry's lines, and for a row that asks, the choices drawn and the line each is on. */
+function entryLines(
+  entry: Entry,
+  state: HubState,
+  width: number,
+  now: number,
+  selectedId: string | null,
+): { lines: string[]; drawn: { n: number; line: number }[] } {
+  if (entry.kind === "group") return { lines: [groupLine(entry.label, entry.count, width)], drawn: [] };
   const { row } = entry;
-  const suggested = row.suggested && isWaiting(row) ? 1 : 0;
-  return 1 + (asksUser(row) ? 1 : 0) + suggested + (editingIn(state.mode, row.id) ? 1 : 0);
+  const selected = row.id === selectedId;
+  const changedAt = state.changedAt.get(row.id) ?? Date.parse(row.updatedAt);
+  const lines = [rowLine(entry as RowEntry, width, now - changedAt, selected, state.grouping)];
+  let drawn: { n: number; line: number }[] = [];
+  if (asksUser(row)) {
+    const ask = askLines(row, width, selected);
+    const background = selected ? selectedBackground : waitingBackground;
+    drawn = ask.drawn.map((d) => ({ n: d.n, line: d.line + lines.length }));
+    lines.push(...ask.lines.map((l) => background(fit(l, width))));
+  }
+  const suggested = suggestedLine(row, width, selected);
+  if (suggested !== null) lines.push(suggested);
+  const held = heldLine(row, width, selected);
+  if (held !== null) lines.push(held);
+  const editing = editingIn(state.mode, row.id);
+  if (editing) lines.push(inPlaceEditorLine(editing.kind, editing.editor, width));
+  return { lines, drawn };
 }
 
 /** The index of the first entry of the page the selection is on (pages: screens of whole entries). */
-function pageStart(entries: Entry[], state: HubState, selectedId: string | null, room: number): number {
+function pageStart(heights: number[], entries: Entry[], selectedId: string | null, room: number): number {
   let start = 0;
   let used = 0;
   for (let i = 0; i < entries.length; i++) {
-    const h = Math.min(room, entryHeight(entries[i]!, state));
+    const h = Math.min(room, heights[i]!);
     if (used + h > room) {
       start = i;
       used = 0;
@@ -74,28 +107,10 @@ function pageStart(entries: Entry[], state: HubState, selectedId: string | null,
   return 0;
 }
 
-function entryLines(
-  entry: Entry,
-  state: HubState,
-  width: number,
-  now: number,
-  selectedId: string | null,
-): string[] {
-  if (entry.kind === "group") return [groupLine(entry.label, entry.count, width)];
-  const selected = entry.row.id === selectedId;
-  const changedAt = state.changedAt.get(entry.row.id) ?? Date.parse(entry.row.updatedAt);
-  const lines = [rowLine(entry as RowEntry, width, now - changedAt, selected, state.grouping)];
-  const question = questionLine(entry.row, width, selected);
-  if (question !== null) lines.push(question);
-  const suggested = suggestedLine(entry.row, width, selected);
-  if (suggested !== null) lines.push(suggested);
-  const held = heldLine(entry.row, width, selected);
-  if (held !== null) lines.push(held);
-  const editing = editingIn(state.mode, entry.row.id);
-  if (editing) lines.push(inPlaceEditorLine(editing.kind, editing.editor, width));
-  return lines;
-}
-
+/**
+ * The list's lines. What it draws of the selected row's choices is kept in `state.picks`: a digit
+ * picks only a choice the person can see.
+ */
 function listLines(state: HubState, entries: Entry[], width: number, room: number, now: number): string[] {
   if (entries.length === 0) {
     const text =
@@ -107,9 +122,18 @@ function listLines(state: HubState, entries: Entry[], width: number, room: numbe
     return [fit(dim(text), width)];
   }
   const selectedId = effectiveSelection(state, entries);
+  const drawnEntries = entries.map((e) => entryLines(e, state, width, now, selectedId));
+  const heights = drawnEntries.map((d) => d.lines.length);
   const out: string[] = [];
-  for (let i = pageStart(entries, state, selectedId, room); i < entries.length && out.length < room; i++)
-    out.push(...entryLines(entries[i]!, state, width, now, selectedId));
+  for (let i = pageStart(heights, entries, selectedId, room); i < entries.length && out.length < room; i++) {
+    const entry = entries[i]!;
+    const { lines, drawn } = drawnEntries[i]!;
+    if (entry.kind === "row" && entry.row.id === selectedId) {
+      const onScreen = drawn.filter((d) => out.length + d.line < room).map((d) => d.n);
+      state.picks = picksOf(entry.row, onScreen);
+    }
+    out.push(...lines);
+  }
   return out.slice(0, room);
 }
 
@@ -157,7 +181,7 @@ export function overlayScrollMost(state: HubState, width: number, height: number
   const room = boxRoom(overlayHeight(state, height));
   if (state.mode.kind === "help") return maxScroll(helpBody(width).length, room);
   if (state.mode.kind === "detail" && state.detail)
-    return maxScroll(detailBody(state.detail, now).length, room);
+    return maxScroll(detailBody(state.detail, now, width).lines.length, room);
   return 0;
 }
 
@@ -167,6 +191,8 @@ export function overlayScrollMost(state: HubState, width: number, height: number
  * lines, none wider than `width`.
  */
 export function renderHub(state: HubState, width: number, height: number, now: number): string[] {
+  // Set again by what is drawn below: the list's selected row, or the details.
+  state.picks = null;
   const entries = shownEntries(state);
   const lines = [titleLine(state, entries, width)];
   if (state.connection !== "connected") lines.push(bannerLine(state, width));

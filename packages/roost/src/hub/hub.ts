@@ -117,6 +117,7 @@ export class Hub {
     const commands = this.commands;
     this.actions = {
       reply: (id, text, steer) => commands.reply(id, text, steer),
+      pick: (id, choice, question) => commands.pick(id, choice, question),
       stop: (id) => commands.stop(id),
       respawn: (id) => commands.respawn(id),
       remove: (id) => commands.remove(id),
@@ -170,6 +171,8 @@ export class Hub {
   private noteChange(row: JobRow): void {
     const before = this.state.rows.get(row.id);
     if (before && !readsDifferently(before, row)) return;
+    // What the status line said of how this row stood is over.
+    if (before && this.state.notice?.row === row.id) this.state.notice = null;
     this.state.changedAt.set(row.id, before ? this.now() : Date.parse(row.updatedAt));
   }
 

@@ -1,4 +1,4 @@
-import type { JobRow } from "../protocol/rows.js";
+import { asksPerson, type JobRow } from "../protocol/rows.js";
 import { blue, bold, cyan, green, grey, red, yellow } from "./style.js";
 
 /** How a row's state reads at a glance: a glyph, a word, a colour, and the group it sorts into. */
@@ -21,17 +21,9 @@ export const STATE_GROUPS = [
 ] as const;
 export type StateGroup = (typeof STATE_GROUPS)[number];
 
-/**
- * A row that waits for the user: it asks, and its process has not been stopped. The concierge's
- * waits for digests, never for the person.
- */
+/** A row that waits for the user: it asks something. The concierge's waits for digests, never for the person. */
 export function isWaiting(row: JobRow): boolean {
-  return (
-    row.state === "blocked" &&
-    row.lifecycle !== "stopped" &&
-    row.lifecycle !== "failed" &&
-    row.role !== "concierge"
-  );
+  return asksPerson(row) && row.role !== "concierge";
 }
 
 const yellowBold = (text: string) => bold(yellow(text));
@@ -41,8 +33,9 @@ export function rowLook(row: JobRow): RowLook {
   if (row.lifecycle === "failed" || row.state === "failed")
     return { glyph: "✗", label: "failed", colour: red, group: "failed" };
   if (isWaiting(row)) return { glyph: "?", label: "waiting", colour: yellowBold, group: "waiting for you" };
-  // Between digests the concierge waits for the next one: to the person it is idle.
-  if (row.role === "concierge" && row.state === "blocked")
+  // Between digests the concierge waits for the next one, and a session at its prompt for a task:
+  // to the person each is idle.
+  if ((row.role === "concierge" || row.waitingFor === "first-prompt") && row.state === "blocked")
     return { glyph: "◦", label: "idle", colour: blue, group: "idle" };
   if (row.lifecycle === "done" || row.state === "done")
     return { glyph: "✓", label: "done", colour: green, group: "done" };

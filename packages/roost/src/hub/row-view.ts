@@ -89,35 +89,15 @@ export function rowLine(
   return waiting ? waitingBackground(line) : line;
 }
 
-/** Under a waiting row: what it asks, and its choices numbered for one-key picks. */
-export function questionLine(row: JobRow, width: number, selected: boolean): string | null {
-  if (!asksUser(row)) return null;
-  const shown = row.choices.slice(0, 9).map((c, i) => ({ n: String(i + 1), text: oneLine(c) }));
-  const more = row.choices.length > 9 ? ` +${row.choices.length - 9}` : "";
-  const choicesPlain = shown.map((c) => `${c.n} ${c.text}`).join("  ") + more;
-  const prefix = "      ? ";
-  const room = width - prefix.length;
-  let body: string;
-  if (room <= 0) body = "";
-  else if (choicesPlain !== "" && visibleWidth(choicesPlain) + 2 < room) {
-    // The question takes what the choices leave; the choices stay whole.
-    const choices = shown.map((c) => `${bold(cyan(c.n))} ${c.text}`).join("  ") + dim(more);
-    const questionRoom = room - visibleWidth(choicesPlain) - 2;
-    const question = row.question ? truncateToWidth(oneLine(row.question), questionRoom, "…") : "";
-    const rest = " ".repeat(room - visibleWidth(question) - 2 - visibleWidth(choicesPlain));
-    body = `${yellow(question)}  ${choices}${rest}`;
-  } else body = yellow(fit(oneLine([row.question ?? "", choicesPlain].filter(Boolean).join("  ")), room));
-  const line = `${prefix}${body}`;
-  return selected ? selectedBackground(line) : waitingBackground(line);
-}
-
 /**
  * Under a terminal agent's row: the reply held because it asked nothing when it came. It is typed
  * only when sent as the answer to what the agent asks now (Enter opens the reply with it).
  */
 export function heldLine(row: JobRow, width: number, selected: boolean): string | null {
   if (!row.held) return null;
-  const how = asksUser(row) ? "Enter: send it as the answer, or edit it" : "not typed: it asks nothing now";
+  const how = asksUser(row)
+    ? "it asks now: Enter sends it as the answer, or edit it"
+    : "not typed: it asked nothing when it came";
   const line = fit(
     `      ⏸ held ${yellow(JSON.stringify(oneLine(row.held.text)))} ${dim(`(${how})`)}`,
     width,

@@ -68,3 +68,17 @@ export interface JobRow extends ReportedState {
   createdAt: string;
   updatedAt: string;
 }
+
+/**
+ * Whether a row asks the person something now (a question, a dialog): the one meaning of "waiting",
+ * counted in the hub's title and visited by Tab. A session idle at its prompt (its task done, or
+ * none given yet: `first-prompt`) asks nothing, and a stopped or failed job asks nothing any more.
+ */
+export function asksPerson(row: Pick<JobRow, "state" | "waitingFor" | "lifecycle">): boolean {
+  return (
+    row.state === "blocked" &&
+    row.waitingFor !== "first-prompt" &&
+    row.lifecycle !== "stopped" &&
+    row.lifecycle !== "failed"
+  );
+}

@@ -36,6 +36,13 @@ export const TERMINAL_PROFILES = {
     task: "type",
     protocol: false,
   },
+  /** Idle at a Codex-like prompt under its last answer, its task given. */
+  idlePrompt: {
+    command: ["/bin/sh", "-c", "printf '• ANSWER: hi\\n\\n› '; sleep 600"],
+    task: "argv",
+    protocol: false,
+    reader: "codex",
+  },
   deploy: {
     command: [
       "/bin/sh",

@@ -18,7 +18,9 @@ export const describe: Command = {
     });
     // The hub's detail view, as plain text; loaded here only, as the hub's modules are.
     const { detailBody } = await import("../../hub/detail-view.js");
-    const body = detailBody({ id: result.row.id, result, error: null }, Date.now());
+    // The question wrapped to the terminal, or to 100 columns when the output is not one.
+    const width = process.stdout.columns || 100;
+    const body = detailBody({ id: result.row.id, result, error: null }, Date.now(), width).lines;
     const plain = body.map((line) => line.replace(/\x1b\[[0-9;]*m/g, "").trimEnd());
     print([`${result.row.name} (${result.row.id})`, ...plain].join("\n"), result);
     return 0;

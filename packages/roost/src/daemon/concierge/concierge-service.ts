@@ -1,4 +1,5 @@
 import {
+  asksPerson,
   CONCIERGE_NAME,
   type ConciergeEvent,
   type ConciergeOrderResult,
@@ -63,7 +64,7 @@ export interface ConciergeDeps {
 }
 
 function waits(job: Job): boolean {
-  return toRow(job).state === "blocked";
+  return asksPerson(toRow(job));
 }
 
 /**

@@ -1,4 +1,5 @@
 import {
+  asksPerson,
   CONCIERGE_LIMITS,
   type DigestWhy,
   type FeedEvent,
@@ -41,7 +42,7 @@ function clock(at: string): string {
 /** Why a row needs a look, or null: it waits, it failed, or it has worked for a long time. */
 export function rowNeed(row: JobRow, now: number): string | null {
   if (row.lifecycle === "stopped") return null;
-  if (row.state === "blocked") {
+  if (asksPerson(row)) {
     const asks = row.question ?? row.summary ?? "";
     const choices = row.choices.length ? ` (choices: ${row.choices.join(" | ")})` : "";
     const suggested = row.suggested ? ` [you suggested: ${row.suggested.text}]` : "";

@@ -82,9 +82,17 @@ export class Supervisor {
   /** The attach under way: a close waits for it, so that the host it brings is ended or let go too. */
   private attaching: Promise<void> | null = null;
 
+  private markFirstRead: () => void = () => {};
+  /**
+   * Settles once the first attach has read the screens of the jobs the host runs (or failed): before
+   * it, a terminal job's row says nothing of what its screen shows.
+   */
+  readonly firstRead: Promise<void> = new Promise((resolve) => (this.markFirstRead = resolve));
+
   /** Connects to the host (starting it if need be) and takes up every job where it stands. */
   attach(): Promise<void> {
     const attaching = this.connectAndAdopt().finally(() => {
+      this.markFirstRead();
       if (this.attaching === attaching) this.attaching = null;
     });
     this.attaching = attaching;
@@ -130,6 +138,7 @@ export class Supervisor {
       if (!this.state.jobs.has(id)) await host.remove(id).catch(() => {});
     }
     removeStrayJobFolders(this.state.paths.jobsDir, this.state.jobs);
+    const screens: Promise<void>[] = [];
     for (const job of this.state.jobs.values()) {
       if (!isLive(job) || job.restartTimer !== null) continue;
       const info = known.get(job.id);
@@ -140,10 +149,12 @@ export class Supervisor {
           job.lifecycle = "running";
           this.state.save(job);
         }
-        void host
-          .screen(job.id)
-          .then((s) => this.onScreen(job.id, s))
-          .catch(() => {});
+        screens.push(
+          host
+            .screen(job.id)
+            .then((s) => this.onScreen(job.id, s))
+            .catch(() => {}),
+        );
       } else if (info) {
         this.onExit(job.id, info.exitCode, info.signal);
       } else if (job.lifecycle === "starting") {
@@ -155,6 +166,8 @@ export class Supervisor {
         this.state.save(job);
       }
     }
+    // Each row as its screen shows it before the ops get the host (and the rows are listed).
+    await Promise.all(screens);
     return toStart;
   }
 

@@ -3,12 +3,29 @@ import { foldName, RoostError, refuseReservedName } from "../../protocol/index.j
 import type { Job } from "../jobs/job.js";
 import type { OpContext, OpHandler } from "./context.js";
 
-export const list: OpHandler<"list"> = ({ state }) => ({ rows: state.rows() });
+/** How long a listing waits for the terminals' first reading. */
+const FIRST_READ_WAIT_MS = 5000;
+
+/**
+ * Just after the daemon starts, the rows wait (a moment) for the first reading of the terminals: a
+ * terminal agent idle at its prompt does not read "working" until its screen is read.
+ */
+async function rowsRead(ctx: OpContext) {
+  let timer: NodeJS.Timeout | undefined;
+  // Not for long: a process host that cannot be reached does not keep the rows from being listed.
+  const enough = new Promise<void>((resolve) => (timer = setTimeout(resolve, FIRST_READ_WAIT_MS)));
+  await Promise.race([ctx.supervisor.firstRead, enough]);
+  clearTimeout(timer);
+  return ctx.state.rows();
+}
+
+export const list: OpHandler<"list"> = async (ctx) => ({ rows: await rowsRead(ctx) });
 
 /** The rows now, then a `row` event whenever one changes (and `row-removed`). */
-export const subscribe: OpHandler<"subscribe"> = ({ state }, caller) => {
+export const subscribe: OpHandler<"subscribe"> = async (ctx, caller) => {
+  const rows = await rowsRead(ctx);
   caller.subscribed = true;
-  return { rows: state.rows() };
+  return { rows };
 };
 
 /** The user's changes to a row in the events feed. */

@@ -17,6 +17,11 @@ export interface AgentReader {
   /** A line that ends the agent's last answer from below (its input box, a rule). */
   answerEnd: RegExp | null;
   /**
+   * A line that says the person refused what the agent was about to do (its dialog answered No): the
+   * named group `what` names it, else the answer line above it does.
+   */
+  refused: RegExp | null;
+  /**
    * For an agent whose answers have no mark of their own (pi): the answer is the last paragraph
    * above the line that tops its input box.
    */

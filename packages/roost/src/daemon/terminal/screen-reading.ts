@@ -78,20 +78,38 @@ function answerAboveBox(lines: string[], last: number, box: RegExp): string | nu
   return end < 0 ? null : meaningful(paragraphEndingAt(lines, end).join(" "));
 }
 
-/** The agent's last answer: its first line and the lines that continue it. */
+/** The answer whose first line is `lines[i]`: that line and the lines that continue it. */
+function answerAt(
+  lines: string[],
+  i: number,
+  last: number,
+  reader: AgentReader,
+  first: string,
+): string | null {
+  const parts = [first];
+  for (let j = i + 1; j <= last; j++) {
+    const next = lines[j]!;
+    if (!/^\s{2}\S/.test(next) || /^\s*[└⎿]/.test(next) || reader.answerEnd?.test(next.trim())) break;
+    parts.push(next.trim());
+  }
+  return meaningful(parts.join(" "));
+}
+
+/**
+ * The agent's last answer: its first line and the lines that continue it; or, when the person
+ * refused what it was about to do after that, what was refused ("refused: Bash(rm x)").
+ */
 function lastAnswer(lines: string[], last: number, reader: AgentReader): string | null {
   if (reader.answerAbove) return answerAboveBox(lines, last, reader.answerAbove);
   if (!reader.answer) return null;
+  let refused: RegExpExecArray | null = null;
   for (let i = last; i >= 0; i--) {
+    if (refused === null) refused = reader.refused?.exec(lines[i]!) ?? null;
+    if (refused?.groups?.what) return meaningful(`refused: ${refused.groups.what}`);
     const match = reader.answer.exec(lines[i]!);
     if (!match) continue;
-    const parts = [match.groups?.text ?? lines[i]!.trim()];
-    for (let j = i + 1; j <= last; j++) {
-      const next = lines[j]!;
-      if (!/^\s{2}\S/.test(next) || /^\s*[└⎿]/.test(next) || reader.answerEnd?.test(next.trim())) break;
-      parts.push(next.trim());
-    }
-    return meaningful(parts.join(" "));
+    const answer = answerAt(lines, i, last, reader, match.groups?.text ?? lines[i]!.trim());
+    return refused && answer ? `refused: ${answer}` : answer;
   }
   return null;
 }

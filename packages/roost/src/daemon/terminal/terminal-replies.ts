@@ -112,9 +112,8 @@ async function typeReply(ctx: TerminalReplyDeps, job: Job, reply: TerminalReply)
     if (index === -1)
       throw new RoostError(
         "bad_request",
-        `${job.name} asks ${JSON.stringify(reading!.question ?? "")} and takes one of: ${dialog.items
-          .map((item) => item.text)
-          .join(" | ")}`,
+        // The options first: a line cut at the edge of a terminal still shows them.
+        `${job.name} takes one of: ${dialog.items.map((item) => item.text).join(" | ")} (it asks ${JSON.stringify(reading!.question ?? "")})`,
       );
     await choose(host, rows, job, dialog, index);
   } else await typeText(host, rows, job, text, requestId && `reply:${requestId}`);

@@ -246,8 +246,13 @@ export class TerminalRows {
       report.waitingFor = "question";
       report.question = reading.question;
       report.choices = reading.choices;
+    } else if (reading?.input === "prompt" && givenInput(w.job)) {
+      // Idle at its input once it was given something: its turn is done (as pi's worker says), its
+      // last answer (or what the person refused) as the text. It asks nothing.
+      report.state = "done";
+      report.status = "idle";
     } else if (reading?.input === "prompt") {
-      // Idle at its input: it waits for the person, its last answer as the text.
+      // At its input before any task: it waits for one, and asks nothing either.
       report.state = "blocked";
       report.status = "waiting";
       report.waitingFor = "first-prompt";
@@ -263,6 +268,11 @@ export class TerminalRows {
     w.quietTimer = null;
     w.summaryTimer = null;
   }
+}
+
+/** Whether the job was given a task or a typed reply (a reply takes seq 2 on, a typed task seq 1). */
+function givenInput(job: Job): boolean {
+  return job.task !== null || job.nextSeq > 1;
 }
 
 function sameReport(a: Report, b: Report): boolean {

@@ -10,6 +10,7 @@ export const claudeCode: AgentReader = {
   working: /^[✻✶✳✢✽*·⏺] (?<step>\S[^()]*…)/,
   answer: /^● (?<text>\S.*)$/,
   answerEnd: /^(?:❯\s|✻ |─{10,})/,
+  refused: /^\s*⎿\s+Interrupted · What should Claude do instead\?/,
   answerAbove: null,
   pointers: "❯",
   pointerMenusOnly: true,

@@ -8,6 +8,7 @@ export const codex: AgentReader = {
   working: /^[•◦] (?<step>Working|[A-Z][\w ]+?) \(\d+[smh]/,
   answer: /^• (?<text>(?!Running |Ran |Exited |Working ).+)$/,
   answerEnd: /^(?:›\s|─{10,})/,
+  refused: /^✗ You canceled the request to run (?<what>\S.*)$/,
   answerAbove: null,
   pointers: "›",
   pointerMenusOnly: true,

@@ -8,6 +8,7 @@ export const generic: AgentReader = {
   working: null,
   answer: null,
   answerEnd: null,
+  refused: null,
   answerAbove: null,
   pointers: ">❯›»*→",
   pointerMenusOnly: false,

@@ -10,6 +10,7 @@ export const piTui: AgentReader = {
   working: /^\s?[\u2800-\u28ff] (?<step>\S.*)$/,
   answer: null,
   answerEnd: null,
+  refused: null,
   answerAbove: RULE,
   pointers: "→❯>",
   pointerMenusOnly: true,
