@@ -3,6 +3,7 @@ import { hintLine, statusLine } from "./bottom-lines.js";
 import { boxLines, boxRoom, maxScroll, wrapText } from "./box-view.js";
 import { conciergeLine, suggestedLine } from "./concierge-view.js";
 import { detailBody, detailLines } from "./detail-view.js";
+import { replyNote } from "./finished-reply.js";
 import { helpBody, helpLines } from "./help-view.js";
 import { availablePanes, type HubState, type Mode, shownEntries } from "./hub-state.js";
 import { boardSummary, paneLines } from "./pane-view.js";
@@ -45,7 +46,7 @@ export function effectiveSelection(state: HubState, entries: Entry[]): string | 
 
 function editingIn(mode: Mode, id: string) {
   if (mode.kind === "reply" && mode.id === id)
-    return { kind: mode.steer ? "steer" : "reply", editor: mode.editor } as const;
+    return { kind: mode.steer ? "steer" : "reply", editor: mode.editor, start: mode.start } as const;
   if (mode.kind === "rename" && mode.id === id) return { kind: "rename", editor: mode.editor } as const;
   return null;
 }
@@ -92,7 +93,10 @@ function entryLines(
   const held = heldLine(entry.row, width, selected);
   if (held !== null) lines.push(held);
   const editing = editingIn(state.mode, entry.row.id);
-  if (editing) lines.push(inPlaceEditorLine(editing.kind, editing.editor, width));
+  if (editing) {
+    const note = "start" in editing ? replyNote(entry.row, editing.start === true) : null;
+    lines.push(inPlaceEditorLine(editing.kind, editing.editor, width, note));
+  }
   return lines;
 }
 

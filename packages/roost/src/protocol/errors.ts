@@ -14,6 +14,7 @@ export const ERROR_CODES = [
   "policy",
   "disconnected",
   "not_chosen",
+  "ended",
   "internal",
 ] as const;
 
