@@ -3,7 +3,9 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { after, before, describe, test } from "node:test";
+import { rowsTable } from "../src/cli/format.js";
 import { CLI, type RawConnection, startTestDaemon, type TestDaemon, waitFor } from "./helpers/daemon.js";
+import { jobRow, NOW } from "./helpers/job-row.js";
 import { rowWhen } from "./helpers/terminal.js";
 
 const PROFILES = {
@@ -119,4 +121,14 @@ describe("the CLI at first look", () => {
       "200 lines is the most, and allowed",
     );
   });
+});
+
+test("ls: AGE is the session's age since it was dispatched, not the time since its last change", () => {
+  const row = jobRow("a1b2c3d4", {
+    createdAt: new Date(NOW - 3 * 3600_000).toISOString(),
+    updatedAt: new Date(NOW - 5_000).toISOString(),
+  });
+  const [header, line] = rowsTable([row], NOW).split("\n");
+  const at = header!.indexOf("AGE");
+  assert.equal(line!.slice(at).split(/ +/)[0], "3h");
 });
