@@ -2,9 +2,19 @@
 // nothing, and `roost events --follow` going on across a daemon restart.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { rowsTable } from "../src/cli/format.js";
-import { CLI, type RawConnection, startTestDaemon, type TestDaemon, waitFor } from "./helpers/daemon.js";
+import {
+  CLI,
+  type RawConnection,
+  runCli,
+  startTestDaemon,
+  type TestDaemon,
+  waitFor,
+} from "./helpers/daemon.js";
 import { jobRow, NOW } from "./helpers/job-row.js";
 import { rowWhen } from "./helpers/terminal.js";
 
@@ -131,4 +141,16 @@ test("ls: AGE is the session's age since it was dispatched, not the time since i
   const [header, line] = rowsTable([row], NOW).split("\n");
   const at = header!.indexOf("AGE");
   assert.equal(line!.slice(at).split(/ +/)[0], "3h");
+});
+
+test("an unknown option is named with balanced quotes and the way to pass such a text", async () => {
+  const out = await runCli(mkdtempSync(join(tmpdir(), "roost-option-")), ["ls", "--foo"]);
+  assert.equal(out.code, 1);
+  const first = out.stderr.split("\n")[0]!;
+  assert.equal(
+    first,
+    'roost ls: bad_request: unknown option --foo (a TEXT that starts with "-" goes after --: -- "--foo")',
+  );
+  assert.equal((first.match(/"/g) ?? []).length % 2, 0);
+  assert.equal((first.match(/'/g) ?? []).length % 2, 0);
 });
