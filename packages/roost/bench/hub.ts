@@ -22,6 +22,7 @@ function row(i: number, at: number): JobRow {
     name: `agent-${i}`,
     profile: "agent",
     kind: i % 3 === 0 ? "terminal" : "protocol",
+    restart: i % 3 === 0 ? "reruns" : "resumes",
     cwd: `/srv/project-${i % 7}`,
     task: null,
     state: i % 11 === 0 ? "blocked" : "working",

@@ -2,16 +2,19 @@
 // examples' profiles and the demo's into demo-home/roost.json, starts the daemon, dispatches each
 // kind of agent once (request ids make a second run find the same jobs), and opens the hub.
 // `npm start -- --stop` ends the demo's daemon and its jobs.
+// ROOST_DEMO_HOME=DIR puts the demo home elsewhere, ROOST_DEMO_WARREN_PORT=N its warren server on
+// another port (8417 by default): a second demo beside a person's own (the tests run one so).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { attachFromHub } from "../src/cli/hub.js";
 import { DaemonClient } from "../src/client/daemon-client.js";
+import { statePaths } from "../src/home/paths.js";
 import { runHub } from "../src/hub/hub.js";
 
 const roostPackage = fileURLToPath(new URL("..", import.meta.url));
 const repository = join(roostPackage, "..", "..");
-const home = join(repository, "demo-home");
+const home = process.env.ROOST_DEMO_HOME || join(repository, "demo-home");
 const agents = join(roostPackage, "demo", "agents");
 
 /** The examples' profiles (a TypeScript and a Python protocol agent), with `@ROOT@` made this repository. */
@@ -23,19 +26,21 @@ function exampleProfiles(): Record<string, unknown> {
 }
 
 /** Where the demo's warren server listens. */
-const WARREN_URL = "http://127.0.0.1:8417";
+const WARREN_URL = `http://127.0.0.1:${process.env.ROOST_DEMO_WARREN_PORT || "8417"}`;
 
 /** The demo's own: a Python agent that offers choices, and a shell script run as a terminal agent. */
-const DEMO_PROFILES = {
-  planner: {
-    command: ["python3", join(agents, "planner.py")],
-    task: "type",
-    protocol: true,
-    env: { PYTHONPATH: join(roostPackage, "sdk", "python") },
-  },
-  deploy: { command: ["/bin/sh", join(agents, "deploy.sh")], task: "argv", protocol: false },
-  ...warrenProfiles(),
-};
+function demoProfiles(): Record<string, unknown> {
+  return {
+    planner: {
+      command: ["python3", join(agents, "planner.py")],
+      task: "type",
+      protocol: true,
+      env: { PYTHONPATH: join(roostPackage, "sdk", "python") },
+    },
+    deploy: { command: ["/bin/sh", join(agents, "deploy.sh")], task: "argv", protocol: false },
+    ...warrenProfiles(),
+  };
+}
 
 /**
  * warren beside the fleet: its server as a terminal job, and a person playing bridge_repair's
@@ -53,11 +58,13 @@ function warrenProfiles(): Record<string, unknown> {
       task: "argv",
       protocol: false,
     },
-    // The task is `SERVER AGENT --scenario NAME ...`, split into words by the shell.
+    // The task is `SERVER AGENT --scenario NAME ...`, split into words by the shell. Its run over,
+    // the player has nothing to resume: a reply to it done starts it only when asked (`--start`).
     "warren-play": {
       command: ["/bin/sh", "-c", 'exec "$0" "$1" play $2', process.execPath, warren],
       task: "argv",
       protocol: true,
+      resumes: false,
     },
   };
 }
@@ -84,9 +91,10 @@ async function dispatchFleet(profiles: Record<string, unknown>): Promise<void> {
     for (const job of FLEET) {
       if (!(job.profile in profiles)) continue; // The examples may name their profiles otherwise one day.
       const { id } = await client.call("dispatch", { ...job, requestId: `demo-${job.name}` });
-      // Found again from an earlier run but stopped or ended since: started again.
+      // Found again from an earlier run, stopped (`--stop`) or failed since: started again. One
+      // done (the warren run played to its end) stays done.
       const row = (await client.call("list", {})).rows.find((r) => r.id === id);
-      if (row && ["stopped", "done", "failed"].includes(row.lifecycle)) await client.call("respawn", { id });
+      if (row && ["stopped", "failed"].includes(row.lifecycle)) await client.call("respawn", { id });
     }
   } finally {
     client.close();
@@ -102,19 +110,31 @@ async function stopDemo(): Promise<void> {
 
 async function main(): Promise<void> {
   mkdirSync(home, { recursive: true });
-  const profiles = { ...exampleProfiles(), ...DEMO_PROFILES };
+  const profiles = { ...exampleProfiles(), ...demoProfiles() };
   writeFileSync(join(home, "roost.json"), `${JSON.stringify({ agentProfiles: profiles }, null, 2)}\n`);
   process.env.ROOST_HOME = home;
   if (process.argv.includes("--stop")) return stopDemo();
   // The hub opens at once and shows the rows as the jobs start.
-  let failed: unknown;
-  const fleet = dispatchFleet(profiles).catch((error: unknown) => (failed = error));
+  let fleetFailed: unknown;
+  const fleet = dispatchFleet(profiles).catch((error: unknown) => (fleetFailed = error));
   await runHub({ home, startDaemon: true, attach: attachFromHub(home) });
   await fleet;
-  if (failed) process.stderr.write(`The demo fleet could not be dispatched: ${(failed as Error).message}\n`);
+  if (fleetFailed) failure("the demo fleet could not be dispatched", fleetFailed);
   process.stdout.write(
     "The demo fleet keeps running in the background: npm start opens the hub again, npm start -- --stop ends it.\n",
   );
 }
 
-await main();
+/** What went wrong, said to the person with what to do (not a stack). */
+function failure(what: string, error: unknown): void {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(
+    `npm start: ${what}: ${typeof code === "string" && !message.startsWith(code) ? `${code}: ` : ""}${message}\n` +
+      "What to do: run `npm install` at the repository's root (it builds both packages), then `npm start` again;\n" +
+      `\`npm start -- --stop\` ends a demo left half started; the daemon's log is ${statePaths(home).log}.\n`,
+  );
+  process.exitCode = 1;
+}
+
+await main().catch((error: unknown) => failure("the demo could not start", error));

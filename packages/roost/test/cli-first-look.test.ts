@@ -2,8 +2,20 @@
 // nothing, and `roost events --follow` going on across a daemon restart.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { CLI, type RawConnection, startTestDaemon, type TestDaemon, waitFor } from "./helpers/daemon.js";
+import { rowsTable } from "../src/cli/format.js";
+import {
+  CLI,
+  type RawConnection,
+  runCli,
+  startTestDaemon,
+  type TestDaemon,
+  waitFor,
+} from "./helpers/daemon.js";
+import { jobRow, NOW } from "./helpers/job-row.js";
 import { rowWhen } from "./helpers/terminal.js";
 
 const PROFILES = {
@@ -119,4 +131,26 @@ describe("the CLI at first look", () => {
       "200 lines is the most, and allowed",
     );
   });
+});
+
+test("ls: AGE is the session's age since it was dispatched, not the time since its last change", () => {
+  const row = jobRow("a1b2c3d4", {
+    createdAt: new Date(NOW - 3 * 3600_000).toISOString(),
+    updatedAt: new Date(NOW - 5_000).toISOString(),
+  });
+  const [header, line] = rowsTable([row], NOW).split("\n");
+  const at = header!.indexOf("AGE");
+  assert.equal(line!.slice(at).split(/ +/)[0], "3h");
+});
+
+test("an unknown option is named with balanced quotes and the way to pass such a text", async () => {
+  const out = await runCli(mkdtempSync(join(tmpdir(), "roost-option-")), ["ls", "--foo"]);
+  assert.equal(out.code, 1);
+  const first = out.stderr.split("\n")[0]!;
+  assert.equal(
+    first,
+    'roost ls: bad_request: unknown option --foo (a TEXT that starts with "-" goes after --: -- "--foo")',
+  );
+  assert.equal((first.match(/"/g) ?? []).length % 2, 0);
+  assert.equal((first.match(/'/g) ?? []).length % 2, 0);
 });

@@ -57,7 +57,7 @@ test("failures exit 1 with the code and the reason", async () => {
   assert.match(usage.stderr, /bad_request: missing arguments\nusage: roost dispatch/);
   const badFlag = await roost("ls", "--colour");
   assert.equal(badFlag.code, 1);
-  assert.match(badFlag.stderr, /bad_request: Unknown option '--colour'/);
+  assert.match(badFlag.stderr, /bad_request: unknown option --colour /);
   const profile = await roost("dispatch", "no-such-profile");
   assert.equal(profile.code, 1);
   assert.match(profile.stderr, /not_found: no profile "no-such-profile"/);

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { CLI, type RawConnection, startTestDaemon, type TestDaemon, waitFor } from "./helpers/daemon.js";
 import { HUB_TEST_CONFIG } from "./helpers/hub-harness.js";
-import { hasTmux } from "./helpers/tmux.js";
+import { hasTmux, paneReader } from "./helpers/tmux.js";
 
 const run = promisify(execFile);
 const PACKAGE = fileURLToPath(new URL("..", import.meta.url));
@@ -18,16 +18,9 @@ describe("roost hub in a real terminal under tmux", { skip }, () => {
   // A tmux server of the test's own, so that nobody's sessions are touched.
   const server = `roost-hub-test-${process.pid}`;
   const tmux = (...args: string[]) => run("tmux", ["-L", server, ...args]);
-  const capture = async () => (await tmux("capture-pane", "-p", "-t", "hub")).stdout;
+  const { waitForPane } = paneReader(tmux, "hub");
   const flag = async (name: string) =>
     (await tmux("display-message", "-p", "-t", "hub", `#{${name}}`)).stdout.trim();
-  const waitForPane = (what: string, predicate: (text: string) => boolean) =>
-    waitFor(what, async () => {
-      const text = await capture();
-      return predicate(text) ? text : undefined;
-    }).catch(async (error: Error) => {
-      throw new Error(`${error.message}; the pane:\n${await capture().catch(() => "")}`);
-    });
   let daemon: TestDaemon;
   let raw: RawConnection;
   let id: string;

@@ -165,7 +165,7 @@ describe("the hub's view", () => {
   test("the reply line opens in place under the selected row", () => {
     const state = stateWith([row("a"), row("b", { order: 1 })], {
       selectedId: "a",
-      mode: { kind: "reply", id: "a", steer: true, editor: emptyEditor("go on") },
+      mode: { kind: "reply", id: "a", steer: true, editor: emptyEditor("go on"), start: false },
     });
     const lines = view(state);
     const at = lines.findIndex((l) => l.includes("● a "));

@@ -124,6 +124,7 @@ function protocolJob(id: string): Job {
       updatedAt: now,
     },
     [],
+    "resumes",
   );
   state.jobs.set(id, job);
   return job;

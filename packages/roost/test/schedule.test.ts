@@ -259,7 +259,7 @@ describe("schedules", () => {
     raw.close();
   });
 
-  test("roost schedule in the CLI: add, ls, run, rm", async () => {
+  test("roost schedule in the CLI: add, ls, run, rm, by id or name", async () => {
     setClock("2026-12-03T07:00:00Z");
     let out = await daemon.cli([
       "schedule",
@@ -287,7 +287,17 @@ describe("schedules", () => {
     out = await daemon.cli(["schedule", "run", String(made.id), "--json"]);
     assert.equal(out.code, 0, out.stderr);
     assert.equal(JSON.parse(out.stdout).schedule.runs, 1);
-    out = await daemon.cli(["schedule", "rm", String(made.id)]);
+    // By its name as well as its id; a name there is not is not_found, naming the ones there are.
+    out = await daemon.cli(["schedule", "run", "standup", "--json"]);
+    assert.equal(out.code, 0, out.stderr);
+    assert.equal(JSON.parse(out.stdout).schedule.id, made.id);
+    out = await daemon.cli(["schedule", "pause", "sitdown"]);
+    assert.equal(out.code, 1);
+    assert.match(
+      out.stderr,
+      /^roost schedule: not_found: no schedule named "sitdown" \(schedules: standup\)/,
+    );
+    out = await daemon.cli(["schedule", "rm", "standup"]);
     assert.equal(out.stdout.trim(), `removed schedule ${made.id}`);
   });
 });

@@ -206,15 +206,21 @@ describe("terminal agents", () => {
     assert.equal(dir.length > 0, true);
   });
 
-  test("a program that exits while asking: the row stops asking; a reply starts it again and is held at its new question", async () => {
+  test("a program that exits while asking: the row stops asking; a reply with start starts it again and is held at its new question", async () => {
     const { id, dir } = await dispatchTerminal(daemon, conn, "givesUp");
     await rowWhen(conn, id, (r) => r.state === "blocked");
     writeFileSync(join(dir, "give-up"), "");
     const ended = await rowWhen(conn, id, (r) => r.lifecycle === "done");
     assert.equal(ended.question, null);
     assert.equal(ended.summary, "gave up waiting");
-    const answer = await conn.request("reply", { id, text: "y" });
-    assert.deepEqual(answer.result, { held: true, saved: false });
+    // Its command would run anew: refused unless the reply says to start it.
+    assert.equal(ended.restart, "reruns");
+    const refused = await conn.request("reply", { id, text: "y" });
+    assert.equal(refused.code, "ended");
+    assert.match(refused.error, /--start/);
+    assert.equal((await rowWhen(conn, id, (r) => r.lifecycle === "done")).restarts, 0);
+    const answer = await conn.request("reply", { id, text: "y", start: true });
+    assert.deepEqual(answer.result, { held: true, saved: false, started: "reruns" });
     const asking = await rowWhen(conn, id, (r) => r.lifecycle === "running" && r.state === "blocked");
     assert.equal(asking.held.text, "y");
     assert.deepEqual(receivedLines(dir), []);

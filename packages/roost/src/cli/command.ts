@@ -40,6 +40,16 @@ function helpText(command: Command): string {
   ].join("\n");
 }
 
+/**
+ * node's parse error in our words: its unknown-option message ends in an unbalanced quote
+ * (`as in '-- "--foo"`), which reads as a cut message.
+ */
+function optionMessage(err: Error): string {
+  const unknown = /^Unknown option '([^']+)'/.exec(err.message);
+  if (unknown === null) return err.message;
+  return `unknown option ${unknown[1]} (a TEXT that starts with "-" goes after --: -- "${unknown[1]}")`;
+}
+
 function usageError(command: Command, message: string): RoostError {
   return new RoostError("bad_request", `${message}\nusage: roost ${command.usage}`);
 }
@@ -58,7 +68,7 @@ export async function runCommand(command: Command, argv: string[]): Promise<numb
     try {
       parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
     } catch (err) {
-      throw usageError(command, (err as Error).message);
+      throw usageError(command, optionMessage(err as Error));
     }
     const values = parsed.values as Record<string, string | boolean | undefined>;
     json = values.json === true;

@@ -22,7 +22,8 @@ export function rowsTable(rows: JobRow[], now = Date.now()): string {
     `${row.pinned ? "⚑ " : ""}${terminalSafe(row.name)}`,
     rowLook(row).label,
     unreadReplies(row) > 0 ? String(unreadReplies(row)) : "",
-    formatAge(now - Date.parse(row.updatedAt)),
+    // The session's age: since it was dispatched (the SAYS column tells what it does now).
+    formatAge(now - Date.parse(row.createdAt)),
     terminalSafe(says(row)),
   ]);
   const table = [HEADER, ...cells];

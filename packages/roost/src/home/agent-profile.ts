@@ -12,4 +12,9 @@ export interface AgentProfile {
   blockedPatterns?: string[];
   /** How its screen is read (`claude`, `codex`, `generic`); default: by its command's name. */
   reader?: string;
+  /**
+   * Whether the agent, started again once it has ended, takes up where it was, so that a reply
+   * starts it without asking; default: protocol agents do, terminal agents run their command anew.
+   */
+  resumes?: boolean;
 }

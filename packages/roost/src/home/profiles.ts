@@ -41,6 +41,7 @@ function checkProfile(file: string, name: string, raw: unknown): AgentProfile {
   if (p.env !== undefined && (!isObject(p.env) || Object.values(p.env).some((v) => typeof v !== "string")))
     bad("env", "an object of strings");
   if (p.reader !== undefined && !isReaderName(p.reader)) bad("reader", `one of ${READER_NAMES.join(", ")}`);
+  if (p.resumes !== undefined && typeof p.resumes !== "boolean") bad("resumes", "true or false");
   return {
     command: command as string[] | string,
     task: task as "type" | "argv",
@@ -51,6 +52,7 @@ function checkProfile(file: string, name: string, raw: unknown): AgentProfile {
       ? { blockedPatterns: checkBlockedPatterns(file, key, p.blockedPatterns) }
       : {}),
     ...(p.reader !== undefined ? { reader: p.reader as string } : {}),
+    ...(p.resumes !== undefined ? { resumes: p.resumes as boolean } : {}),
   };
 }
 

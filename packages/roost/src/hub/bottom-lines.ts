@@ -1,6 +1,7 @@
 /** The hub's two bottom lines: how the last action went (or the dialog open), and the keys. */
 
 import { conciergeStatusLine } from "./concierge-view.js";
+import { startConfirmText } from "./finished-reply.js";
 import {
   type ConfirmedAction,
   DISPATCH_FIELDS,
@@ -55,6 +56,10 @@ export function statusLine(state: HubState, width: number): string {
     const name = oneLine(state.rows.get(mode.id)?.name ?? mode.id);
     return errorBackground(fit(` ${CONFIRM_TEXT[mode.action](name)}`, width));
   }
+  if (mode.kind === "confirm-start") {
+    const row = state.rows.get(mode.id);
+    return errorBackground(fit(` ${row ? startConfirmText(row) : "The row is gone. Esc: back"}`, width));
+  }
   if (mode.kind === "dispatch-profile") {
     if (state.profilesError !== null)
       return fit(red(" roost.json cannot be read: the error is above. Esc: back"), width);
@@ -98,6 +103,7 @@ const HINTS: Partial<Record<Mode["kind"], string>> = {
   rename: "Enter save · Esc cancel",
   filter: "type to filter · Enter keep · Esc clear",
   confirm: "y yes · n or Esc no",
+  "confirm-start": "y or Enter yes · n or Esc no",
   "dispatch-profile": "←/→ profile · Enter task · Esc cancel",
   "dispatch-task": "Enter dispatch · Tab task / name / folder · Esc cancel",
   "add-task": "Enter add to the board · Esc cancel",

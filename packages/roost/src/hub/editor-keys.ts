@@ -38,7 +38,7 @@ export function editorKey(state: HubState, key: string | undefined, data: string
     state.mode = { kind: "list" };
     if (mode.kind === "reply" && text !== "") {
       holdPlace(state, mode.id);
-      actions.reply(mode.id, text, mode.steer);
+      actions.reply(mode.id, text, mode.steer, mode.start);
     }
     if (mode.kind === "rename" && text !== "") actions.rename(mode.id, text);
     if (mode.kind === "dispatch-task") {

@@ -1,6 +1,7 @@
 /** What the keys ask of the daemon and of the hub around the view. */
 export interface HubActions {
-  reply(id: string, text: string, steer: boolean): void;
+  /** `start`: the person confirmed that it starts a finished command again. */
+  reply(id: string, text: string, steer: boolean, start?: boolean): void;
   /** Sends a choice the screen showed, as the answer to the question shown with it. */
   pick(id: string, choice: string, question: string | null): void;
   stop(id: string): void;

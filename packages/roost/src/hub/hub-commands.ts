@@ -28,21 +28,28 @@ export class HubCommands {
     private readonly changed: () => void,
   ) {}
 
-  reply(id: string, text: string, steer: boolean): void {
-    this.send(id, text, steer, this.state.rows.get(id)?.question ?? null);
+  reply(id: string, text: string, steer: boolean, start = false): void {
+    this.send(id, text, steer, this.state.rows.get(id)?.question ?? null, start);
   }
 
   pick(id: string, choice: string, question: string | null): void {
-    this.send(id, choice, false, question);
+    this.send(id, choice, false, question, false);
   }
 
-  private send(id: string, text: string, steer: boolean, question: string | null): void {
+  private send(id: string, text: string, steer: boolean, question: string | null, start: boolean): void {
     const name = this.nameOf(id);
     const requestId = `hub-${randomUUID()}`;
     this.notify(`Sending to ${name}…`, "info");
     void this.resending(() =>
       // The question shown with the row: a terminal agent asking another by now holds the reply.
-      this.connection.call("reply", { id, text, mode: steer ? "steer" : "followUp", requestId, question }),
+      this.connection.call("reply", {
+        id,
+        text,
+        mode: steer ? "steer" : "followUp",
+        requestId,
+        question,
+        ...(start ? { start } : {}),
+      }),
     ).then(
       // A held reply's outcome tells how the row stands: it goes when the row changes.
       (result) => this.notify(replyOutcome(name, result, steer), "ok", "held" in result ? id : undefined),
@@ -322,6 +329,18 @@ function errorText(error: unknown): string {
 }
 
 function replyOutcome(name: string, result: ReplyResult, steer: boolean): string {
+  const started =
+    !("started" in result) || result.started === undefined
+      ? ""
+      : result.started === "resumes"
+        ? `${name} resumes. `
+        : `${name} started again. `;
+  return started + outcomeOfReply(name, result, steer);
+}
+
+function outcomeOfReply(name: string, result: ReplyResult, steer: boolean): string {
+  if ("ended" in result)
+    return `It ended (${result.ended}) before it asked anything: the reply was not typed.`;
   if ("stopped" in result) return `${name} stopped (/stop is not delivered).`;
   if ("dropped" in result) return `The reply held for ${name} was dropped.`;
   if ("held" in result)

@@ -1,5 +1,6 @@
 import { acceptSuggestion, conciergeMenuKey, openAsk, openConciergeMenu } from "./concierge-keys.js";
 import { editorKey, NO_STEER } from "./editor-keys.js";
+import { replyStarts } from "./finished-reply.js";
 import type { HubActions } from "./hub-actions.js";
 import { availablePanes, type HubState, holdPlace, shownEntries } from "./hub-state.js";
 import { effectiveSelection } from "./hub-view.js";
@@ -91,6 +92,10 @@ function pickChoice(state: HubState, id: string, n: number, actions: HubActions)
 
 type CommandRun = (state: HubState, actions: HubActions, pageSize: number) => void;
 
+function replyMode(id: string, steer: boolean, text: string, start: boolean): HubState["mode"] {
+  return { kind: "reply", id, steer, editor: emptyEditor(text), start };
+}
+
 /** A terminal agent's held reply starts the editor, to send as the answer to what it asks now. */
 function startEditor(kind: "reply" | "steer"): CommandRun {
   return (state) =>
@@ -100,7 +105,9 @@ function startEditor(kind: "reply" | "steer"): CommandRun {
         state.notice = { text: NO_STEER, tone: "info" };
         return;
       }
-      state.mode = { kind: "reply", id, steer: kind === "steer", editor: emptyEditor(row.held?.text ?? "") };
+      // A finished command that would run anew asks first (nothing runs unless confirmed).
+      if (replyStarts(row) === "reruns") state.mode = { kind: "confirm-start", id };
+      else state.mode = replyMode(id, kind === "steer", row.held?.text ?? "", false);
     });
 }
 
@@ -271,6 +278,11 @@ function applyKey(
         actions[mode.action](mode.id);
         state.mode = { kind: "list" };
       } else if (key === "n" || key === "N" || key === "escape" || key === "ctrl+c")
+        state.mode = { kind: "list" };
+      return;
+    case "confirm-start":
+      if (key === "y" || key === "Y" || key === "enter") state.mode = replyMode(mode.id, false, "", true);
+      else if (key === "n" || key === "N" || key === "escape" || key === "ctrl+c")
         state.mode = { kind: "list" };
       return;
     case "dispatch-profile": {

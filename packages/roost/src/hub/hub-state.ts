@@ -27,7 +27,10 @@ export type ConfirmedAction = "remove" | "stop" | "respawn";
 /** What the keys do now: the list, or one of the small dialogs drawn in place. */
 export type Mode =
   | { kind: "list" }
-  | { kind: "reply"; id: string; steer: boolean; editor: LineEditor }
+  /** `start`: the person confirmed that the reply starts a finished command again. */
+  | { kind: "reply"; id: string; steer: boolean; editor: LineEditor; start: boolean }
+  /** Asked before a reply line that would start a finished command again. */
+  | { kind: "confirm-start"; id: string }
   | { kind: "rename"; id: string; editor: LineEditor }
   | { kind: "filter"; editor: LineEditor; previous: string }
   | { kind: "confirm"; action: ConfirmedAction; id: string }

@@ -4,6 +4,7 @@ import { hintLine, statusLine } from "./bottom-lines.js";
 import { boxLines, boxRoom, maxScroll, wrapText } from "./box-view.js";
 import { conciergeLine, suggestedLine } from "./concierge-view.js";
 import { detailBody, detailLines } from "./detail-view.js";
+import { replyNote } from "./finished-reply.js";
 import { helpBody, helpLines } from "./help-view.js";
 import { availablePanes, type HubState, type Mode, picksOf, shownEntries } from "./hub-state.js";
 import { boardSummary, paneLines } from "./pane-view.js";
@@ -56,7 +57,7 @@ export function effectiveSelection(state: HubState, entries: Entry[]): string | 
 
 function editingIn(mode: Mode, id: string) {
   if (mode.kind === "reply" && mode.id === id)
-    return { kind: mode.steer ? "steer" : "reply", editor: mode.editor } as const;
+    return { kind: mode.steer ? "steer" : "reply", editor: mode.editor, start: mode.start } as const;
   if (mode.kind === "rename" && mode.id === id) return { kind: "rename", editor: mode.editor } as const;
   return null;
 }
@@ -86,7 +87,10 @@ function entryLines(
   const held = heldLine(row, width, selected);
   if (held !== null) lines.push(held);
   const editing = editingIn(state.mode, row.id);
-  if (editing) lines.push(inPlaceEditorLine(editing.kind, editing.editor, width));
+  if (editing) {
+    const note = "start" in editing ? replyNote(row, editing.start === true) : null;
+    lines.push(inPlaceEditorLine(editing.kind, editing.editor, width, note));
+  }
   return { lines, drawn };
 }
 

@@ -116,7 +116,7 @@ export class Hub {
     this.finished = new Promise((resolve) => (this.quit = resolve));
     const commands = this.commands;
     this.actions = {
-      reply: (id, text, steer) => commands.reply(id, text, steer),
+      reply: (id, text, steer, start) => commands.reply(id, text, steer, start),
       pick: (id, choice, question) => commands.pick(id, choice, question),
       stop: (id) => commands.stop(id),
       respawn: (id) => commands.respawn(id),

@@ -122,9 +122,16 @@ export function inPlaceEditorLine(
   kind: "reply" | "steer" | "rename",
   editor: LineEditor,
   width: number,
+  /** What sending it will do besides ("resumes NAME"). */
+  note: string | null = null,
 ): string {
+  const said = note === null ? "" : ` · ${note}`;
   const prompt =
-    kind === "rename" ? "    ⤷ rename › " : kind === "steer" ? "    ⤷ steer › " : "    ⤷ reply › ";
+    kind === "rename"
+      ? "    ⤷ rename › "
+      : kind === "steer"
+        ? `    ⤷ steer${said} › `
+        : `    ⤷ reply${said} › `;
   return editorLine(bold(cyan(prompt)), editor, width);
 }
 

@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   "disconnected",
   "not_chosen",
   "reserved_name",
+  "ended",
   "internal",
 ] as const;
 

@@ -32,7 +32,7 @@ import {
   type WatchResult,
 } from "./peers.js";
 import type { ReportInput } from "./report.js";
-import type { JobRow } from "./rows.js";
+import type { JobRow, Lifecycle, Restart } from "./rows.js";
 import {
   ScheduleAddArgs,
   ScheduleIdArgs,
@@ -96,17 +96,25 @@ export const ReplyArgs = Type.Object({
    * something else by the time the reply comes gets it held, not typed into the other question.
    */
   question: Maybe(Type.String({ maxLength: LIMITS.question })),
+  /**
+   * Start the job again for this reply though its command runs anew (an ended job whose row says
+   * `restart: "reruns"`); without it such a reply is refused (`ended`) and nothing starts.
+   */
+  start: Maybe(Type.Boolean()),
 });
 export type ReplyArgs = Static<typeof ReplyArgs>;
 
 /**
  * A saved reply, a resend of one (`duplicate`), or `/stop`, which is never delivered: the daemon
  * stops the job instead. A terminal agent's reply that came while it asked nothing is `held` (never
- * typed into a question the person has not seen); `dropped` answers `held: "drop"`.
+ * typed into a question the person has not seen); `dropped` answers `held: "drop"`. `started`: the
+ * job had ended and the reply started it again (`resumes` or `reruns`, as its row's `restart`);
+ * `ended`: started again for the reply, it ended before it asked anything (the reply was not typed).
  */
 export type ReplyResult =
-  | { seq: number; saved: true }
-  | { held: true; saved: false; duplicate?: true }
+  | { seq: number; saved: true; started?: Restart }
+  | { held: true; saved: false; duplicate?: true; started?: Restart }
+  | { ended: Lifecycle; saved: false; started: Restart }
   | { dropped: true; saved: false }
   | { duplicate: true; saved: true; seq?: number }
   | { stopped: true; saved: false };

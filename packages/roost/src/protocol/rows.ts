@@ -8,6 +8,14 @@ export type Lifecycle = (typeof LIFECYCLES)[number];
 /** A protocol agent speaks the agent protocol; a terminal agent is read from its screen. */
 export type JobKind = "protocol" | "terminal";
 
+/**
+ * What a reply does to a job once it has ended (done, failed, reaped): `resumes`, started again the
+ * agent takes up its conversation and the reply (protocol agents, pi); `reruns`, its command runs
+ * anew from the start (terminal agents, one-shot jobs), so a reply starts it only when the person
+ * says so (the reply's `start`).
+ */
+export type Restart = "resumes" | "reruns";
+
 /** A terminal agent's reply that was not typed: it did not ask anything when it came. */
 export interface HeldReply {
   text: string;
@@ -48,6 +56,8 @@ export interface JobRow extends ReportedState {
   exitCode: number | null;
   pinned: boolean;
   order: number;
+  /** What a reply does once it has ended: see `Restart`. */
+  restart: Restart;
   /** Replies waiting for the agent's ack. */
   pending: number;
   /** A terminal agent's reply held until the person sends it as the answer to a question, or drops it. */

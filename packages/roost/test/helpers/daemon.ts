@@ -45,10 +45,11 @@ export interface TestDaemon {
   kill(signal?: NodeJS.Signals): Promise<void>;
   /** Starts the daemon again on the same home and waits for its socket. */
   start(): Promise<void>;
-  /** Runs `roost ARGS` from the source with this home. */
+  /** Runs `roost ARGS` from the source with this home (`input`: written to its standard input). */
   cli(
     args: string[],
     env?: Record<string, string>,
+    input?: string,
   ): Promise<{ code: number; stdout: string; stderr: string }>;
   /** `shutdown --all` (the jobs and the host end), then removes the home. */
   stop(): Promise<void>;
@@ -133,16 +134,18 @@ export function runCli(
   home: string,
   args: string[],
   env: Record<string, string> = {},
+  input?: string,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       env: { ...process.env, ROOST_HOME: home, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
     });
+    if (input !== undefined) child.stdin!.end(input);
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
+    child.stdout!.on("data", (d) => (stdout += d));
+    child.stderr!.on("data", (d) => (stderr += d));
     child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
 }
@@ -205,7 +208,7 @@ export async function startTestDaemon(options: { config?: object; home?: string 
       await waitFor("the daemon to exit", async () => (gone ? true : undefined), 30_000);
     },
     start,
-    cli: (args, env) => runCli(home, args, env),
+    cli: (args, env, input) => runCli(home, args, env, input),
     stop: async () => {
       try {
         await shutdownAll();

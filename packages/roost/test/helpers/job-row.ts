@@ -24,6 +24,7 @@ export function jobRow(id: string, fields: Partial<JobRow> & { parent?: string }
     thinking: null,
     context: null,
     lifecycle: "running",
+    restart: "resumes",
     reported: true,
     connected: true,
     pid: 1,

@@ -1,5 +1,6 @@
 import { execFile, execFileSync } from "node:child_process";
 import { promisify } from "node:util";
+import { waitFor } from "./wait-for.js";
 
 const run = promisify(execFile);
 
@@ -17,4 +18,23 @@ export function hasTmux(): boolean {
 export function tmuxServer(name: string): (...args: string[]) => Promise<{ stdout: string; stderr: string }> {
   const server = `${name}-${process.pid}-${Date.now()}`;
   return (...args) => run("tmux", ["-L", server, ...args]);
+}
+
+/** Reading a tmux pane: its text now, and a wait for text that satisfies `predicate` (the error shows the pane). */
+export function paneReader(
+  tmux: (...args: string[]) => Promise<{ stdout: string }>,
+  target: string,
+): {
+  capture(): Promise<string>;
+  waitForPane(what: string, predicate: (text: string) => boolean): Promise<string>;
+} {
+  const capture = async () => (await tmux("capture-pane", "-p", "-t", target)).stdout;
+  const waitForPane = (what: string, predicate: (text: string) => boolean) =>
+    waitFor(what, async () => {
+      const text = await capture();
+      return predicate(text) ? text : undefined;
+    }).catch(async (error: Error) => {
+      throw new Error(`${error.message}; the pane:\n${await capture().catch(() => "")}`);
+    });
+  return { capture, waitForPane };
 }

@@ -14,7 +14,13 @@ export function parseOptions(args: string[], options: OptionSpec): ParsedOptions
     const parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
     return { values: parsed.values as ParsedOptions["values"], positionals: parsed.positionals };
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    // node's own words for an unknown flag end in an unbalanced quote: said in ours.
+    const flag =
+      (error as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" &&
+      args.find((a) => (error as Error).message.includes(`'${a}'`));
+    throw new UsageError(
+      flag ? `unknown flag ${flag}; a value that starts with "-" goes after --` : (error as Error).message,
+    );
   }
 }
 

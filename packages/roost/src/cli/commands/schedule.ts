@@ -1,13 +1,27 @@
+import type { DaemonClient } from "../../client/daemon-client.js";
 import { RoostError, type Schedule, type ScheduleLaunch } from "../../protocol/index.js";
 import type { Command } from "../command.js";
 
-const USAGE = "schedule add WHEN PROFILE [TASK] | ls | rm|pause|resume|run ID [--json]";
+const USAGE = "schedule add WHEN PROFILE [TASK] | ls | rm|pause|resume|run ID|NAME [--json]";
 
 /** A schedule on one line: id, name, when, and its next run in local time. */
 function scheduleLine(schedule: Schedule): string {
   const next = schedule.paused ? "paused" : `next ${schedule.nextAt ?? "never"} (${schedule.timeZone})`;
   const overlap = schedule.overlap ? "  overlap" : "";
   return `${schedule.id}  ${schedule.name}  ${schedule.when}  ${next}  runs ${schedule.runs}, skipped ${schedule.skips}${overlap}`;
+}
+
+/** A schedule named by its id (digits), else by its name: `not_found` lists the names there are. */
+async function scheduleId(c: DaemonClient, given: string): Promise<string> {
+  if (/^\d+$/.test(given)) return given;
+  const { schedules } = await c.call("schedules", {});
+  const found = schedules.find((s) => s.name === given);
+  if (found) return String(found.id);
+  const names = schedules.map((s) => s.name).join(", ");
+  throw new RoostError(
+    "not_found",
+    `no schedule named ${JSON.stringify(given)}${names ? ` (schedules: ${names})` : " (there are none)"}`,
+  );
 }
 
 function usage(message: string): RoostError {
@@ -51,8 +65,8 @@ export const schedule: Command = {
       return 0;
     }
     if (action === "rm" || action === "pause" || action === "resume" || action === "run") {
-      if (rest.length !== 1) throw usage(`${action} takes a schedule id`);
-      const id = rest[0]!;
+      if (rest.length !== 1) throw usage(`${action} takes a schedule's id or name`);
+      const id = await scheduleId(c, rest[0]!);
       if (action === "rm") {
         const result = await c.call("schedule-rm", { id });
         print(`removed schedule ${result.id}`, result);

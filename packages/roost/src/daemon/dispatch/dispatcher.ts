@@ -18,6 +18,7 @@ import {
 import type { DaemonState } from "../jobs/daemon-state.js";
 import { jobFromRecord } from "../jobs/job.js";
 import { profileArgv } from "../jobs/profile-argv.js";
+import { restartOf } from "../jobs/restart.js";
 import type { Supervisor } from "../jobs/supervisor.js";
 import type { JobRecord } from "../store/store.js";
 import { typeTaskAtPrompt } from "../terminal/terminal-replies.js";
@@ -166,7 +167,11 @@ export class Dispatcher {
     extend?.(record);
     // A terminal agent's task is typed once it runs; a protocol agent takes it as a pending reply.
     const queued = typed !== null && profile.protocol;
-    const job = jobFromRecord(record, queued ? [{ jobId: id, seq: 1, text: typed, mode: null }] : []);
+    const job = jobFromRecord(
+      record,
+      queued ? [{ jobId: id, seq: 1, text: typed, mode: null }] : [],
+      restartOf(record.kind, profile),
+    );
     // Known at once (a resend meanwhile finds it); started once its row is committed.
     state.jobs.set(id, job);
     try {

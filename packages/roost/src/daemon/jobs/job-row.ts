@@ -38,6 +38,7 @@ export function toRow(job: Job): JobRow {
     exitCode: job.exitCode,
     pinned: job.pinned,
     order: job.order,
+    restart: job.restart,
     pending: job.pending.length,
     held: heldRow(job),
     role: job.role ?? null,

@@ -1,4 +1,4 @@
-import type { DeliverEvent } from "../../protocol/index.js";
+import type { DeliverEvent, Restart } from "../../protocol/index.js";
 import type { Caller } from "../caller.js";
 import type { DurableRecord, JobRecord, StoredReply } from "../store/store.js";
 
@@ -19,6 +19,8 @@ export interface JobRuntime {
   startedAt: number | null;
   /** Replies on their way to the store (counted against the 50 waiting). */
   savingReplies: number;
+  /** What a reply does once it has ended (`restart.ts`), from its profile when it was held. */
+  restart: Restart;
 }
 
 /**
@@ -82,6 +84,7 @@ class HeldJob implements JobRuntime {
   constructor(
     readonly record: DurableRecord,
     public pending: StoredReply[],
+    public restart: Restart,
   ) {}
 }
 
@@ -97,9 +100,9 @@ for (const field of Object.keys(RECORD_FIELDS) as (keyof JobRecord)[]) {
 }
 
 /** A job held from its record (read from the store, or just made), which it owns from now on. */
-export function jobFromRecord(record: JobRecord, pending: StoredReply[]): Job {
+export function jobFromRecord(record: JobRecord, pending: StoredReply[], restart: Restart): Job {
   // The record's fields are the accessors defined above: a `HeldJob` is a `Job`.
-  return new HeldJob(record as DurableRecord, pending) as unknown as Job;
+  return new HeldJob(record as DurableRecord, pending, restart) as unknown as Job;
 }
 
 /** The durable part of a job: what the store keeps. */

@@ -1,5 +1,6 @@
 import { type Lifecycle, RoostError } from "../../protocol/index.js";
 import type { HostJobInfo, ProcessHost, ScreenSnapshot } from "../host/api.js";
+import { dropHeldReply, heldReplyOf } from "../terminal/held-replies.js";
 import { keepLastScreen } from "../terminal/last-screen.js";
 import type { TerminalRows } from "../terminal/terminal-rows.js";
 import type { DaemonState } from "./daemon-state.js";
@@ -300,7 +301,19 @@ export class Supervisor {
         }, delay);
       }
     }
+    if (isEnded(job) && job.restart === "reruns") this.dropUntaken(job);
     this.state.save(job);
+  }
+
+  /**
+   * The replies a job that runs anew did not take before it ended: no run of it will take them (a
+   * reply starts a new one only when asked), so they are not kept as waiting.
+   */
+  private dropUntaken(job: Job): void {
+    for (const reply of job.pending)
+      if (reply.kind === undefined) this.state.store.ack(job.id, reply.seq, true);
+    job.pending = job.pending.filter((reply) => reply.kind !== undefined);
+    if (heldReplyOf(job) !== null) dropHeldReply(job);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { LIMITS, type ReplyMode, type ReplyResult, RoostError } from "../../protocol/index.js";
 import { type FeedActor, USER } from "../feed/events-feed.js";
 import { feedReply } from "../feed/feed-reply.js";
-import { deliverEvent, type Job, jobRecord } from "../jobs/job.js";
+import { deliverEvent, isEnded, type Job, jobRecord } from "../jobs/job.js";
 import { sendHeldBack } from "../peers/deliver-item.js";
 import type { StoredReply } from "../store/store.js";
 import { replyToTerminal } from "../terminal/terminal-replies.js";
@@ -31,17 +31,18 @@ export const reply: OpHandler<"reply"> = async (ctx, _caller, args) => {
       question,
     });
   }
-  // Which fields a reply needs depends on `held`: without it, a text.
-  if (typeof text !== "string" || text === "")
-    throw new RoostError("bad_request", "text must be a non-empty string");
+  // Which fields a reply needs depends on `held`: without it, a text (blanks alone say nothing).
+  if (typeof text !== "string" || text.trim() === "")
+    throw new RoostError("bad_request", "text must be a non-empty string, not only blanks");
   const mode = args.mode ?? null;
-  if (requestId === undefined) return takeReply(ctx, job, text, mode, undefined, question);
+  const start = args.start === true;
+  if (requestId === undefined) return takeReply(ctx, job, text, mode, undefined, question, USER, start);
 
   const seq = state.store.findReplyRequest(job.id, requestId);
   if (seq !== undefined) {
     // The first may still be on its way to the disk: "saved" is said once it is there.
     await state.store.committed();
-    void supervisor.wake(job);
+    if (job.restart === "resumes" || start) void supervisor.wake(job);
     return { duplicate: true, saved: true, seq };
   }
   // The first is still under way (typed into a terminal, waiting for the host): its answer is this one's.
@@ -51,8 +52,23 @@ export const reply: OpHandler<"reply"> = async (ctx, _caller, args) => {
     const answer = await first;
     return "seq" in answer ? { duplicate: true, saved: true, seq: answer.seq } : answer;
   }
-  return state.requestsInFlight.run(key, () => takeReply(ctx, job, text, mode, requestId, question));
+  return state.requestsInFlight.run(key, () =>
+    takeReply(ctx, job, text, mode, requestId, question, USER, start),
+  );
 };
+
+/**
+ * A job that runs its command anew once ended is started by a reply only when the reply says so:
+ * the person sees first that a finished program will run again (`ended` names how to say it).
+ */
+function refuseUnaskedStart(job: Job, start: boolean): void {
+  if (!isEnded(job) || job.restart === "resumes" || start) return;
+  throw new RoostError(
+    "ended",
+    `${job.name} is ${job.lifecycle}, and started again it runs its command anew (it does not resume): ` +
+      `a reply starts it only when asked to (roost reply ${job.name} --start TEXT, or confirmed in the hub); nothing was started`,
+  );
+}
 
 /** A reply taken as the user's (the concierge's answers and the user's undo come through it too). */
 export async function takeReply(
@@ -63,8 +79,10 @@ export async function takeReply(
   requestId: string | undefined,
   question: string | null | undefined,
   by: FeedActor = USER,
+  start = false,
 ): Promise<ReplyResult> {
   const { state, supervisor } = ctx;
+  refuseUnaskedStart(job, start);
   if (text.trim() === "/stop") {
     // Never delivered: the daemon stops the job itself.
     await state.waitForHost();
@@ -110,6 +128,6 @@ export async function takeReply(
   if (job.savingReplies === 0) sendHeldBack(job);
   state.changed(job);
   feedReply(ctx.feed, job, text, mode, by);
-  void supervisor.wake(job);
-  return { seq: saved.seq, saved: true };
+  const started = supervisor.wake(job) ? job.restart : undefined;
+  return { seq: saved.seq, saved: true, ...(started ? { started } : {}) };
 }

@@ -1,10 +1,13 @@
 import { mkdirSync, rmSync } from "node:fs";
+import type { AgentProfile } from "../../home/agent-profile.js";
 import { roostHome, statePaths } from "../../home/paths.js";
+import { loadProfiles } from "../../home/profiles.js";
 import { RoostError } from "../../protocol/index.js";
 import type { ProcessHost } from "../host/api.js";
 import { connectHost } from "../host/index.js";
 import { DaemonState } from "../jobs/daemon-state.js";
 import { jobFromRecord } from "../jobs/job.js";
+import { restartOf } from "../jobs/restart.js";
 import { Supervisor } from "../jobs/supervisor.js";
 import { releaseCaller } from "../ops/agent.js";
 import { takeReply } from "../ops/replies.js";
@@ -30,6 +33,16 @@ export interface RunningDaemon {
   stop(all: boolean): Promise<void>;
 }
 
+/** The profiles the jobs were made from, as roost.json has them now (none if it cannot be read). */
+function profilesNow(file: string, log: Log): Map<string, AgentProfile> {
+  try {
+    return loadProfiles(file);
+  } catch (err) {
+    log(`roost: ${(err as Error).message}; each job resumes or runs anew as its kind does`);
+    return new Map();
+  }
+}
+
 /**
  * Starts the daemon: takes the home's lock, opens the store, listens on the socket, connects to
  * the process host and re-adopts every job it still runs.
@@ -41,8 +54,10 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const store = new Store(paths.db, log);
   const state = new DaemonState(paths, store, log);
+  const profiles = profilesNow(paths.config, log);
   for (const record of store.loadJobs()) {
-    state.jobs.set(record.id, jobFromRecord(record, store.pendingReplies(record.id)));
+    const restart = restartOf(record.kind, profiles.get(record.profile));
+    state.jobs.set(record.id, jobFromRecord(record, store.pendingReplies(record.id), restart));
   }
   const connect = options.connect ?? ((stateDir: string) => connectHost({ stateDir }));
   const terminalRows = new TerminalRows(state);

@@ -87,6 +87,10 @@ async function typeReply(ctx: TerminalReplyDeps, job: Job, reply: TerminalReply)
   }
   if (job.lifecycle === "stopped")
     throw new RoostError("unsupported", `job ${job.id} is stopped; respawn it to reply`);
+  const started = startedFor === null ? {} : { started: job.restart };
+  // Started again for the reply, it ended before it asked anything: it ran, and nothing is kept.
+  if (startedFor !== null && isEnded(job) && job.restarts === startedFor.restarts)
+    return { ended: job.lifecycle, saved: false, started: job.restart };
   const refusal = notTakingReplies(job, startedFor);
   if (refusal !== null) throw new RoostError("unsupported", refusal);
 
@@ -104,7 +108,7 @@ async function typeReply(ctx: TerminalReplyDeps, job: Job, reply: TerminalReply)
   if (asks === null || otherQuestion || newRunAsks) {
     holdReply(job, { text, at: state.now(), requestId: requestId ?? null });
     state.changed(job);
-    return { held: true, saved: false };
+    return { held: true, saved: false, ...started };
   }
   if (reading!.dialog) {
     const dialog = reading!.dialog;
@@ -125,7 +129,7 @@ async function typeReply(ctx: TerminalReplyDeps, job: Job, reply: TerminalReply)
   await state.store.addTypedReply(jobRecord(job), seq, requestId);
   state.changed(job);
   feedReply(ctx.feed, job, text, null, reply.by);
-  return { seq, saved: true };
+  return { seq, saved: true, ...started };
 }
 
 /**
