@@ -137,7 +137,12 @@ describe("limits on what a client sends", () => {
 
   it("documents the limits in the OpenAPI document", async () => {
     const document = (await call(live.url, "GET", "/v1/openapi.json")).json;
-    const command = document.components.schemas.CommandBody;
+    const command = document.components.schemas.ActionCommand;
+    for (const form of ["ActionCommand", "SleepCommand", "NoopCommand"]) {
+      const ids = document.components.schemas[form].properties;
+      assert.equal(ids.command_id.maxLength, MAX_COMMAND_ID_CHARS, form);
+      assert.equal(ids.observation_id.maxLength, MAX_COMMAND_ID_CHARS, form);
+    }
     assert.equal(command.properties.command_id.maxLength, MAX_COMMAND_ID_CHARS);
     assert.equal(command.properties.action.maxLength, MAX_NAME_CHARS);
     assert.equal(command.properties.args.maxProperties, MAX_ARGS_FIELDS);
