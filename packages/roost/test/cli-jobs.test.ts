@@ -41,5 +41,8 @@ test("reply to a terminal job asking nothing: held, said so; --send-held keeps i
   assert.equal(none.code, 1);
   assert.match(none.stderr, /bad_request: job \w+ holds no reply/);
   const both = await roost("reply", "quiet", "y", "--send-held");
-  assert.match(both.stderr, /reply takes a TEXT, or --send-held, or --drop-held/);
+  assert.match(
+    both.stderr,
+    /reply takes a TEXT \(or - to read it from standard input\), or --send-held, or --drop-held/,
+  );
 });

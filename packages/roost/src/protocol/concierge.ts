@@ -4,9 +4,6 @@ import { type Static, Type } from "typebox";
 import { JobRef, Maybe, NumberedId, Text } from "./fields.js";
 import { LIMITS } from "./limits.js";
 
-/** The name only the concierge's job may have (not a dispatch's, a rename's or a report's). */
-export const CONCIERGE_NAME = "concierge";
-
 /** A job's role: the concierge, or none. */
 export type JobRole = "concierge";
 

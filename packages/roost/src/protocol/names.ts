@@ -1,7 +1,12 @@
-import { CONCIERGE_NAME } from "./concierge.js";
 import { RoostError } from "./errors.js";
 import { LIMITS } from "./limits.js";
 import { terminalSafe } from "./terminal-text.js";
+
+/**
+ * The name only the concierge's job may have (not a dispatch's, a rename's or a report's). Here
+ * rather than beside the concierge's schemas: the agent client checks names and loads no typebox.
+ */
+export const CONCIERGE_NAME = "concierge";
 
 /**
  * Folds a name to one line as it is kept and shown: escape sequences and invisible characters
