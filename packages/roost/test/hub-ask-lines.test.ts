@@ -112,8 +112,8 @@ describe("a waiting row's lines", () => {
     assert.ok(lines.some((l) => l.trim() === "3 No"));
   });
 
-  test("text is wrapped at spaces, its own line breaks kept, control characters made spaces", () => {
-    assert.deepEqual(wrapPlain("one two three\n\nfour\x1b[2J", 9), ["one two", "three", "", "four [2J"]);
+  test("text is wrapped at spaces, its own line breaks kept, escape sequences gone whole", () => {
+    assert.deepEqual(wrapPlain("one two three\n\nfour\x1b[2J", 9), ["one two", "three", "", "four"]);
     assert.deepEqual(wrapPlain("abcdefghijkl", 5), ["abcde", "fghij", "kl"]);
   });
 });

@@ -198,6 +198,10 @@ describe("the hub in a new user's first minutes", () => {
     const asker = (await h.raw.request("dispatch", { profile: "asker" })).result.id;
     await h.waitForScreen("the prompt", (s) => /\? asker +waiting/.test(s));
     await selectById(asker);
+    // A digit picks only a choice the screen shows: the selected row's choices are drawn first.
+    await h.waitForScreen("the asker selected, its choices shown", (s) =>
+      /› \? asker[^\n]*\n[^\n]*1 y +2 n/.test(s),
+    );
     h.terminal.type("1");
     await h.waitForScreen("the answer typed", (s) => /asker +\w+ +got y/.test(s));
     h.terminal.type("p");
