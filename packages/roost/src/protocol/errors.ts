@@ -14,6 +14,8 @@ export const ERROR_CODES = [
   "policy",
   "disconnected",
   "not_chosen",
+  /** The store could not keep the change (a full disk, a read-only database): nothing was changed. */
+  "unwritable",
   "internal",
 ] as const;
 

@@ -150,7 +150,16 @@ export interface OpRecord<Args extends TSchema = TSchema> {
   args: Args;
   result: unknown;
   callers: readonly OpCaller[];
+  writes: OpWrites;
 }
+
+/**
+ * What an op does to the store. `kept`: it answers once its writes are committed, and answers the
+ * store's error (its change undone) when they are not. `logged`: its writes are made as they come
+ * and a failure is logged: a session's hello, report and ack tell what happened (a session is never
+ * refused for the store), and `shutdown` ends the daemon either way (closing the store commits all). `none`: it reads (a write asked by one is logged as the fault it is, and kept as `kept`).
+ */
+export type OpWrites = "kept" | "logged" | "none";
 
 /** Names an op's result type in its record: a type only, nothing is sent or checked. */
 const answer = <Result>() => undefined as Result;
@@ -160,69 +169,124 @@ const answer = <Result>() => undefined as Result;
  * table is typed over it, so a new op is one record here and its handler.
  */
 export const OPS = {
-  hello: { args: HelloArgs, result: answer<HelloResult>(), callers: SESSION },
-  report: { args: ReportArgs, result: answer<Record<string, never>>(), callers: SESSION },
-  ack: { args: AckArgs, result: answer<Record<string, never>>(), callers: SESSION },
-  dispatch: { args: DispatchArgs, result: answer<{ id: string; name: string }>(), callers: USER },
-  reply: { args: ReplyArgs, result: answer<ReplyResult>(), callers: USER },
-  list: { args: NoArgs, result: answer<{ rows: JobRow[] }>(), callers: USER },
-  describe: { args: DescribeArgs, result: answer<DescribeResult>(), callers: USER },
-  subscribe: { args: NoArgs, result: answer<{ rows: JobRow[] }>(), callers: USER },
-  stop: { args: JobArgs, result: answer<{ id: string }>(), callers: USER },
-  rm: { args: JobArgs, result: answer<{ id: string }>(), callers: USER },
-  respawn: { args: JobArgs, result: answer<{ id: string }>(), callers: USER },
+  hello: { args: HelloArgs, result: answer<HelloResult>(), callers: SESSION, writes: "logged" },
+  report: { args: ReportArgs, result: answer<Record<string, never>>(), callers: SESSION, writes: "logged" },
+  ack: { args: AckArgs, result: answer<Record<string, never>>(), callers: SESSION, writes: "logged" },
+  dispatch: {
+    args: DispatchArgs,
+    result: answer<{ id: string; name: string }>(),
+    callers: USER,
+    writes: "kept",
+  },
+  reply: { args: ReplyArgs, result: answer<ReplyResult>(), callers: USER, writes: "kept" },
+  list: { args: NoArgs, result: answer<{ rows: JobRow[] }>(), callers: USER, writes: "none" },
+  describe: { args: DescribeArgs, result: answer<DescribeResult>(), callers: USER, writes: "none" },
+  subscribe: { args: NoArgs, result: answer<{ rows: JobRow[] }>(), callers: USER, writes: "none" },
+  stop: { args: JobArgs, result: answer<{ id: string }>(), callers: USER, writes: "kept" },
+  rm: { args: JobArgs, result: answer<{ id: string }>(), callers: USER, writes: "kept" },
+  respawn: { args: JobArgs, result: answer<{ id: string }>(), callers: USER, writes: "kept" },
   pin: {
     args: Type.Object({ id: JobRef, pinned: Maybe(Type.Boolean()) }),
     result: answer<{ id: string }>(),
     callers: USER,
+    writes: "kept",
   },
   rename: {
     args: Type.Object({ id: JobRef, name: Type.String() }),
     result: answer<{ id: string; name: string }>(),
     callers: USER,
+    writes: "kept",
   },
   reorder: {
     args: Type.Object({ ids: Type.Array(JobRef) }),
     result: answer<Record<string, never>>(),
     callers: USER,
+    writes: "kept",
   },
-  shutdown: { args: ShutdownArgs, result: answer<Record<string, never>>(), callers: USER },
-  stats: { args: NoArgs, result: answer<StatsResult>(), callers: USER },
-  task: { args: TaskArgs, result: answer<TaskResult>(), callers: ANY },
+  shutdown: { args: ShutdownArgs, result: answer<Record<string, never>>(), callers: USER, writes: "logged" },
+  stats: { args: NoArgs, result: answer<StatsResult>(), callers: USER, writes: "none" },
+  task: { args: TaskArgs, result: answer<TaskResult>(), callers: ANY, writes: "kept" },
   /** The feed carries every tree's messages: the user's and the concierge's, not a session's. */
-  events: { args: EventsArgs, result: answer<EventsResult>(), callers: ["user", "concierge"] },
-  schedules: { args: NoArgs, result: answer<SchedulesResult>(), callers: USER },
-  "schedule-add": { args: ScheduleAddArgs, result: answer<ScheduleResult>(), callers: USER },
-  "schedule-rm": { args: ScheduleIdArgs, result: answer<{ id: number }>(), callers: USER },
-  "schedule-pause": { args: ScheduleIdArgs, result: answer<ScheduleResult>(), callers: USER },
-  "schedule-resume": { args: ScheduleIdArgs, result: answer<ScheduleResult>(), callers: USER },
-  "schedule-run": { args: ScheduleIdArgs, result: answer<ScheduleRunResult>(), callers: USER },
-  attach: { args: AttachArgs, result: answer<AttachResult>(), callers: USER },
-  "attach-input": { args: AttachInputArgs, result: answer<Record<string, never>>(), callers: USER },
-  "attach-resize": { args: AttachResizeArgs, result: answer<Record<string, never>>(), callers: USER },
-  detach: { args: JobArgs, result: answer<{ detached: boolean }>(), callers: USER },
-  peer_register: { args: PeerRegisterArgs, result: answer<PeerRegisterResult>(), callers: ANY },
-  peers: { args: NoArgs, result: answer<PeersResult>(), callers: ANY },
-  send: { args: SendArgs, result: answer<SendResult>(), callers: ANY },
-  spawn: { args: SpawnArgs, result: answer<SpawnResult>(), callers: ANY },
-  handback: { args: HandbackArgs, result: answer<HandbackResult>(), callers: ANY },
-  watch: { args: WatchArgs, result: answer<WatchResult>(), callers: ANY },
-  concierge: { args: ConciergeArgs, result: answer<ConciergeStatus>(), callers: USER },
-  "concierge-ask": { args: ConciergeAskArgs, result: answer<ReplyResult>(), callers: USER },
-  "concierge-say": { args: ConciergeSayArgs, result: answer<Record<string, never>>(), callers: CONCIERGE },
-  "concierge-suggest": { args: ConciergeSuggestArgs, result: answer<{ id: string }>(), callers: CONCIERGE },
-  "concierge-policy": { args: NoArgs, result: answer<ConciergePolicy>(), callers: CONCIERGE },
-  "concierge-reply": { args: ConciergeReplyArgs, result: answer<ReplyResult>(), callers: CONCIERGE },
+  events: {
+    args: EventsArgs,
+    result: answer<EventsResult>(),
+    callers: ["user", "concierge"],
+    writes: "none",
+  },
+  schedules: { args: NoArgs, result: answer<SchedulesResult>(), callers: USER, writes: "none" },
+  "schedule-add": { args: ScheduleAddArgs, result: answer<ScheduleResult>(), callers: USER, writes: "kept" },
+  "schedule-rm": { args: ScheduleIdArgs, result: answer<{ id: number }>(), callers: USER, writes: "kept" },
+  "schedule-pause": { args: ScheduleIdArgs, result: answer<ScheduleResult>(), callers: USER, writes: "kept" },
+  "schedule-resume": {
+    args: ScheduleIdArgs,
+    result: answer<ScheduleResult>(),
+    callers: USER,
+    writes: "kept",
+  },
+  "schedule-run": {
+    args: ScheduleIdArgs,
+    result: answer<ScheduleRunResult>(),
+    callers: USER,
+    writes: "kept",
+  },
+  attach: { args: AttachArgs, result: answer<AttachResult>(), callers: USER, writes: "none" },
+  "attach-input": {
+    args: AttachInputArgs,
+    result: answer<Record<string, never>>(),
+    callers: USER,
+    writes: "none",
+  },
+  "attach-resize": {
+    args: AttachResizeArgs,
+    result: answer<Record<string, never>>(),
+    callers: USER,
+    writes: "none",
+  },
+  detach: { args: JobArgs, result: answer<{ detached: boolean }>(), callers: USER, writes: "none" },
+  peer_register: {
+    args: PeerRegisterArgs,
+    result: answer<PeerRegisterResult>(),
+    callers: ANY,
+    writes: "none",
+  },
+  peers: { args: NoArgs, result: answer<PeersResult>(), callers: ANY, writes: "none" },
+  send: { args: SendArgs, result: answer<SendResult>(), callers: ANY, writes: "kept" },
+  spawn: { args: SpawnArgs, result: answer<SpawnResult>(), callers: ANY, writes: "kept" },
+  handback: { args: HandbackArgs, result: answer<HandbackResult>(), callers: ANY, writes: "kept" },
+  watch: { args: WatchArgs, result: answer<WatchResult>(), callers: ANY, writes: "kept" },
+  concierge: { args: ConciergeArgs, result: answer<ConciergeStatus>(), callers: USER, writes: "kept" },
+  "concierge-ask": { args: ConciergeAskArgs, result: answer<ReplyResult>(), callers: USER, writes: "kept" },
+  "concierge-say": {
+    args: ConciergeSayArgs,
+    result: answer<Record<string, never>>(),
+    callers: CONCIERGE,
+    writes: "none",
+  },
+  "concierge-suggest": {
+    args: ConciergeSuggestArgs,
+    result: answer<{ id: string }>(),
+    callers: CONCIERGE,
+    writes: "kept",
+  },
+  "concierge-policy": { args: NoArgs, result: answer<ConciergePolicy>(), callers: CONCIERGE, writes: "none" },
+  "concierge-reply": {
+    args: ConciergeReplyArgs,
+    result: answer<ReplyResult>(),
+    callers: CONCIERGE,
+    writes: "kept",
+  },
   "concierge-act": {
     args: ConciergeActArgs,
     result: answer<{ id: string; name?: string }>(),
     callers: CONCIERGE,
+    writes: "kept",
   },
   /** Standing orders: the person's and the concierge's, not a session's. */
   "concierge-order": {
     args: ConciergeOrderArgs,
     result: answer<ConciergeOrderResult>(),
     callers: ["user", "concierge"],
+    writes: "kept",
   },
 } as const satisfies Record<string, OpRecord>;
 
