@@ -2,14 +2,12 @@
 // with a clear error (nothing is answered `saved` that is not), the daemon serves on, and it takes
 // writes again once the cause is gone.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import Database from "better-sqlite3";
 import { startTestDaemon } from "./helpers/daemon.js";
-import { FAULT_PROFILES } from "./helpers/faults.js";
+import { FAULT_PROFILES, fill, smallDisk } from "./helpers/faults.js";
 
 test("a database locked by another process: a reply is refused with a clear error, then taken once the lock goes", async () => {
   const daemon = await startTestDaemon({ config: { agentProfiles: FAULT_PROFILES } });
@@ -46,39 +44,6 @@ test("a database locked by another process: a reply is refused with a clear erro
     await daemon.stop();
   }
 });
-
-/** A small tmpfs to fill, or why there is none here (mounting one needs root). */
-function smallDisk(): { path: string; unmount(): void } | string {
-  if (process.getuid?.() !== 0)
-    return "a full disk is simulated on a small tmpfs, and mounting one needs root";
-  const path = mkdtempSync(join(tmpdir(), "roost-full-"));
-  try {
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=8m", "tmpfs", path], { stdio: "ignore" });
-  } catch (err) {
-    rmSync(path, { recursive: true, force: true });
-    return `could not mount a tmpfs to fill: ${(err as Error).message}`;
-  }
-  return {
-    path,
-    unmount: () => {
-      execFileSync("umount", ["-l", path], { stdio: "ignore" });
-      rmSync(path, { recursive: true, force: true });
-    },
-  };
-}
-
-/** Writes zeros to `file` until the disk is full. */
-function fill(file: string): void {
-  const fd = openSync(file, "w");
-  const chunk = Buffer.alloc(64 * 1024);
-  try {
-    for (;;) writeSync(fd, chunk);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOSPC") throw err;
-  } finally {
-    closeSync(fd);
-  }
-}
 
 test("a full disk: replies are refused with a clear error, none answered saved is lost, and they are taken again once there is room", async (t) => {
   const disk = smallDisk();

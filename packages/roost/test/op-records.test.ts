@@ -192,7 +192,6 @@ test("a fault inside an op is logged with its stack, the op and the job; the cli
       resolve: () => {
         throw new TypeError("something broke");
       },
-      store: { writesAsked: 0 },
     },
   } as unknown as OpContext;
   await assert.rejects(

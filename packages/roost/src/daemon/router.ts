@@ -30,6 +30,7 @@ import {
   schedules,
 } from "./ops/schedules.js";
 import { task } from "./ops/tasks.js";
+import { OpWrites } from "./store/op-writes.js";
 import { attach, attachInput, attachResize, detach } from "./terminal/attach-ops.js";
 
 /** Every op's handler: the protocol's op map decides which there must be and what each takes and answers. */
@@ -115,23 +116,38 @@ export function route(ctx: OpContext, log: Log, caller: Caller, op: unknown, raw
     );
     throw new RoostError("internal", `internal error in ${name}: ${(err as Error)?.message ?? String(err)}`);
   };
+  // What an op answers is kept: the store ties every write asked while its handler runs to it, and
+  // the op answers once they are committed, so a crash right after the answer loses nothing it said
+  // was done; when one is not, its memory change is undone and the op answers the store's error. An
+  // op that wrote nothing (a report, whose row is saved a moment later, or a read) answers at once.
+  // A session's hello, reports and acks tell what happened: saved as they come, a failure logged.
+  const { writes: declared } = OPS[name];
+  const writes = new OpWrites();
+  const kept = (value: unknown) => {
+    if (declared === "none" && writes.asked > 0)
+      log(`op ${name} asked for ${writes.asked} write(s), though its record says it writes none`);
+    return writes.answer(value);
+  };
   try {
-    const { store } = ctx.state;
-    const writesBefore = store.writesAsked;
-    // What an op answers is kept: one that wrote answers once its writes are committed, so a crash
-    // right after the answer loses nothing it said was done. One that wrote nothing (a report,
-    // whose row is saved a moment later, or a read) answers at once, without waiting a turn. So
-    // does `shutdown`: the daemon closes its store, which commits everything, right after it.
-    const kept = (value: unknown) =>
-      store.writesAsked === writesBefore || name === "shutdown" ? value : store.committed().then(() => value);
     // The concierge's connection has the rights the person's policy gives it, for every op.
-    const result =
+    const run = () =>
       kind === "concierge"
         ? ctx.concierge.asConcierge(name, () => handler(ctx, caller, args))
         : handler(ctx, caller, args);
-    const answer = result instanceof Promise ? result.then(kept) : kept(result);
+    const result = declared === "logged" ? run() : writes.run(run);
+    const answer = result instanceof Promise ? result.then(kept, (err) => failed(writes, err)) : kept(result);
     return answer instanceof Promise ? answer.catch(fault) : answer;
   } catch (err) {
-    return fault(err);
+    const settled = writes.settle();
+    return settled === null ? fault(err) : settled.then(() => fault(err));
   }
+}
+
+/** An op that failed after asking for writes: they are settled (undone where not kept) before it answers. */
+function failed(writes: OpWrites, err: unknown): never | Promise<never> {
+  const settled = writes.settle();
+  if (settled === null) throw err;
+  return settled.then(() => {
+    throw err;
+  });
 }

@@ -16,6 +16,8 @@ export const ERROR_CODES = [
   "not_chosen",
   "reserved_name",
   "ended",
+  /** The store could not keep the change (a full disk, a read-only database): nothing was changed. */
+  "unwritable",
   "internal",
 ] as const;
 

@@ -168,10 +168,19 @@ export interface OpRecord<Args extends TSchema = TSchema> {
   result: unknown;
   callers: readonly OpCaller[];
   effects: readonly OpEffect[];
+  writes: OpWrites;
 }
 
 /** An op that does nothing to another session (it reads, or changes only the caller's own). */
 const NONE = [] as const;
+
+/**
+ * What an op does to the store. `kept`: it answers once its writes are committed, and answers the
+ * store's error (its change undone) when they are not. `logged`: its writes are made as they come
+ * and a failure is logged: a session's hello, report and ack tell what happened (a session is never
+ * refused for the store), and `shutdown` ends the daemon either way (closing the store commits all). `none`: it reads (a write asked by one is logged as the fault it is, and kept as `kept`).
+ */
+export type OpWrites = "kept" | "logged" | "none";
 
 /** Names an op's result type in its record: a type only, nothing is sent or checked. */
 const answer = <Result>() => undefined as Result;
@@ -181,127 +190,233 @@ const answer = <Result>() => undefined as Result;
  * table is typed over it, so a new op is one record here and its handler.
  */
 export const OPS = {
-  hello: { args: HelloArgs, result: answer<HelloResult>(), callers: SESSION, effects: NONE },
-  report: { args: ReportArgs, result: answer<Record<string, never>>(), callers: SESSION, effects: NONE },
-  ack: { args: AckArgs, result: answer<Record<string, never>>(), callers: SESSION, effects: NONE },
+  hello: {
+    args: HelloArgs,
+    result: answer<HelloResult>(),
+    callers: SESSION,
+    effects: NONE,
+    writes: "logged",
+  },
+  report: {
+    args: ReportArgs,
+    result: answer<Record<string, never>>(),
+    callers: SESSION,
+    effects: NONE,
+    writes: "logged",
+  },
+  ack: {
+    args: AckArgs,
+    result: answer<Record<string, never>>(),
+    callers: SESSION,
+    effects: NONE,
+    writes: "logged",
+  },
   dispatch: {
     args: DispatchArgs,
     result: answer<{ id: string; name: string }>(),
     callers: USER,
     effects: ["start"],
+    writes: "kept",
   },
   reply: {
     args: ReplyArgs,
     result: answer<ReplyResult>(),
     callers: USER,
     effects: ["answer", "start", "stop"],
+    writes: "kept",
   },
-  list: { args: NoArgs, result: answer<{ rows: JobRow[] }>(), callers: USER, effects: NONE },
-  describe: { args: DescribeArgs, result: answer<DescribeResult>(), callers: USER, effects: NONE },
-  subscribe: { args: NoArgs, result: answer<{ rows: JobRow[] }>(), callers: USER, effects: NONE },
-  stop: { args: JobArgs, result: answer<{ id: string }>(), callers: USER, effects: ["stop"] },
-  rm: { args: JobArgs, result: answer<{ id: string }>(), callers: USER, effects: ["stop"] },
-  respawn: { args: JobArgs, result: answer<{ id: string }>(), callers: USER, effects: ["start", "stop"] },
+  list: { args: NoArgs, result: answer<{ rows: JobRow[] }>(), callers: USER, effects: NONE, writes: "none" },
+  describe: {
+    args: DescribeArgs,
+    result: answer<DescribeResult>(),
+    callers: USER,
+    effects: NONE,
+    writes: "none",
+  },
+  subscribe: {
+    args: NoArgs,
+    result: answer<{ rows: JobRow[] }>(),
+    callers: USER,
+    effects: NONE,
+    writes: "none",
+  },
+  stop: { args: JobArgs, result: answer<{ id: string }>(), callers: USER, effects: ["stop"], writes: "kept" },
+  rm: { args: JobArgs, result: answer<{ id: string }>(), callers: USER, effects: ["stop"], writes: "kept" },
+  respawn: {
+    args: JobArgs,
+    result: answer<{ id: string }>(),
+    callers: USER,
+    effects: ["start", "stop"],
+    writes: "kept",
+  },
   pin: {
     args: Type.Object({ id: JobRef, pinned: Maybe(Type.Boolean()) }),
     result: answer<{ id: string }>(),
     callers: USER,
     effects: NONE,
+    writes: "kept",
   },
   rename: {
     args: Type.Object({ id: JobRef, name: Type.String() }),
     result: answer<{ id: string; name: string }>(),
     callers: USER,
     effects: NONE,
+    writes: "kept",
   },
   reorder: {
     args: Type.Object({ ids: Type.Array(JobRef) }),
     result: answer<Record<string, never>>(),
     callers: USER,
     effects: NONE,
+    writes: "kept",
   },
-  shutdown: { args: ShutdownArgs, result: answer<Record<string, never>>(), callers: USER, effects: ["stop"] },
-  stats: { args: NoArgs, result: answer<StatsResult>(), callers: USER, effects: NONE },
-  task: { args: TaskArgs, result: answer<TaskResult>(), callers: ANY, effects: ["wake"] },
+  shutdown: {
+    args: ShutdownArgs,
+    result: answer<Record<string, never>>(),
+    callers: USER,
+    effects: ["stop"],
+    writes: "logged",
+  },
+  stats: { args: NoArgs, result: answer<StatsResult>(), callers: USER, effects: NONE, writes: "none" },
+  task: { args: TaskArgs, result: answer<TaskResult>(), callers: ANY, effects: ["wake"], writes: "kept" },
   /** The feed carries every tree's messages: the user's and the concierge's, not a session's. */
-  events: { args: EventsArgs, result: answer<EventsResult>(), callers: ["user", "concierge"], effects: NONE },
-  schedules: { args: NoArgs, result: answer<SchedulesResult>(), callers: USER, effects: NONE },
+  events: {
+    args: EventsArgs,
+    result: answer<EventsResult>(),
+    callers: ["user", "concierge"],
+    effects: NONE,
+    writes: "none",
+  },
+  schedules: {
+    args: NoArgs,
+    result: answer<SchedulesResult>(),
+    callers: USER,
+    effects: NONE,
+    writes: "none",
+  },
   "schedule-add": {
     args: ScheduleAddArgs,
     result: answer<ScheduleResult>(),
     callers: USER,
     effects: ["start"],
+    writes: "kept",
   },
-  "schedule-rm": { args: ScheduleIdArgs, result: answer<{ id: number }>(), callers: USER, effects: NONE },
-  "schedule-pause": { args: ScheduleIdArgs, result: answer<ScheduleResult>(), callers: USER, effects: NONE },
-  "schedule-resume": { args: ScheduleIdArgs, result: answer<ScheduleResult>(), callers: USER, effects: NONE },
+  "schedule-rm": {
+    args: ScheduleIdArgs,
+    result: answer<{ id: number }>(),
+    callers: USER,
+    effects: NONE,
+    writes: "kept",
+  },
+  "schedule-pause": {
+    args: ScheduleIdArgs,
+    result: answer<ScheduleResult>(),
+    callers: USER,
+    effects: NONE,
+    writes: "kept",
+  },
+  "schedule-resume": {
+    args: ScheduleIdArgs,
+    result: answer<ScheduleResult>(),
+    callers: USER,
+    effects: NONE,
+    writes: "kept",
+  },
   "schedule-run": {
     args: ScheduleIdArgs,
     result: answer<ScheduleRunResult>(),
     callers: USER,
     effects: ["start"],
+    writes: "kept",
   },
-  attach: { args: AttachArgs, result: answer<AttachResult>(), callers: USER, effects: NONE },
+  attach: { args: AttachArgs, result: answer<AttachResult>(), callers: USER, effects: NONE, writes: "none" },
   "attach-input": {
     args: AttachInputArgs,
     result: answer<Record<string, never>>(),
     callers: USER,
     effects: ["answer"],
+    writes: "none",
   },
   "attach-resize": {
     args: AttachResizeArgs,
     result: answer<Record<string, never>>(),
     callers: USER,
     effects: NONE,
+    writes: "none",
   },
-  detach: { args: JobArgs, result: answer<{ detached: boolean }>(), callers: USER, effects: NONE },
+  detach: {
+    args: JobArgs,
+    result: answer<{ detached: boolean }>(),
+    callers: USER,
+    effects: NONE,
+    writes: "none",
+  },
   peer_register: {
     args: PeerRegisterArgs,
     result: answer<PeerRegisterResult>(),
     callers: ANY,
     effects: NONE,
+    writes: "none",
   },
-  peers: { args: NoArgs, result: answer<PeersResult>(), callers: ANY, effects: NONE },
-  send: { args: SendArgs, result: answer<SendResult>(), callers: ANY, effects: ["wake"] },
-  spawn: { args: SpawnArgs, result: answer<SpawnResult>(), callers: ANY, effects: ["start"] },
-  handback: { args: HandbackArgs, result: answer<HandbackResult>(), callers: ANY, effects: ["wake"] },
-  watch: { args: WatchArgs, result: answer<WatchResult>(), callers: ANY, effects: NONE },
+  peers: { args: NoArgs, result: answer<PeersResult>(), callers: ANY, effects: NONE, writes: "none" },
+  send: { args: SendArgs, result: answer<SendResult>(), callers: ANY, effects: ["wake"], writes: "kept" },
+  spawn: { args: SpawnArgs, result: answer<SpawnResult>(), callers: ANY, effects: ["start"], writes: "kept" },
+  handback: {
+    args: HandbackArgs,
+    result: answer<HandbackResult>(),
+    callers: ANY,
+    effects: ["wake"],
+    writes: "kept",
+  },
+  watch: { args: WatchArgs, result: answer<WatchResult>(), callers: ANY, effects: NONE, writes: "kept" },
   concierge: {
     args: ConciergeArgs,
     result: answer<ConciergeStatus>(),
     callers: USER,
     effects: ["start", "stop"],
+    writes: "kept",
   },
   "concierge-ask": {
     args: ConciergeAskArgs,
     result: answer<ReplyResult>(),
     callers: USER,
     effects: ["start"],
+    writes: "kept",
   },
   "concierge-say": {
     args: ConciergeSayArgs,
     result: answer<Record<string, never>>(),
     callers: CONCIERGE,
     effects: NONE,
+    writes: "none",
   },
   "concierge-suggest": {
     args: ConciergeSuggestArgs,
     result: answer<{ id: string }>(),
     callers: CONCIERGE,
     effects: NONE,
+    writes: "kept",
   },
-  "concierge-policy": { args: NoArgs, result: answer<ConciergePolicy>(), callers: CONCIERGE, effects: NONE },
+  "concierge-policy": {
+    args: NoArgs,
+    result: answer<ConciergePolicy>(),
+    callers: CONCIERGE,
+    effects: NONE,
+    writes: "none",
+  },
   "concierge-reply": {
     args: ConciergeReplyArgs,
     result: answer<ReplyResult>(),
     callers: CONCIERGE,
     effects: ["answer"],
+    writes: "kept",
   },
   "concierge-act": {
     args: ConciergeActArgs,
     result: answer<{ id: string; name?: string }>(),
     callers: CONCIERGE,
     effects: ["start", "stop"],
+    writes: "kept",
   },
   /** Standing orders: the person's and the concierge's, not a session's. */
   "concierge-order": {
@@ -309,6 +424,7 @@ export const OPS = {
     result: answer<ConciergeOrderResult>(),
     callers: ["user", "concierge"],
     effects: NONE,
+    writes: "kept",
   },
 } as const satisfies Record<string, OpRecord>;
 

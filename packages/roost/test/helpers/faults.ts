@@ -1,4 +1,6 @@
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestContext } from "node:test";
 import { isProcessAlive } from "../../src/home/process.js";
@@ -79,4 +81,37 @@ export function typedLines(daemon: TestDaemon, jobId: string): string[] {
  */
 export function reportFigures(t: TestContext, figures: Record<string, number | string>): void {
   t.diagnostic(`figures ${JSON.stringify(figures)}`);
+}
+
+/** A small tmpfs to fill, or why there is none here (mounting one needs root). */
+export function smallDisk(size = "8m"): { path: string; unmount(): void } | string {
+  if (process.getuid?.() !== 0)
+    return "a full disk is simulated on a small tmpfs, and mounting one needs root";
+  const path = mkdtempSync(join(tmpdir(), "roost-full-"));
+  try {
+    execFileSync("mount", ["-t", "tmpfs", "-o", `size=${size}`, "tmpfs", path], { stdio: "ignore" });
+  } catch (err) {
+    rmSync(path, { recursive: true, force: true });
+    return `could not mount a tmpfs to fill: ${(err as Error).message}`;
+  }
+  return {
+    path,
+    unmount: () => {
+      execFileSync("umount", ["-l", path], { stdio: "ignore" });
+      rmSync(path, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Writes zeros to `file` until the disk is full. */
+export function fill(file: string): void {
+  const fd = openSync(file, "w");
+  const chunk = Buffer.alloc(64 * 1024);
+  try {
+    for (;;) writeSync(fd, chunk);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOSPC") throw err;
+  } finally {
+    closeSync(fd);
+  }
 }

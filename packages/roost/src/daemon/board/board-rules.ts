@@ -24,7 +24,7 @@ export interface TaskChange {
  * the caller's.
  */
 export class BoardRules {
-  private readonly tasks = new Map<number, StoredTask>();
+  private readonly tasks: Map<number, StoredTask>;
   private readonly table: RecordTable<StoredTask>;
 
   constructor(
@@ -34,7 +34,7 @@ export class BoardRules {
     private readonly holds: (sessionId: string) => boolean,
   ) {
     this.table = new RecordTable(store, "board_tasks");
-    for (const task of this.table.all()) this.tasks.set(task.id, task);
+    this.tasks = this.table.records;
   }
 
   /** Every task, oldest first, with `blocked` worked out. */

@@ -86,15 +86,20 @@ export class ConciergeService {
 
   constructor(private readonly deps: ConciergeDeps) {
     this.orders = new OrderBook(deps.store);
-    this.table = new RecordTable(deps.store, "concierge");
-    this.meta = this.table.all()[0] ?? {
+    const fresh = (): ConciergeMeta => ({
       id: 1,
       policy: null,
       answered: 0,
       undoable: null,
       cursor: deps.feed.read({ limit: 1 }).cursor,
       inFlight: null,
-    };
+    });
+    // Settings an op could not keep are set back (to a fresh start when none were ever kept).
+    this.table = new RecordTable(deps.store, "concierge", (_id, kept) => {
+      if (!kept) Object.assign(this.meta, fresh());
+      this.push();
+    });
+    this.meta = this.table.all()[0] ?? fresh();
     deps.feed.listeners.push((event) => this.eventAdded(event));
   }
 

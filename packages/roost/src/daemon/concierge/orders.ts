@@ -30,16 +30,20 @@ export function readOrderId(value: unknown): number {
  * in the schedules' vocabulary, read in the daemon's local time zone.
  */
 export class OrderBook {
-  private readonly records = new Map<number, OrderRecord>();
+  private readonly records: Map<number, OrderRecord>;
   private readonly whens = new Map<number, When>();
   private readonly table: RecordTable<OrderRecord>;
 
   constructor(store: Store) {
-    this.table = new RecordTable(store, "concierge_orders");
-    for (const record of this.table.all()) {
-      this.records.set(record.id, record);
-      if (record.when !== null) this.whens.set(record.id, parseWhen(record.when, record.at));
-    }
+    // An order an op could not keep is set back: its clock with it.
+    this.table = new RecordTable(store, "concierge_orders", (id, record) => this.clock(id, record));
+    this.records = this.table.records;
+    for (const record of this.records.values()) this.clock(record.id, record);
+  }
+
+  private clock(id: number, record: OrderRecord | undefined): void {
+    if (record?.when) this.whens.set(id, parseWhen(record.when, record.at));
+    else this.whens.delete(id);
   }
 
   get size(): number {

@@ -64,12 +64,18 @@ export class DaemonState {
     return new Date().toISOString();
   }
 
-  /** Writes the job through to the store and tells subscribers its row changed. */
-  save(job: Job): void {
+  /**
+   * Writes the job through to the store and tells subscribers its row changed (and again when an
+   * op's write of it failed and its change was set back). Resolves once committed: an op that acts
+   * on a process (a stop, a respawn) saves the job first, so a store that cannot write stops it
+   * before anything is done that memory could not take back.
+   */
+  save(job: Job): Promise<void> {
     job.updatedAt = this.now();
     this.unsaved.delete(job);
-    this.store.saveJob(jobRecord(job));
+    const kept = this.store.saveJob(jobRecord(job), () => this.changed(job));
     this.changed(job);
+    return kept;
   }
 
   /**

@@ -16,6 +16,8 @@ export const stop: OpHandler<"stop"> = async ({ state, supervisor }, _caller, ar
   const job = state.resolve(args.id);
   if (!state.host) await state.waitForHost();
   state.requireHost();
+  // Kept first: a store that cannot write refuses the stop before the process is ended.
+  await state.save(current(state, job));
   await supervisor.stop(current(state, job));
   return { id: job.id };
 };
@@ -24,15 +26,22 @@ export const respawn: OpHandler<"respawn"> = async ({ state, supervisor }, _call
   const job = state.resolve(args.id);
   if (!state.host) await state.waitForHost();
   state.requireHost();
+  await state.save(current(state, job));
   await supervisor.respawn(current(state, job));
   return { id: job.id };
 };
 
 export const rm: OpHandler<"rm"> = async ({ state, supervisor }, _caller, args) => {
   const job: Job = state.resolve(args.id);
-  // Out of the table first: its exit, screens and replies from now on find no job to act for.
+  // Out of the table first: its exit, screens and replies from now on find no job to act for. Kept
+  // before anything else: a store that cannot write refuses the removal, the job back as it was.
   state.jobs.delete(job.id);
-  state.store.deleteJob(job.id);
+  try {
+    await state.store.deleteJob(job.id);
+  } catch (err) {
+    state.jobs.set(job.id, job);
+    throw err;
+  }
   state.removed(job.id);
   // The folder goes only once the host has let go of the job: its log is closed, its process reaped.
   await supervisor.remove(job);

@@ -34,7 +34,8 @@ export function sendHeldBack(job: Job, below = Number.POSITIVE_INFINITY): void {
  * job is started for it, as a reply would (not for the concierge without `act`: it is queued). A stopped job is not woken: a message is refused
  * (`stopped`), a report waits on its queue (`queued`) for a respawn. `full` at 20 items waiting.
  * The item is sent before anyone hears of the change: what that change sets off (a watch's notice)
- * comes after it. Its write is queued: an op that answers for it awaits `store.committed()`.
+ * comes after it. Its write is queued: an op that answers for it waits for it (the store's op
+ * writes), and when it fails the item leaves the queue again.
  */
 export function deliverItem(
   state: DaemonState,
@@ -57,7 +58,12 @@ export function deliverItem(
   };
   job.nextSeq++;
   job.updatedAt = state.now();
-  state.store.addAgentItem(jobRecord(job), stored, job.updatedAt);
+  state.store.addAgentItem(jobRecord(job), stored, job.updatedAt, () => {
+    const at = job.pending.indexOf(stored);
+    if (at >= 0) job.pending.splice(at, 1);
+    heldBack.delete(stored);
+    state.changed(job);
+  });
   job.pending.push(stored);
   let outcome: MessageOutcome = "queued";
   if (!state.wakesRefused && supervisor.wake(job)) {

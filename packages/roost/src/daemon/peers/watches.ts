@@ -125,9 +125,10 @@ export class Watches {
       when_: when as WatchWhen,
       created_at: this.pc.now(),
     };
-    this.store.writeLater([
-      ["watch.insert", row.id, row.watcher, row.target, row.target_name, row.when_, row.created_at],
-    ]);
+    this.store.writeLater(
+      [["watch.insert", row.id, row.watcher, row.target, row.target_name, row.when_, row.created_at]],
+      { undo: () => (this.rows = this.rows.filter((r) => r !== row)) },
+    );
     this.rows.push(row);
     const fired = holds(target.job, when as WatchWhen);
     // Already so: the notice comes once the answer is out.

@@ -51,7 +51,7 @@ function runRequestId(id: number, due: number, manual = false): string {
  * still runs is skipped (a `schedule` event says so) unless the schedule allows overlap.
  */
 export class Scheduler {
-  private readonly records = new Map<number, ScheduleRecord>();
+  private readonly records: Map<number, ScheduleRecord>;
   private readonly whens = new Map<number, When>();
   private readonly running = new Set<number>();
   private readonly table: RecordTable<ScheduleRecord>;
@@ -62,11 +62,15 @@ export class Scheduler {
     store: Store,
     private readonly deps: SchedulerDeps,
   ) {
-    this.table = new RecordTable(store, "schedules");
-    for (const record of this.table.all()) {
-      this.records.set(record.id, record);
+    // A change an op could not keep is set back: its clock with it.
+    this.table = new RecordTable(store, "schedules", (id, record) => {
+      if (record) this.whens.set(id, parseWhen(record.when, record.anchor));
+      else this.whens.delete(id);
+      this.reschedule();
+    });
+    this.records = this.table.records;
+    for (const record of this.records.values())
       this.whens.set(record.id, parseWhen(record.when, record.anchor));
-    }
   }
 
   private get now(): number {

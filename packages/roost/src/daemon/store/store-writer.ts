@@ -7,7 +7,8 @@
  * disk for a big write, a bad value) does not take the others with it. A database locked by another
  * process fails them all at once, and until a write goes through again the next ones wait for the
  * lock a moment only: each would otherwise wait the whole busy timeout again, and a person's reply
- * behind them would wait for all of those.
+ * behind them would wait for all of those. A failure is told with SQLite's code (a full disk and a
+ * read-only database are answered with a code of their own).
  * Plain JavaScript, run with `eval`, so it works the same from the sources and from the build.
  */
 export const STORE_WRITER_SOURCE = `
@@ -41,12 +42,12 @@ function write(batches) {
     setLocked(busy);
     for (const b of batches) {
       const errors = b.groups.map((group) => {
-        if (busy) return String(err.message);
+        if (busy) return { message: String(err.message), code: err.code };
         try {
           run(group);
           return null;
         } catch (e) {
-          return String((e && e.message) || e);
+          return { message: String((e && e.message) || e), code: e && e.code };
         }
       });
       parentPort.postMessage({ batch: b.batch, errors });

@@ -2,7 +2,8 @@ import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
 import type { AgentInfo, DeliverKind, JobRow, ReplyMode, Report } from "../../protocol/index.js";
-import { LIMITS } from "../../protocol/index.js";
+import { LIMITS, RoostError } from "../../protocol/index.js";
+import { OpWrites } from "./op-writes.js";
 import { STORE_WRITER_SOURCE, WRITE_STATEMENTS, type Write } from "./store-writer.js";
 
 /** What the store keeps of a job: its identity, how it runs, and its last known state. */
@@ -99,6 +100,35 @@ interface Waiter {
   reject(error: Error): void;
 }
 
+/** What goes with a write: what to do once it is committed, and how to undo its memory change when not. */
+export interface WriteEffects {
+  kept?(): void;
+  /** Run only for a write asked by an op (the op then answers the error): the rest are logged. */
+  undo?(): void;
+  /** Run whenever the write is not kept, an op's or not: for what is only ever added (an item, an event). */
+  lost?(): void;
+}
+
+/** A failed write as the op answers it: a full disk or a read-only database has a code of its own. */
+export function storeError(message: string, sqliteCode: string | undefined): RoostError {
+  const unwritable = /^SQLITE_(FULL|READONLY|IOERR|CANTOPEN|PERM)/.test(sqliteCode ?? "");
+  return new RoostError(unwritable ? "unwritable" : "internal", `the store could not write: ${message}`);
+}
+
+/** The fields of a job's record that `written` changed from `before`, set back where nothing changed them since. */
+function revertFields(
+  record: JobRecord,
+  before: Record<string, unknown>,
+  written: Record<string, unknown>,
+): void {
+  const fields = record as unknown as Record<string, unknown>;
+  for (const [field, value] of Object.entries(written)) {
+    const was = JSON.stringify(before[field]);
+    if (was === JSON.stringify(value) || JSON.stringify(fields[field]) !== JSON.stringify(value)) continue;
+    fields[field] = before[field];
+  }
+}
+
 /**
  * The daemon's durable state in SQLite (WAL). Reads happen once, at start; from then on the store
  * answers from memory (request ids included) and a worker thread writes, batching what one turn
@@ -115,8 +145,6 @@ export class Store {
   private readonly writer: Worker;
   /** This turn's writes, one group per caller, each with its waiter. */
   private queued: Write[][] = [];
-  /** Writes asked for so far (not counting `committed`'s): an op that made one answers once it is kept. */
-  writesAsked = 0;
   private queuedWaiters: Waiter[] = [];
   private flushScheduled = false;
   private nextBatch = 1;
@@ -129,6 +157,8 @@ export class Store {
   /** Per job: request id → seq, oldest first (at most 100), and the next position. */
   private readonly replyIds = new Map<string, { ids: Map<string, number>; next: number }>();
   private readonly dispatchIds = new Map<string, string>();
+  /** Each job's row as last given to the store: what an op's failed write sets its record back to. */
+  private readonly lastAsked = new Map<string, Record<string, unknown>>();
 
   constructor(
     file: string,
@@ -168,6 +198,7 @@ export class Store {
           job.command = JSON.parse(spawn.command) as string[];
           job.env = JSON.parse(spawn.env) as Record<string, string>;
         }
+        this.lastAsked.set(job.id, JSON.parse(r.data) as Record<string, unknown>);
         return job;
       });
       const replies = db
@@ -216,16 +247,19 @@ export class Store {
         statements: WRITE_STATEMENTS,
       },
     });
-    this.writer.on("message", (m: { batch?: number; errors?: (string | null)[] | null }) => {
-      if (m.batch === undefined) return;
-      const waiters = this.inFlight.get(m.batch) ?? [];
-      this.inFlight.delete(m.batch);
-      waiters.forEach((w, i) => {
-        const error = m.errors?.[i];
-        if (error) w.reject(new Error(`the store could not write: ${error}`));
-        else w.resolve();
-      });
-    });
+    this.writer.on(
+      "message",
+      (m: { batch?: number; errors?: ({ message: string; code?: string } | null)[] | null }) => {
+        if (m.batch === undefined) return;
+        const waiters = this.inFlight.get(m.batch) ?? [];
+        this.inFlight.delete(m.batch);
+        waiters.forEach((w, i) => {
+          const error = m.errors?.[i];
+          if (error) w.reject(storeError(error.message, error.code));
+          else w.resolve();
+        });
+      },
+    );
     this.writer.on("error", (err) => this.fail(err));
     this.writer.on("exit", () => this.fail(new Error("the store's writer ended")));
   }
@@ -236,20 +270,34 @@ export class Store {
     this.inFlight.clear();
   }
 
-  /** Queues writes for this turn's transaction; resolves when that transaction is committed. */
-  private write(writes: Write[]): Promise<void> {
+  /**
+   * Queues writes for this turn's transaction; resolves when that transaction is committed. Asked
+   * for an op (see `OpWrites`), they join the op's other writes of this turn in one group, and the
+   * op answers only once they are kept, its memory changes undone when they are not.
+   */
+  private write(writes: Write[], effects: WriteEffects = {}): Promise<void> {
     if (this.broken) return Promise.reject(this.broken);
     // Once closing, everything asked before is committed when the store is closed; a write asked
     // after is not made.
     if (this.closed)
       return writes.length === 0 ? this.closed : Promise.reject(new Error("the store is closed"));
-    if (writes.length > 0) this.writesAsked++;
-    return this.enqueue(writes);
+    const op = writes.length > 0 ? OpWrites.current() : undefined;
+    const done = this.enqueue(writes, op);
+    if (effects.kept || effects.lost) done.then(effects.kept, effects.lost ?? (() => {}));
+    op?.track(done, effects.undo);
+    return done;
   }
 
-  private enqueue(writes: Write[]): Promise<void> {
-    this.queued.push(writes);
+  private enqueue(writes: Write[], op?: OpWrites): Promise<void> {
+    const joined = op?.turnGroup;
+    if (joined && joined.batch === this.nextBatch) {
+      joined.writes.push(...writes);
+      return joined.done;
+    }
+    const group = [...writes];
+    this.queued.push(group);
     const done = new Promise<void>((resolve, reject) => this.queuedWaiters.push({ resolve, reject }));
+    if (op) op.turnGroup = { batch: this.nextBatch, writes: group, done };
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       setImmediate(() => this.flush());
@@ -276,11 +324,17 @@ export class Store {
     this.writer.postMessage({ define: statements });
   }
 
-  /** A write nobody waits for (a row's state): a failure is logged, the daemon goes on. */
-  writeLater(writes: Write[]): void {
-    this.write(writes).catch((err) => {
-      if (!this.closed) this.log(`roost: ${(err as Error).message}`);
+  /**
+   * A write its caller does not wait for (a row's state): asked for an op, the op waits for it and
+   * answers its failure; otherwise a failure is logged and the daemon goes on.
+   */
+  writeLater(writes: Write[], effects?: WriteEffects): Promise<void> {
+    const op = OpWrites.current();
+    const done = this.write(writes, effects);
+    done.catch((err) => {
+      if (!this.closed && !op) this.log(`roost: ${(err as Error).message}`);
     });
+    return done;
   }
 
   /** Resolves when everything written so far is committed. */
@@ -296,8 +350,30 @@ export class Store {
     return this.pending.get(jobId) ?? [];
   }
 
-  saveJob(job: DurableRecord): void {
-    this.writeLater([["putJob", job.id, jobData(job)]]);
+  /**
+   * Saves a job's row; `reverted` hears when an op's failed write set the record back. Resolves once
+   * it is committed, for an op that must know the store takes its change before it acts.
+   */
+  saveJob(job: DurableRecord, reverted?: () => void): Promise<void> {
+    const [write, effects] = this.putJob(job, reverted);
+    return this.writeLater([write], effects);
+  }
+
+  /**
+   * A job's row write, and the undo that sets back what it changed since the row last given to the
+   * store (an op's change: the op saves right after it makes it).
+   */
+  private putJob(job: DurableRecord, reverted?: () => void): [Write, WriteEffects] {
+    const data = jobData(job);
+    const before = this.lastAsked.get(job.id) ?? {};
+    const written = JSON.parse(data) as Record<string, unknown>;
+    this.lastAsked.set(job.id, written);
+    const undo = () => {
+      revertFields(job, before, written);
+      if (this.lastAsked.get(job.id) === written) this.lastAsked.set(job.id, before);
+      reverted?.();
+    };
+    return [["putJob", job.id, data], { undo }];
   }
 
   /** Saves each job in a write of its own: one that cannot be written does not keep the others back. */
@@ -317,7 +393,7 @@ export class Store {
    */
   createJob(job: DurableRecord, requestId: string | undefined, firstReply: string | null): Promise<void> {
     const writes: Write[] = [
-      ["putJob", job.id, jobData(job)],
+      this.putJob(job)[0],
       ["putSpawn", job.id, JSON.stringify(job.command), JSON.stringify(job.env)],
     ];
     if (requestId !== undefined) {
@@ -332,16 +408,25 @@ export class Store {
     });
   }
 
-  deleteJob(id: string): void {
-    this.replyIds.delete(id);
-    for (const [requestId, jobId] of this.dispatchIds) if (jobId === id) this.dispatchIds.delete(requestId);
-    this.writeLater([
-      ["deleteJob", id],
-      ["deleteSpawn", id],
-      ["deleteReplies", id],
-      ["deleteReplyIds", id],
-      ["deleteDispatchIds", id],
-    ]);
+  /** Deletes a job and all it keeps; resolves once committed (what it held in memory goes then). */
+  deleteJob(id: string): Promise<void> {
+    return this.writeLater(
+      [
+        ["deleteJob", id],
+        ["deleteSpawn", id],
+        ["deleteReplies", id],
+        ["deleteReplyIds", id],
+        ["deleteDispatchIds", id],
+      ],
+      {
+        kept: () => {
+          this.replyIds.delete(id);
+          this.lastAsked.delete(id);
+          for (const [requestId, jobId] of this.dispatchIds)
+            if (jobId === id) this.dispatchIds.delete(requestId);
+        },
+      },
+    );
   }
 
   /**
@@ -356,13 +441,13 @@ export class Store {
   ): Promise<void> {
     return this.keepingReplyId(job.id, requestId, reply.seq, [
       ["insertReply", job.id, reply.seq, reply.text, reply.mode, now],
-      ["putJob", job.id, jobData(job)],
+      this.putJob(job)[0],
     ]);
   }
 
   /** Keeps a reply's request id alone: a terminal agent's reply is typed, not queued. */
   addTypedReply(job: DurableRecord, seq: number, requestId: string | undefined): Promise<void> {
-    return this.keepingReplyId(job.id, requestId, seq, [["putJob", job.id, jobData(job)]]);
+    return this.keepingReplyId(job.id, requestId, seq, [this.putJob(job)[0]]);
   }
 
   /** Writes with the reply's request id; a write that fails forgets the id (a resend is taken anew). */
@@ -409,22 +494,29 @@ export class Store {
     this.writeLater([exact ? ["ackExact", jobId, seq] : ["ackUpTo", jobId, seq]]);
   }
 
-  /** Saves an agent item on the job's queue with the job's advanced seq, in one transaction. */
-  addAgentItem(job: DurableRecord, item: StoredReply, now: string): void {
-    this.writeLater([
+  /**
+   * Saves an agent item on the job's queue with the job's advanced seq, in one transaction; `lost`
+   * takes it off the queue in memory when its write fails.
+   */
+  addAgentItem(job: DurableRecord, item: StoredReply, now: string, lost: () => void): void {
+    const [putJob, effects] = this.putJob(job);
+    this.writeLater(
       [
-        "insertItem",
-        job.id,
-        item.seq,
-        item.text,
-        item.mode,
-        item.kind ?? "message",
-        item.from ?? null,
-        item.relation ?? null,
-        now,
+        [
+          "insertItem",
+          job.id,
+          item.seq,
+          item.text,
+          item.mode,
+          item.kind ?? "message",
+          item.from ?? null,
+          item.relation ?? null,
+          now,
+        ],
+        putJob,
       ],
-      ["putJob", job.id, jobData(job)],
-    ]);
+      { undo: effects.undo, lost },
+    );
   }
 
   /**
