@@ -85,7 +85,14 @@ describe("the hub's one-key picks over real agents", { skip }, () => {
   /** Tab until the waiting row named `name` is the selected one, and it is drawn so. */
   const selectWaiting = async (name: string) => {
     const selectedName = () => h.hub.state.rows.get(h.hub.state.selectedId ?? "")?.name;
-    for (let i = 0; i < 5 && selectedName() !== name; i++) h.terminal.type(TAB);
+    for (let i = 0; i < 5 && selectedName() !== name; i++) {
+      // Each Tab is taken before the next is judged: the terminal hands keys to the hub a moment later.
+      const before = h.hub.state.selectedId;
+      h.terminal.type(TAB);
+      await waitFor("Tab to move the selection", async () =>
+        h.hub.state.selectedId !== before || selectedName() === name ? true : undefined,
+      );
+    }
     assert.equal(selectedName(), name);
     await h.waitForScreen(`${name} selected`, (s) => new RegExp(`› \\? ${name} `).test(s));
   };
