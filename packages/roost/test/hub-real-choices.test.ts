@@ -85,14 +85,17 @@ describe("the hub's one-key picks over real agents", { skip }, () => {
   /** Tab until the waiting row named `name` is the selected one, and it is drawn so. */
   const selectWaiting = async (name: string) => {
     const selectedName = () => h.hub.state.rows.get(h.hub.state.selectedId ?? "")?.name;
-    for (let i = 0; i < 5 && selectedName() !== name; i++) {
-      // Each Tab is taken before the next is judged: the terminal hands keys to the hub a moment later.
-      const before = h.hub.state.selectedId;
-      h.terminal.type(TAB);
-      await waitFor("Tab to move the selection", async () =>
-        h.hub.state.selectedId !== before || selectedName() === name ? true : undefined,
-      );
-    }
+    // Tab until it is selected, one Tab taken at a time: the terminal hands keys to the hub a moment
+    // later, and the row may reach the hub's list a moment after the daemon's.
+    let tabbedAt = 0;
+    await waitFor(`${name} selected by Tab`, async () => {
+      if (selectedName() === name) return true;
+      if (Date.now() - tabbedAt > 300) {
+        tabbedAt = Date.now();
+        h.terminal.type(TAB);
+      }
+      return undefined;
+    });
     assert.equal(selectedName(), name);
     await h.waitForScreen(`${name} selected`, (s) => new RegExp(`› \\? ${name} `).test(s));
   };
