@@ -14,7 +14,7 @@ export interface CliRow {
   pinned: boolean;
 }
 
-/** A suite's own home for `roost` commands, run from the source. */
+/** A suite's own home for `roost` commands, run as built (`dist/`). */
 export interface CliHome {
   /** The home folder; set once the suite's `before` hook has run. */
   readonly home: string;

@@ -11,7 +11,7 @@ import { CLI } from "./built-cli.js";
 import { killAll, processesMentioning } from "./leftovers.js";
 import { waitFor } from "./wait-for.js";
 
-/** The `roost` command, run from the source. */
+/** The `roost` command as built (`dist/cli/main.js`). */
 export { CLI };
 
 /** Any message from the daemon (a response or an event), as parsed JSON. */
@@ -45,7 +45,7 @@ export interface TestDaemon {
   kill(signal?: NodeJS.Signals): Promise<void>;
   /** Starts the daemon again on the same home and waits for its socket. */
   start(): Promise<void>;
-  /** Runs `roost ARGS` from the source with this home (`input`: written to its standard input). */
+  /** Runs the built `roost ARGS` with this home (`input`: written to its standard input). */
   cli(
     args: string[],
     env?: Record<string, string>,
@@ -129,7 +129,7 @@ function rawConnection(socket: Socket): RawConnection {
   };
 }
 
-/** Runs `roost ARGS` from the source. */
+/** Runs the built `roost ARGS`. */
 export function runCli(
   home: string,
   args: string[],
@@ -151,7 +151,7 @@ export function runCli(
 }
 
 /**
- * A real daemon (`roost daemon` from the source) on a fresh home under the temp folder, with
+ * A real daemon (the built `roost daemon`) on a fresh home under the temp folder, with
  * `config` written to its roost.json first.
  */
 export async function startTestDaemon(options: { config?: object; home?: string } = {}): Promise<TestDaemon> {

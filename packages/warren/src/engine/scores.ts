@@ -2,7 +2,7 @@ import type { AgentScore, Controller, ObjectiveView, RunEvent, RunScores } from 
 
 /**
  * A run's scores, kept up to date from its simulation events as they are logged (so asking for
- * them costs nothing). Definitions are in the README's "Scores".
+ * them costs nothing). Definitions are in docs/scenarios.md, "Scores".
  */
 export class ScoreKeeper {
   private readonly byAgent = new Map<string, AgentScore>();

@@ -215,7 +215,7 @@ export type AffordanceMode = "ready" | "all";
 
 export type Controller = "remote" | NpcPolicy;
 
-/** How one agent did, from the events of its run (see the README's "Scores"). */
+/** How one agent did, from the events of its run (see docs/scenarios.md, "Scores"). */
 export interface AgentScore {
   agent_id: string;
   controller: Controller;

@@ -1,5 +1,5 @@
 /**
- * The server's own defaults, each documented in the README's server section. The limits a client
+ * The server's own defaults, each documented in docs/server.md and docs/security-and-limits.md. The limits a client
  * sees on the wire (wait cap, body size, deadline_s…) are declared in protocol/limits.ts.
  */
 

@@ -10,7 +10,7 @@ const percent = (x: number): string => `${(x * 100).toFixed(1)}%`;
 
 /**
  * Recomputes every row of a sweep's summary, and its line in the text table, from the records
- * alone, as the README defines each column.
+ * alone, as docs/sweeps.md defines each column.
  */
 export function assertSummaryMatchesRecords(
   summary: SweepSummary,
