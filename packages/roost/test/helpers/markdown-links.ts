@@ -96,3 +96,28 @@ export function relativeLinks(markdown: string): MarkdownLink[] {
   }
   return links;
 }
+
+/**
+ * The commands a README's table of commands names: each row's first cell, read for code spans that
+ * start with the program (`roost stop\|rm\|respawn ID` names three; `roost` alone is its hub).
+ */
+export function tableCommands(markdown: string, program: string): string[] {
+  const names = new Set<string>();
+  for (const { text } of proseLines(markdown)) {
+    const firstCell = /^\|((?:[^|\\]|\\.)*)\|/.exec(text)?.[1];
+    if (!firstCell) continue;
+    for (const [, words] of firstCell.matchAll(/`([^`]*)`/g)) {
+      const [head, sub] = words!.split(" ");
+      if (head !== program) continue;
+      for (const name of (sub ?? "hub").split("\\|")) names.add(name);
+    }
+  }
+  return [...names].sort();
+}
+
+/** The commands a program's `--help` lists, one `  PROGRAM NAME ...` line each. */
+export function helpCommands(help: string, program: string): string[] {
+  return [
+    ...new Set([...help.matchAll(new RegExp(`^ {2}${program} ([a-z-]+)`, "gm"))].map((m) => m[1]!)),
+  ].sort();
+}
