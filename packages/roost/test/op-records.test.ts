@@ -187,9 +187,9 @@ function fakeCaller(): Caller {
 test("a fault inside an op is logged with its stack, the op and the job; the client gets internal with a short text", async () => {
   const logged: string[] = [];
   const ctx = {
-    state: {
-      jobs: new Map(),
-      resolve: () => {
+    jobs: {
+      get: () => undefined,
+      stop: () => {
         throw new TypeError("something broke");
       },
     },

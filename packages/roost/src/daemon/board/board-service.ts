@@ -6,15 +6,16 @@ import {
   type TaskActor,
   type TaskResult,
 } from "../../protocol/index.js";
+import type { Caller } from "../caller.js";
 import type { EventsFeed } from "../feed/events-feed.js";
 import type { DaemonState } from "../jobs/daemon-state.js";
 import type { Job } from "../jobs/job.js";
 import type { Supervisor } from "../jobs/supervisor.js";
 import { deliverItem } from "../peers/deliver-item.js";
 import type { ForegroundPeers } from "../peers/foreground.js";
-import type { Session } from "../peers/sessions.js";
+import { allSessions, type Session } from "../peers/sessions.js";
 import type { Store } from "../store/store.js";
-import { actorLabel, type BoardActor, holdsClaims } from "./actor.js";
+import { actorFor, actorLabel, type BoardActor, holdsClaims } from "./actor.js";
 import { BoardRules, type StoredTask, type TaskChange } from "./board-rules.js";
 
 /** What the board needs to tell sessions: the jobs and a way to start one. */
@@ -92,6 +93,16 @@ export class BoardService {
     );
     // A foreground pi's claims go once it has been away for the grace; looked at a few times in it.
     setInterval(() => this.releaseGoneForeground(), Math.max(50, Math.min(1000, this.graceMs / 4))).unref();
+  }
+
+  /** Who a connection is on the board (a session must have reported first). */
+  actorOf(caller: Caller): BoardActor {
+    return actorFor(this.ctx.state, caller, this.foreground);
+  }
+
+  /** Every session a task can be handed to: the jobs and the connected foreground pis. */
+  sessions(): Session[] {
+    return allSessions(this.ctx.state, this.foreground);
   }
 
   /** Whether a session can still hold a claim: a job that has not failed, stopped or gone; a foreground pi back within the grace. */

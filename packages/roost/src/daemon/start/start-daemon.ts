@@ -8,14 +8,10 @@ import { connectHost } from "../host/index.js";
 import { DaemonState } from "../jobs/daemon-state.js";
 import { jobFromRecord } from "../jobs/job.js";
 import { restartOf } from "../jobs/restart.js";
-import { Supervisor } from "../jobs/supervisor.js";
-import { releaseCaller } from "../ops/agent.js";
-import { takeReply } from "../ops/replies.js";
 import { type Log, route } from "../router.js";
 import { SocketServer } from "../server.js";
 import { buildServices } from "../services.js";
 import { Store } from "../store/store.js";
-import { TerminalRows } from "../terminal/terminal-rows.js";
 import { acquireDaemonLock } from "./daemon-lock.js";
 
 export interface DaemonOptions {
@@ -60,17 +56,14 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     state.jobs.set(record.id, jobFromRecord(record, store.pendingReplies(record.id), restart));
   }
   const connect = options.connect ?? ((stateDir: string) => connectHost({ stateDir }));
-  const terminalRows = new TerminalRows(state);
-  const supervisor = new Supervisor(state, () => connect(paths.stateDir), log, terminalRows);
-  const services = buildServices(state, supervisor, store, terminalRows, (ctx, job, text, mode, by) =>
-    takeReply(ctx, job, text, mode, undefined, undefined, by),
-  );
+  const services = buildServices({ state, store, connect: () => connect(paths.stateDir), log });
+  const { supervisor } = services;
   const server = new SocketServer({
     handle: (caller, op, args) => route(services, log, caller, op, args),
     opened: (caller) => state.callers.add(caller),
     closed: (caller) => {
       state.callers.delete(caller);
-      releaseCaller(state, caller);
+      services.agents.released(caller);
       services.attachments.callerClosed(caller);
     },
   });
