@@ -1,6 +1,7 @@
 import type { DeliverEvent, Restart } from "../../protocol/index.js";
 import type { Caller } from "../caller.js";
 import type { DurableRecord, JobRecord, StoredReply } from "../store/store.js";
+import type { RunState } from "./run-machine.js";
 
 /** What lives only while the daemon runs: never written to the store. */
 export interface JobRuntime {
@@ -8,10 +9,8 @@ export interface JobRuntime {
   connection: Caller | null;
   /** Replies saved and not yet acked, oldest first. */
   pending: StoredReply[];
-  /** The user asked it to stop: its exit makes it `stopped`. */
-  stopping: boolean;
-  /** Its exit starts it again (respawn). */
-  respawning: boolean;
+  /** What the supervisor is doing with its process (`run-machine.ts`). */
+  run: RunState;
   /** Crashes in a row, for the backoff and the give-up. */
   crashStreak: number;
   restartTimer: NodeJS.Timeout | null;
@@ -73,8 +72,7 @@ const RECORD_FIELDS: Record<keyof JobRecord, true> = {
 
 class HeldJob implements JobRuntime {
   connection: Caller | null = null;
-  stopping = false;
-  respawning = false;
+  run: RunState = "idle";
   crashStreak = 0;
   restartTimer: NodeJS.Timeout | null = null;
   killTimer: NodeJS.Timeout | null = null;
