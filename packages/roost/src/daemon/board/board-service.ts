@@ -15,6 +15,7 @@ import { deliverItem } from "../peers/deliver-item.js";
 import type { ForegroundPeers } from "../peers/foreground.js";
 import { allSessions, type Session } from "../peers/sessions.js";
 import type { Store } from "../store/store.js";
+import { TUNING } from "../tuning.js";
 import { actorFor, actorLabel, type BoardActor, holdsClaims } from "./actor.js";
 import { BoardRules, type StoredTask, type TaskChange } from "./board-rules.js";
 
@@ -22,12 +23,6 @@ import { BoardRules, type StoredTask, type TaskChange } from "./board-rules.js";
 interface DeliveryContext {
   state: DaemonState;
   supervisor: Supervisor;
-}
-
-/** How long a foreground pi's claims outlive its connection (it may be re-opened on the session). */
-function foregroundGraceMs(env: NodeJS.ProcessEnv = process.env): number {
-  const ms = Number(env.PI_ROOST_FG_CLAIM_GRACE_MS);
-  return env.PI_ROOST_FG_CLAIM_GRACE_MS !== undefined && Number.isFinite(ms) && ms >= 0 ? ms : 5000;
 }
 
 /** A message from the user or the concierge (not a peer: no relation), cut to a message's limit. */
@@ -84,7 +79,7 @@ export class BoardService {
     private readonly feed: EventsFeed,
     store: Store,
     private readonly foreground: ForegroundPeers,
-    private readonly graceMs = foregroundGraceMs(),
+    private readonly graceMs = TUNING.foregroundClaimGraceMs,
   ) {
     this.board = new BoardRules(
       store,

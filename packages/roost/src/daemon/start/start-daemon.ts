@@ -1,5 +1,6 @@
 import { mkdirSync, rmSync } from "node:fs";
 import type { AgentProfile } from "../../home/agent-profile.js";
+import { checkConfig } from "../../home/config-check.js";
 import { roostHome, statePaths } from "../../home/paths.js";
 import { loadProfiles } from "../../home/profiles.js";
 import { RoostError } from "../../protocol/index.js";
@@ -50,6 +51,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const store = new Store(paths.db, log);
   const state = new DaemonState(paths, store, log);
+  // A bad value in roost.json is said at start, naming its key; the daemon goes on with the rest.
+  for (const finding of checkConfig(paths.home)) log(`roost: ${finding.message}`);
   const profiles = profilesNow(paths.config, log);
   for (const record of store.loadJobs()) {
     const restart = restartOf(record.kind, profiles.get(record.profile));
