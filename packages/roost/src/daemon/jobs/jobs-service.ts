@@ -2,7 +2,7 @@
  * The jobs as the ops see them: found by id or name, kept, listed, and their lifecycle as a person
  * drives it (stop, respawn, rm), each checked to be still the same job after every await.
  */
-import { type JobAuth, RoostError } from "../../protocol/index.js";
+import type { JobAuth } from "../../protocol/index.js";
 import type { DaemonState } from "./daemon-state.js";
 import type { Job } from "./job.js";
 import { removeJobFolder } from "./job-folders.js";
@@ -67,19 +67,13 @@ export class Jobs {
     return lastOutputLines(this.state, job, count);
   }
 
-  /** The job the request named, as it stands after an await: removed meanwhile is `not_found`. */
-  private current(job: Job): Job {
-    if (this.state.jobs.get(job.id) !== job) throw new RoostError("not_found", `job ${job.id} was removed`);
-    return job;
-  }
-
   /** Kept first, then acted on: a store that cannot write refuses it before the process is touched. */
   private async keptThen(idOrName: unknown, act: (job: Job) => Promise<void>): Promise<{ id: string }> {
     const job = this.resolve(idOrName);
     if (!this.state.host) await this.state.waitForHost();
     this.state.requireHost();
-    await this.state.save(this.current(job));
-    await act(this.current(job));
+    await this.state.save(this.state.current(job));
+    await act(this.state.current(job));
     return { id: job.id };
   }
 

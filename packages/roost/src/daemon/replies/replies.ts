@@ -145,7 +145,7 @@ export class Replies {
       throw err;
     }
     job.savingReplies--;
-    if (state.jobs.get(job.id) !== job) throw new RoostError("not_found", `job ${job.id} was removed`);
+    state.current(job);
     insertBySeq(job.pending, saved);
     // In seq order: the agent items held back while it was saved that come before it, then it, then
     // the rest once no reply is on its way; all before anyone hears of the change (and reacts).
