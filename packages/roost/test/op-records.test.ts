@@ -173,7 +173,7 @@ test("callers come from the op's record: the user's ops are refused on a session
 function fakeCaller(): Caller {
   return {
     connectionId: 1,
-    role: "unknown",
+    role: "unidentified",
     jobId: null,
     hello: null,
     subscribed: false,

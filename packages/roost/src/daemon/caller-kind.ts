@@ -15,7 +15,7 @@ export function callerKind(
   jobs: { get(id: string): Job | undefined },
   caller: Caller,
 ): OpCaller | "unidentified" {
-  if (caller.role === "unknown") return "unidentified";
+  if (caller.role === "unidentified") return "unidentified";
   const job = caller.jobId === null ? undefined : jobs.get(caller.jobId);
   return job && isConciergeJob(job) ? "concierge" : "session";
 }

@@ -16,7 +16,7 @@ import type { ForegroundPeers } from "../peers/foreground.js";
 import { allSessions, type Session } from "../peers/sessions.js";
 import type { Store } from "../store/store.js";
 import { TUNING } from "../tuning.js";
-import { actorFor, actorLabel, type BoardActor, holdsClaims } from "./actor.js";
+import { actorFor, actorLabel, type BoardActor, keepsClaims } from "./actor.js";
 import { BoardRules, type StoredTask, type TaskChange } from "./board-rules.js";
 
 /** What the board needs to tell sessions: the jobs and a way to start one. */
@@ -103,7 +103,7 @@ export class BoardService {
   /** Whether a session can still hold a claim: a job that has not failed, stopped or gone; a foreground pi back within the grace. */
   private holds(id: string): boolean {
     const job = this.ctx.state.jobs.get(id);
-    if (job) return holdsClaims(job);
+    if (job) return keepsClaims(job);
     if (this.foreground.byIdLive(id)) {
       this.goneSince.delete(id);
       return true;
@@ -181,7 +181,7 @@ export class BoardService {
 
   /** A job changed: one that failed or was stopped holds nothing. */
   jobChanged(job: Job): void {
-    if (holdsClaims(job) || this.board.holderName(job.id) === null) return;
+    if (keepsClaims(job) || this.board.holderName(job.id) === null) return;
     this.publish(this.board.releaseHeldBy(job.id, `its session ${job.lifecycle}`), {
       who: job.name,
       whoId: job.id,

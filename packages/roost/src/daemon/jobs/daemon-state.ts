@@ -12,7 +12,7 @@ const ROW_EVENT_DEBOUNCE_MS = 25;
 /** How long report writes gather before one transaction keeps them all. */
 const REPORT_WRITE_DELAY_MS = 50;
 
-/** Hears of every change to a job and every removal (the task board releases what an ended job held). */
+/** Hears of every change to a job and every removal (the task board releases what an ended job claimed). */
 export interface JobWatcher {
   changed(job: Job): void;
   removed(id: string): void;

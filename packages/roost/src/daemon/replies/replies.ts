@@ -1,6 +1,6 @@
 /**
  * The reply pipeline: a reply's limits, its seq, its commit with its request id, its delivery in
- * seq order among the agent items held back while it was saved, the feed, and the job woken for
+ * seq order among the agent items deferred while it was saved, the feed, and the job woken for
  * it. The reply op, the concierge's answers and the user's undo all take a reply through here.
  */
 import { LIMITS, type OpArgs, type ReplyMode, type ReplyResult, RoostError } from "../../protocol/index.js";
@@ -9,7 +9,7 @@ import { feedReply } from "../feed/feed-reply.js";
 import type { DaemonState } from "../jobs/daemon-state.js";
 import { deliverEvent, isEnded, type Job, jobRecord } from "../jobs/job.js";
 import type { Supervisor } from "../jobs/supervisor.js";
-import { sendHeldBack } from "../peers/deliver-item.js";
+import { sendDeferred } from "../peers/deliver-item.js";
 import type { StoredReply } from "../store/store.js";
 import { replyToTerminal } from "../terminal/terminal-replies.js";
 import type { TerminalRows } from "../terminal/terminal-rows.js";
@@ -141,17 +141,17 @@ export class Replies {
       await state.store.addReply(jobRecord(job), saved, requestId, job.updatedAt);
     } catch (err) {
       job.savingReplies--;
-      if (job.savingReplies === 0) sendHeldBack(job);
+      if (job.savingReplies === 0) sendDeferred(job);
       throw err;
     }
     job.savingReplies--;
     state.current(job);
     insertBySeq(job.pending, saved);
-    // In seq order: the agent items held back while it was saved that come before it, then it, then
+    // In seq order: the agent items deferred while it was saved that come before it, then it, then
     // the rest once no reply is on its way; all before anyone hears of the change (and reacts).
-    sendHeldBack(job, saved.seq);
+    sendDeferred(job, saved.seq);
     job.connection?.send(deliverEvent(job, saved));
-    if (job.savingReplies === 0) sendHeldBack(job);
+    if (job.savingReplies === 0) sendDeferred(job);
     state.changed(job);
     feedReply(this.feed, job, text, mode, by);
     const started = supervisor.wake(job) ? job.restart : undefined;
