@@ -3,9 +3,9 @@ import { test } from "node:test";
 import {
   DAEMON_CAPABILITIES,
   DAEMON_VERSION,
-  HUB_OPS,
   LIMITS,
   PROTOCOL_VERSION,
+  USER_OPS,
 } from "../src/protocol/index.js";
 import { jobSecrets, receivedBy, waitFor } from "./helpers/daemon.js";
 import { hubSuite } from "./helpers/hub-suite.js";
@@ -32,7 +32,7 @@ test("hello answers the protocol, the daemon and its capabilities; bad hellos ar
   assert.equal((await c.request("hello", { protocol: "1" })).code, "bad_request");
   assert.equal((await c.request("hello", { protocol: 1, capabilities: "all" })).code, "bad_request");
   // A session's connection is refused every hub op.
-  for (const op of HUB_OPS) {
+  for (const op of USER_OPS) {
     const refused = await c.request(op, { id: "x" });
     assert.equal(refused.code, "unsupported", op);
   }

@@ -3,7 +3,7 @@
 // stays up, its memory bounded, and another client is served all along.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { AGENT_OPS, HUB_OPS, LIMITS } from "../src/protocol/index.js";
+import { LIMITS, SESSION_OPS, USER_OPS } from "../src/protocol/index.js";
 import { jobSecrets, type Message, startTestDaemon, type TestDaemon } from "./helpers/daemon.js";
 import { FAULT_PROFILES } from "./helpers/faults.js";
 
@@ -72,8 +72,8 @@ test("wrong types for every op's arguments: each is refused with a code, none cr
     { id: "", token: 1, seq: "1", report: [], protocol: "1", all: "yes" },
   ];
   const ops = [
-    ...HUB_OPS.filter((op) => op !== "shutdown"),
-    ...AGENT_OPS,
+    ...USER_OPS.filter((op) => op !== "shutdown"),
+    ...SESSION_OPS,
     ...["task", "events", "peer_register", "peers", "send", "spawn", "handback", "watch"],
   ];
   for (const op of ops) {

@@ -173,7 +173,7 @@ test("callers come from the op's record: the user's ops are refused on a session
 function fakeCaller(): Caller {
   return {
     connectionId: 1,
-    role: "unknown",
+    role: "unidentified",
     jobId: null,
     hello: null,
     subscribed: false,
@@ -187,9 +187,9 @@ function fakeCaller(): Caller {
 test("a fault inside an op is logged with its stack, the op and the job; the client gets internal with a short text", async () => {
   const logged: string[] = [];
   const ctx = {
-    state: {
-      jobs: new Map(),
-      resolve: () => {
+    jobs: {
+      get: () => undefined,
+      stop: () => {
         throw new TypeError("something broke");
       },
     },

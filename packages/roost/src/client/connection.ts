@@ -1,5 +1,5 @@
 import { connect as netConnect, type Socket } from "node:net";
-import { RoostError } from "../protocol/errors.js";
+import { errorFromWire, RoostError } from "../protocol/errors.js";
 import { encodeLine, LineDecoder } from "../protocol/framing.js";
 import { LIMITS } from "../protocol/limits.js";
 import { type EventMessage, isEventMessage, isResponse, type Response } from "../protocol/messages.js";
@@ -106,7 +106,7 @@ export class Connection {
     if (!waiting) return;
     this.pending.delete(response.id);
     if (response.ok) waiting.resolve(response.result);
-    else waiting.reject(new RoostError(response.code, response.error));
+    else waiting.reject(errorFromWire(response.code, response.error));
   }
 
   private finish(error?: Error): void {

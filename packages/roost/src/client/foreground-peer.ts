@@ -1,5 +1,4 @@
-import { homedir } from "node:os";
-import { join } from "node:path";
+import { roostHome, statePaths } from "../home/paths.js";
 import { takeWriterLock } from "../home/writer-lock.js";
 import { RoostError } from "../protocol/errors.js";
 import type { DeliverEvent } from "../protocol/events.js";
@@ -37,9 +36,7 @@ export class ForegroundPeer extends PeerOps {
 
   /** Takes the lock (`locked` while another live process holds it) and registers. */
   static async register(options: ForegroundPeerOptions): Promise<ForegroundPeer> {
-    // The agent client needs node alone: the home's layout is spelled out here (ROOST_HOME/roost).
-    const home = options.home ?? (process.env.ROOST_HOME || join(homedir(), ".pi", "agent"));
-    const paths = { stateDir: join(home, "roost"), socket: join(home, "roost", "daemon.sock") };
+    const paths = statePaths(options.home ?? roostHome());
     const lock = takeWriterLock(paths.stateDir, options.session);
     if (!lock.taken)
       throw new RoostError("locked", `the session is held by pid ${lock.holder}: it has a writer already`);

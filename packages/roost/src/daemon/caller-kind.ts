@@ -1,6 +1,5 @@
 import type { OpCaller } from "../protocol/index.js";
 import type { Caller } from "./caller.js";
-import type { DaemonState } from "./jobs/daemon-state.js";
 import type { Job } from "./jobs/job.js";
 
 /** The concierge's job (M44): the one with its role. */
@@ -12,8 +11,11 @@ export function isConciergeJob(job: Job): boolean {
  * Who a connection speaks as, for the ops' records: a session's, the concierge's (its job's
  * connection), or not said (the user's side, or a session's before its hello or report).
  */
-export function callerKind(state: DaemonState, caller: Caller): OpCaller | "unidentified" {
-  if (caller.role === "unknown") return "unidentified";
-  const job = caller.jobId === null ? undefined : state.jobs.get(caller.jobId);
+export function callerKind(
+  jobs: { get(id: string): Job | undefined },
+  caller: Caller,
+): OpCaller | "unidentified" {
+  if (caller.role === "unidentified") return "unidentified";
+  const job = caller.jobId === null ? undefined : jobs.get(caller.jobId);
   return job && isConciergeJob(job) ? "concierge" : "session";
 }

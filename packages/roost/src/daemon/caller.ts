@@ -1,7 +1,7 @@
 import type { AgentInfo, DaemonEvent } from "../protocol/index.js";
 
-/** Who a connection speaks as: not yet known (the user's side never says), or a session (an agent, after hello or report). */
-export type CallerRole = "unknown" | "session";
+/** Who a connection speaks as: unidentified (the user's side never says), or a session (an agent, after hello or report). */
+export type CallerRole = "unidentified" | "session";
 
 /** What an agent said in its hello, kept with the job once the connection reports. */
 export interface HelloInfo {

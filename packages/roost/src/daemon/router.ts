@@ -3,6 +3,7 @@ import type { Caller } from "./caller.js";
 import { callerKind } from "./caller-kind.js";
 import { checkedArgs } from "./op-args.js";
 import { ack, hello, report } from "./ops/agent.js";
+import { attach, attachInput, attachResize, detach } from "./ops/attach.js";
 import {
   concierge,
   conciergeAct,
@@ -31,7 +32,6 @@ import {
 } from "./ops/schedules.js";
 import { task } from "./ops/tasks.js";
 import { OpWrites } from "./store/op-writes.js";
-import { attach, attachInput, attachResize, detach } from "./terminal/attach-ops.js";
 
 /** Every op's handler: the protocol's op map decides which there must be and what each takes and answers. */
 const HANDLERS: OpHandlers = {
@@ -103,7 +103,7 @@ export function route(ctx: OpContext, log: Log, caller: Caller, op: unknown, raw
   if (typeof op !== "string" || !Object.hasOwn(OPS, op))
     throw new RoostError("bad_request", `unknown op ${JSON.stringify(op)}`);
   const name = op as OpName;
-  const kind = callerKind(ctx.state, caller);
+  const kind = callerKind(ctx.jobs, caller);
   const refused = refusal(name, kind);
   if (refused !== null) throw new RoostError("unsupported", refused);
   const args = checkedArgs(name, rawArgs);

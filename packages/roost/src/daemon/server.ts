@@ -67,7 +67,7 @@ let nextConnectionId = 1;
  */
 class Connection implements Caller {
   readonly connectionId = nextConnectionId++;
-  role: CallerRole = "unknown";
+  role: CallerRole = "unidentified";
   jobId: string | null = null;
   hello: HelloInfo | null = null;
   subscribed = false;

@@ -1,47 +1,51 @@
-import type { DispatchArgs, ReplyMode, ReplyResult } from "../protocol/index.js";
+import type { DispatchArgs } from "../protocol/index.js";
 import { BoardService } from "./board/board-service.js";
 import { ConciergeService } from "./concierge/concierge-service.js";
+import { DaemonControl } from "./daemon-control.js";
 import { Dispatcher } from "./dispatch/dispatcher.js";
-import { EventsFeed, type FeedActor } from "./feed/events-feed.js";
+import { EventsFeed } from "./feed/events-feed.js";
 import { JobEvents } from "./feed/job-events.js";
+import type { ProcessHost } from "./host/api.js";
+import { AgentConnections } from "./jobs/agent-connections.js";
 import type { DaemonState } from "./jobs/daemon-state.js";
-import { isLive, type Job } from "./jobs/job.js";
-import type { Supervisor } from "./jobs/supervisor.js";
+import { isLive } from "./jobs/job.js";
+import { Jobs } from "./jobs/jobs-service.js";
+import { Supervisor } from "./jobs/supervisor.js";
 import type { OpContext } from "./ops/context.js";
 import { ForegroundPeers } from "./peers/foreground.js";
 import { PeerService } from "./peers/peer-service.js";
+import { Replies } from "./replies/replies.js";
 import { clockFromEnv } from "./schedules/clock.js";
 import { Scheduler } from "./schedules/scheduler.js";
 import type { Store } from "./store/store.js";
 import { Attachments } from "./terminal/attachments.js";
-import type { TerminalRows } from "./terminal/terminal-rows.js";
+import { TerminalRows } from "./terminal/terminal-rows.js";
 
-/** How a reply is taken (the reply op's way, given from above: the ops sit over the services). */
-export type ReplyAs = (
-  ctx: OpContext,
-  job: Job,
-  text: string,
-  mode: ReplyMode | null,
-  by: FeedActor,
-) => Promise<ReplyResult>;
+/** What the services are built from: the jobs' state and store, the host's address, the log. */
+export interface ServiceDeps {
+  state: DaemonState;
+  store: Store;
+  /** Connects to the process host (starting it if need be). */
+  connect: () => Promise<ProcessHost>;
+  log: (line: string) => void;
+}
 
 /**
  * Builds the services the ops work with, each given what it uses, and wires them to the jobs'
- * changes: the one place they are made. The feed, the dispatcher (the user's dispatch, a
- * schedule's runs and a session's spawn all start jobs through it), the peers, the task board (it
- * hears of every job's change and removal, to release what an ended job held), the schedules, who
- * is attached to which terminal, and the terminal agents' rows (made before, as the supervisor
- * tells them of screens; they forget a removed job here).
+ * changes: the one place they are made. The terminal agents' rows (the supervisor tells them of
+ * screens), the supervisor, the jobs and the replies, the feed, the dispatcher (the user's
+ * dispatch, a schedule's runs and a session's spawn all start jobs through it), the peers, the task
+ * board (it hears of every job's change and removal, to release what an ended job held), the
+ * schedules, the concierge (it replies through the replies as the user does), and who is attached
+ * to which terminal.
  */
-export function buildServices(
-  state: DaemonState,
-  supervisor: Supervisor,
-  store: Store,
-  terminalRows: TerminalRows,
-  reply: ReplyAs,
-): OpContext {
+export function buildServices({ state, store, connect, log }: ServiceDeps): OpContext {
   const clock = clockFromEnv();
+  const terminalRows = new TerminalRows(state);
+  const supervisor = new Supervisor(state, connect, log, terminalRows);
+  const jobs = new Jobs(state, supervisor);
   const feed = new EventsFeed(store, () => state.now());
+  const replies = new Replies(state, supervisor, feed, terminalRows);
   const dispatcher = new Dispatcher(state, supervisor, terminalRows);
   const foreground = new ForegroundPeers(() => clock.now());
   const peers = new PeerService({ state, supervisor, dispatcher, feed, foreground, clock }, store);
@@ -62,7 +66,7 @@ export function buildServices(
     clock,
     store,
     dispatch: (launch, extend) => dispatcher.dispatch(launch as DispatchArgs, extend),
-    reply: (job, text, mode, by) => reply(services, job, text, mode, by),
+    reply: (job, text, mode, by) => replies.take(job, text, mode, { by }),
   });
   state.jobWatchers.push(
     { changed: (job) => concierge.jobChanged(job), removed: (id) => concierge.jobRemoved(id) },
@@ -71,9 +75,10 @@ export function buildServices(
     { changed: (job) => peers.jobChanged(job), removed: (id) => peers.jobRemoved(id) },
     { changed: () => {}, removed: (id) => terminalRows.removed(id) },
   );
-  const attachments = new Attachments(state);
-  const services: OpContext = {
-    state,
+  return {
+    jobs,
+    agents: new AgentConnections(jobs),
+    replies,
     supervisor,
     feed,
     dispatcher,
@@ -81,8 +86,8 @@ export function buildServices(
     schedules,
     peers,
     terminalRows,
-    attachments,
+    attachments: new Attachments(state),
     concierge,
+    daemon: new DaemonControl(state),
   };
-  return services;
 }

@@ -1,9 +1,10 @@
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import { roostHome } from "../home/paths.js";
 import { PI_PROFILE } from "../home/pi-profile.js";
 import { registerAgentMessageRenderer } from "./agent-message.js";
 import { ForegroundLink } from "./foreground-link.js";
 import { takeJobIdentity } from "./job-identity.js";
-import { readPiSettings, roostHome } from "./roost-settings.js";
+import { readPiSettings } from "./roost-settings.js";
 import { registerRoostTools } from "./roost-tools.js";
 import { PiWorker } from "./worker.js";
 

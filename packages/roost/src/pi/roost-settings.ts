@@ -1,11 +1,6 @@
 import { readFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
-
-/** The roost home (`$ROOST_HOME`, else `~/.pi/agent`), where the user's roost.json is. */
-export function roostHome(env: NodeJS.ProcessEnv = process.env): string {
-  return env.ROOST_HOME || join(homedir(), ".pi", "agent");
-}
+import { roostHome } from "../home/paths.js";
 
 /** What the pi extension reads from the user's roost.json. */
 export interface PiSettings {

@@ -445,7 +445,7 @@ function opsFor(only: OpCaller): OpName[] {
 }
 
 /** Ops only a session's own connection uses. */
-export const AGENT_OPS = opsFor("session");
+export const SESSION_OPS = opsFor("session");
 
 /** Ops for the user's side (the hub, the CLI, scripts); refused on a session's connection. */
-export const HUB_OPS = opsFor("user");
+export const USER_OPS = opsFor("user");

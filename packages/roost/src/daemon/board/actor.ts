@@ -26,7 +26,7 @@ export function actorLabel(actor: BoardActor): TaskActor {
 }
 
 /** Whether a job's session can still hold a claim: one failed, stopped or removed holds nothing. */
-export function holdsClaims(job: Job | undefined): boolean {
+export function keepsClaims(job: Job | undefined): boolean {
   return job !== undefined && job.lifecycle !== "failed" && job.lifecycle !== "stopped";
 }
 

@@ -6,27 +6,23 @@ import {
   type TaskActor,
   type TaskResult,
 } from "../../protocol/index.js";
+import type { Caller } from "../caller.js";
 import type { EventsFeed } from "../feed/events-feed.js";
 import type { DaemonState } from "../jobs/daemon-state.js";
 import type { Job } from "../jobs/job.js";
 import type { Supervisor } from "../jobs/supervisor.js";
 import { deliverItem } from "../peers/deliver-item.js";
 import type { ForegroundPeers } from "../peers/foreground.js";
-import type { Session } from "../peers/sessions.js";
+import { allSessions, type Session } from "../peers/sessions.js";
 import type { Store } from "../store/store.js";
-import { actorLabel, type BoardActor, holdsClaims } from "./actor.js";
+import { TUNING } from "../tuning.js";
+import { actorFor, actorLabel, type BoardActor, keepsClaims } from "./actor.js";
 import { BoardRules, type StoredTask, type TaskChange } from "./board-rules.js";
 
 /** What the board needs to tell sessions: the jobs and a way to start one. */
 interface DeliveryContext {
   state: DaemonState;
   supervisor: Supervisor;
-}
-
-/** How long a foreground pi's claims outlive its connection (it may be re-opened on the session). */
-function foregroundGraceMs(env: NodeJS.ProcessEnv = process.env): number {
-  const ms = Number(env.PI_ROOST_FG_CLAIM_GRACE_MS);
-  return env.PI_ROOST_FG_CLAIM_GRACE_MS !== undefined && Number.isFinite(ms) && ms >= 0 ? ms : 5000;
 }
 
 /** A message from the user or the concierge (not a peer: no relation), cut to a message's limit. */
@@ -83,7 +79,7 @@ export class BoardService {
     private readonly feed: EventsFeed,
     store: Store,
     private readonly foreground: ForegroundPeers,
-    private readonly graceMs = foregroundGraceMs(),
+    private readonly graceMs = TUNING.foregroundClaimGraceMs,
   ) {
     this.board = new BoardRules(
       store,
@@ -94,10 +90,20 @@ export class BoardService {
     setInterval(() => this.releaseGoneForeground(), Math.max(50, Math.min(1000, this.graceMs / 4))).unref();
   }
 
+  /** Who a connection is on the board (a session must have reported first). */
+  actorOf(caller: Caller): BoardActor {
+    return actorFor(this.ctx.state, caller, this.foreground);
+  }
+
+  /** Every session a task can be handed to: the jobs and the connected foreground pis. */
+  sessions(): Session[] {
+    return allSessions(this.ctx.state, this.foreground);
+  }
+
   /** Whether a session can still hold a claim: a job that has not failed, stopped or gone; a foreground pi back within the grace. */
   private holds(id: string): boolean {
     const job = this.ctx.state.jobs.get(id);
-    if (job) return holdsClaims(job);
+    if (job) return keepsClaims(job);
     if (this.foreground.byIdLive(id)) {
       this.goneSince.delete(id);
       return true;
@@ -175,7 +181,7 @@ export class BoardService {
 
   /** A job changed: one that failed or was stopped holds nothing. */
   jobChanged(job: Job): void {
-    if (holdsClaims(job) || this.board.holderName(job.id) === null) return;
+    if (keepsClaims(job) || this.board.holderName(job.id) === null) return;
     this.publish(this.board.releaseHeldBy(job.id, `its session ${job.lifecycle}`), {
       who: job.name,
       whoId: job.id,

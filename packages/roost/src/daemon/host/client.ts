@@ -10,7 +10,7 @@
 import { EventEmitter } from "node:events";
 import { createConnection, type Socket } from "node:net";
 import { processGone } from "../../home/process.js";
-import { RoostError } from "../../protocol/errors.js";
+import { errorFromWire, RoostError } from "../../protocol/errors.js";
 import { encodeLine, LineDecoder, LineTooLongError } from "../../protocol/framing.js";
 import type { HostJobInfo, HostSpawnSpec, ProcessHost, ProcessHostEvents, ScreenSnapshot } from "./api.js";
 import {
@@ -253,7 +253,7 @@ export class HostClient implements ProcessHost {
     this.pending.delete(response.id!);
     clearTimeout(pending.timer);
     if (response.ok) pending.resolve(response.result);
-    else pending.reject(new RoostError(response.code, response.error));
+    else pending.reject(errorFromWire(response.code, response.error));
   }
 
   private dispatch(event: HostEvent): void {

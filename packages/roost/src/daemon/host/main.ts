@@ -3,14 +3,14 @@
  * the state folder's host lock (or leaves quietly when another host has it), serves
  * `<stateDir>/host.sock` (0600), and runs until shutdown or until idle.
  */
+
 import { chmodSync, existsSync } from "node:fs";
 import { createServer } from "node:net";
+import { TUNING } from "../tuning.js";
 import { hostSocketPath, removeIfPresent } from "./files.js";
 import { HostServer } from "./host-server.js";
 import { ANOTHER_HOST_EXIT_CODE } from "./protocol.js";
 import { acquireHostLock } from "./state-lock.js";
-
-const DEFAULT_IDLE_MS = 30_000;
 
 function log(message: string): void {
   console.error(`${new Date().toISOString()} host ${process.pid}: ${message}`);
@@ -29,7 +29,7 @@ async function main(): Promise<void> {
   const socketPath = hostSocketPath(stateDir);
   // Holding the lock, whatever socket is there belongs to a host that is gone.
   removeIfPresent(socketPath);
-  const idleMs = Number(process.env.ROOST_HOST_IDLE_MS) || DEFAULT_IDLE_MS;
+  const idleMs = TUNING.hostIdleMs;
   const server = createServer();
   const finish = () => {
     log("ending");

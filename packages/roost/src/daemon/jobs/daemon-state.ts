@@ -1,5 +1,5 @@
 import type { StatePaths } from "../../home/paths.js";
-import { type JobAuth, nameKey, RoostError } from "../../protocol/index.js";
+import { type JobAuth, nameKey, RoostError, roostErrors } from "../../protocol/index.js";
 import type { Caller } from "../caller.js";
 import type { ProcessHost } from "../host/api.js";
 import type { Store } from "../store/store.js";
@@ -12,7 +12,7 @@ const ROW_EVENT_DEBOUNCE_MS = 25;
 /** How long report writes gather before one transaction keeps them all. */
 const REPORT_WRITE_DELAY_MS = 50;
 
-/** Hears of every change to a job and every removal (the task board releases what an ended job held). */
+/** Hears of every change to a job and every removal (the task board releases what an ended job claimed). */
 export interface JobWatcher {
   changed(job: Job): void;
   removed(id: string): void;
@@ -136,8 +136,7 @@ export class DaemonState {
 
   /** The process host, answering: `busy` while it is not connected or does not answer. */
   requireHost(): ProcessHost {
-    if (!this.currentHost)
-      throw new RoostError("busy", "the process host is not connected; try again shortly");
+    if (!this.currentHost) throw roostErrors.hostNotConnected();
     if (!this.currentHost.responsive)
       throw new RoostError(
         "busy",
@@ -155,7 +154,7 @@ export class DaemonState {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.hostWaiters.splice(this.hostWaiters.indexOf(wake), 1);
-        reject(new RoostError("busy", "the process host is not connected; try again shortly"));
+        reject(roostErrors.hostNotConnected());
       }, timeoutMs);
       const wake = (host: ProcessHost) => {
         clearTimeout(timer);
@@ -180,13 +179,19 @@ export class DaemonState {
         "bad_request",
         `${named.length} jobs are named ${JSON.stringify(idOrName)} (${named.map((j) => j.id).join(", ")}); use an id`,
       );
-    throw new RoostError("not_found", `no job ${JSON.stringify(idOrName)}`);
+    throw roostErrors.noJob(idOrName);
+  }
+
+  /** The job an op named, as it stands after an await: one removed meanwhile is `not_found`. */
+  current(job: Job): Job {
+    if (this.jobs.get(job.id) !== job) throw roostErrors.jobRemoved(job.id);
+    return job;
   }
 
   /** The job a request speaks for, checked against its token. */
   authorize({ id, token }: JobAuth): Job {
     const job = this.jobs.get(id);
-    if (!job) throw new RoostError("not_found", `no job ${JSON.stringify(id)}`);
+    if (!job) throw roostErrors.noJob(id);
     if (job.token !== token) throw new RoostError("unauthorized", `wrong token for job ${id}`);
     return job;
   }

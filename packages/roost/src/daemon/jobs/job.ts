@@ -1,6 +1,7 @@
 import type { DeliverEvent, Restart } from "../../protocol/index.js";
 import type { Caller } from "../caller.js";
 import type { DurableRecord, JobRecord, StoredReply } from "../store/store.js";
+import type { RunState } from "./run-machine.js";
 
 /** What lives only while the daemon runs: never written to the store. */
 export interface JobRuntime {
@@ -8,10 +9,8 @@ export interface JobRuntime {
   connection: Caller | null;
   /** Replies saved and not yet acked, oldest first. */
   pending: StoredReply[];
-  /** The user asked it to stop: its exit makes it `stopped`. */
-  stopping: boolean;
-  /** Its exit starts it again (respawn). */
-  respawning: boolean;
+  /** What the supervisor is doing with its process (`run-machine.ts`). */
+  run: RunState;
   /** Crashes in a row, for the backoff and the give-up. */
   crashStreak: number;
   restartTimer: NodeJS.Timeout | null;
@@ -19,7 +18,7 @@ export interface JobRuntime {
   startedAt: number | null;
   /** Replies on their way to the store (counted against the 50 waiting). */
   savingReplies: number;
-  /** What a reply does once it has ended (`restart.ts`), from its profile when it was held. */
+  /** What a reply does once it has ended (`restart.ts`), from its profile when it was made. */
   restart: Restart;
 }
 
@@ -71,10 +70,9 @@ const RECORD_FIELDS: Record<keyof JobRecord, true> = {
   updatedAt: true,
 };
 
-class HeldJob implements JobRuntime {
+class DaemonJob implements JobRuntime {
   connection: Caller | null = null;
-  stopping = false;
-  respawning = false;
+  run: RunState = "idle";
   crashStreak = 0;
   restartTimer: NodeJS.Timeout | null = null;
   killTimer: NodeJS.Timeout | null = null;
@@ -89,20 +87,20 @@ class HeldJob implements JobRuntime {
 }
 
 for (const field of Object.keys(RECORD_FIELDS) as (keyof JobRecord)[]) {
-  Object.defineProperty(HeldJob.prototype, field, {
-    get(this: HeldJob) {
+  Object.defineProperty(DaemonJob.prototype, field, {
+    get(this: DaemonJob) {
       return this.record[field];
     },
-    set(this: HeldJob, value: unknown) {
+    set(this: DaemonJob, value: unknown) {
       (this.record as unknown as Record<string, unknown>)[field] = value;
     },
   });
 }
 
-/** A job held from its record (read from the store, or just made), which it owns from now on. */
+/** A job made from its record (read from the store, or just made), which it owns from now on. */
 export function jobFromRecord(record: JobRecord, pending: StoredReply[], restart: Restart): Job {
-  // The record's fields are the accessors defined above: a `HeldJob` is a `Job`.
-  return new HeldJob(record as DurableRecord, pending, restart) as unknown as Job;
+  // The record's fields are the accessors defined above: a `DaemonJob` is a `Job`.
+  return new DaemonJob(record as DurableRecord, pending, restart) as unknown as Job;
 }
 
 /** The durable part of a job: what the store keeps. */

@@ -1,4 +1,4 @@
-import { type Lifecycle, RoostError } from "../../protocol/index.js";
+import { RoostError } from "../../protocol/index.js";
 import type { HostJobInfo, ProcessHost, ScreenSnapshot } from "../host/api.js";
 import { dropHeldReply, heldReplyOf } from "../terminal/held-replies.js";
 import { keepLastScreen } from "../terminal/last-screen.js";
@@ -6,13 +6,8 @@ import type { TerminalRows } from "../terminal/terminal-rows.js";
 import type { DaemonState } from "./daemon-state.js";
 import { isEnded, isLive, type Job } from "./job.js";
 import { removeStrayJobFolders } from "./job-folders.js";
+import { exitOutcome, nextRun, type RunEvent, spawnOutcome } from "./run-machine.js";
 
-/** Crashes in a row before a job is given up (`failed`). */
-const MAX_CRASHES_IN_A_ROW = 3;
-/** The first restart waits this long; each next one twice as long. */
-const RESTART_BACKOFF_MS = 250;
-/** A run this long clears the crash count: the job was working. */
-const STABLE_RUN_MS = 30_000;
 /** SIGTERM first; SIGKILL if the process is still there after this. */
 const STOP_GRACE_MS = 5000;
 /** How long `stop` and `respawn` wait past the grace for the host to report the exit. */
@@ -20,10 +15,6 @@ const EXIT_PATIENCE_MS = 2000;
 const TERMINAL_SIZE = { cols: 120, rows: 40 };
 /** A start the host was too busy to take is tried again after this. */
 const BUSY_RETRY_MS = 1000;
-
-function describeExit(code: number | null, signal: number | null): string {
-  return signal !== null && signal !== 0 ? `signal ${signal}` : `exit code ${code}`;
-}
 
 /**
  * Runs jobs' processes through the process host: starts them, records their exits, restarts a
@@ -36,8 +27,6 @@ export class Supervisor {
   private host: ProcessHost | null = null;
   /** Starts under way: a second start of the same job (two respawns at once) joins the first. */
   private readonly starting = new Map<Job, Promise<void>>();
-  /** Jobs whose exit came before their start's answer was taken up (both in one read). */
-  private readonly exitedWhileStarting = new Set<Job>();
   /** Who waits for a job's process to end (a stop or a respawn answered once it has). */
   private readonly exitWaiters = new Map<Job, Set<() => void>>();
 
@@ -49,6 +38,20 @@ export class Supervisor {
     private readonly terminalRows: TerminalRows,
   ) {}
 
+  /** Moves the job's run state (`run-machine.ts`) on what happened. */
+  private move(job: Job, event: RunEvent): void {
+    job.run = nextRun(job.run, event);
+  }
+
+  /**
+   * A host failure met on the way is not the op's to answer, but it is told: the daemon's log
+   * names the job and the transition it came in.
+   */
+  private told(what: string, jobId: string | null): (err: unknown) => void {
+    return (err) =>
+      this.log(`roost: ${jobId === null ? "" : `job ${jobId}: `}${what}: ${(err as Error)?.message ?? err}`);
+  }
+
   /** Last screens being written into jobs' folders: a removal waits for its job's. */
   private readonly keepingLastScreen = new Map<string, Promise<void>>();
 
@@ -57,8 +60,8 @@ export class Supervisor {
     const host = this.host;
     // The last screen goes to the job's folder before the host forgets it: attach still shows it.
     const kept = (job && host ? keepLastScreen(host, id, job.dir) : Promise.resolve())
-      .catch(() => {})
-      .then(() => host?.forget(id).catch(() => {}));
+      .catch(this.told("exit: keeping the last screen failed", id))
+      .then(() => host?.forget(id).catch(this.told("exit: the host did not forget the process", id)));
     this.keepingLastScreen.set(id, kept);
     void kept.then(() => {
       if (this.keepingLastScreen.get(id) === kept) this.keepingLastScreen.delete(id);
@@ -136,7 +139,10 @@ export class Supervisor {
     const known = new Map<string, HostJobInfo>((await host.list()).map((h) => [h.id, h]));
     for (const id of known.keys()) {
       // Removed while the daemon was away.
-      if (!this.state.jobs.has(id)) await host.remove(id).catch(() => {});
+      if (!this.state.jobs.has(id))
+        await host
+          .remove(id)
+          .catch(this.told("adopt: removing what the host ran for a removed job failed", id));
     }
     removeStrayJobFolders(this.state.paths.jobsDir, this.state.jobs);
     const screens: Promise<void>[] = [];
@@ -154,7 +160,7 @@ export class Supervisor {
           host
             .screen(job.id)
             .then((s) => this.onScreen(job.id, s))
-            .catch(() => {}),
+            .catch(this.told("adopt: reading the screen failed", job.id)),
         );
       } else if (info) {
         this.onExit(job.id, info.exitCode, info.signal);
@@ -178,7 +184,7 @@ export class Supervisor {
     if (under) return under;
     const started = this.startOnce(job).finally(() => {
       this.starting.delete(job);
-      this.exitedWhileStarting.delete(job);
+      this.move(job, "settled");
     });
     this.starting.set(job, started);
     return started;
@@ -189,8 +195,7 @@ export class Supervisor {
     this.terminalRows.starting(job);
     job.lifecycle = "starting";
     job.exitCode = null;
-    job.stopping = false;
-    job.respawning = false;
+    this.move(job, "start");
     this.state.save(job);
     try {
       const host = await this.state.waitForHost();
@@ -199,22 +204,25 @@ export class Supervisor {
       const info = await this.spawnOrFind(host, job);
       if (this.state.jobs.get(job.id) !== job) {
         // Removed while it was being started: what just started has no job any more.
-        void this.state.host?.remove(job.id).catch(() => {});
+        void this.state.host
+          ?.remove(job.id)
+          .catch(this.told("start: removing what started for a removed job failed", job.id));
         return;
       }
+      const outcome = spawnOutcome(job.run, job.lifecycle, info.running);
       // Its exit is recorded already (a restart is due, or it ended): the start's answer is stale.
-      if (this.exitedWhileStarting.has(job)) return;
+      if (outcome === "stale") return;
       job.pid = info.pid;
-      if ((job.lifecycle as Lifecycle) === "stopped") {
+      if (outcome === "stop") {
         // Stopped while it was being started: end what just started.
         job.lifecycle = "running";
-        job.stopping = true;
+        this.move(job, "stop");
         await this.terminate(job);
         return;
       }
       job.startedAt = info.startedAt;
       if (job.lifecycle === "starting") job.lifecycle = "running";
-      if (!info.running) {
+      if (outcome === "exited") {
         this.state.save(job);
         this.recordExit(job, info.exitCode, info.signal);
         return;
@@ -265,41 +273,45 @@ export class Supervisor {
 
   /** A job's process ended: done, failed, stopped, started again, or restarted after a crash. */
   recordExit(job: Job, exitCode: number | null, signal: number | null): void {
-    if (!isLive(job) && !job.stopping) return;
+    const outcome = exitOutcome({
+      run: job.run,
+      lifecycle: job.lifecycle,
+      reported: job.report?.state,
+      exitCode,
+      signal,
+      ranMs: job.startedAt === null ? 0 : Date.now() - job.startedAt,
+      crashStreak: job.crashStreak,
+    });
+    if (outcome.to === "ignored") return;
     for (const wake of this.exitWaiters.get(job) ?? []) wake();
     this.exitWaiters.delete(job);
-    if (this.starting.has(job)) this.exitedWhileStarting.add(job);
+    this.move(job, "exit");
     this.clearTimers(job);
-    const ranMs = job.startedAt === null ? 0 : Date.now() - job.startedAt;
     job.exitCode = exitCode;
     job.pid = null;
     job.startedAt = null;
-    if (job.stopping) {
-      job.stopping = false;
-      job.lifecycle = "stopped";
-    } else if (job.respawning) {
-      void this.start(job);
-      return;
-    } else if (job.report?.state === "done") {
-      job.lifecycle = "done";
-    } else if (job.report?.state === "failed") {
-      job.lifecycle = "failed";
-    } else if (exitCode === 0 && (signal === null || signal === 0)) {
-      job.lifecycle = "done";
-    } else {
-      job.crashStreak = ranMs >= STABLE_RUN_MS ? 1 : job.crashStreak + 1;
-      if (job.crashStreak >= MAX_CRASHES_IN_A_ROW) {
+    switch (outcome.to) {
+      case "respawn":
+        void this.start(job);
+        return;
+      case "stopped":
+      case "done":
+        job.lifecycle = outcome.to;
+        break;
+      case "failed":
         job.lifecycle = "failed";
-        job.error = `crashed ${job.crashStreak} times in a row (last: ${describeExit(exitCode, signal)}); gave up`;
-      } else {
+        if (outcome.crashStreak !== undefined) job.crashStreak = outcome.crashStreak;
+        if (outcome.gaveUp !== undefined) job.error = outcome.gaveUp;
+        break;
+      case "restart":
+        job.crashStreak = outcome.crashStreak;
         job.lifecycle = "starting";
         job.restarts++;
-        const delay = RESTART_BACKOFF_MS * 2 ** (job.crashStreak - 1);
         job.restartTimer = setTimeout(() => {
           job.restartTimer = null;
           if (this.state.jobs.has(job.id) && job.lifecycle === "starting") void this.start(job);
-        }, delay);
-      }
+        }, outcome.delayMs);
+        break;
     }
     if (isEnded(job) && job.restart === "reruns") this.dropUntaken(job);
     this.state.save(job);
@@ -339,8 +351,7 @@ export class Supervisor {
       this.state.save(job);
       return;
     }
-    job.stopping = true;
-    job.respawning = false;
+    this.move(job, "stop");
     await this.terminateAndWait(job);
   }
 
@@ -352,8 +363,7 @@ export class Supervisor {
       await this.start(job);
       return;
     }
-    job.respawning = true;
-    job.stopping = false;
+    this.move(job, "respawn");
     await this.terminateAndWait(job);
     await this.starting.get(job);
   }
@@ -365,7 +375,7 @@ export class Supervisor {
   async remove(job: Job): Promise<void> {
     this.clearTimers(job);
     await this.keepingLastScreen.get(job.id);
-    await this.state.host?.remove(job.id).catch(() => {});
+    await this.state.host?.remove(job.id).catch(this.told("rm: the host did not remove the process", job.id));
   }
 
   /** Ends the process and answers once its exit is recorded (or after the grace and a little more). */
@@ -398,7 +408,8 @@ export class Supervisor {
     if (job.killTimer) clearTimeout(job.killTimer);
     job.killTimer = setTimeout(() => {
       job.killTimer = null;
-      if (job.lifecycle === "running") void host.kill(job.id, "SIGKILL").catch(() => {});
+      if (job.lifecycle === "running")
+        void host.kill(job.id, "SIGKILL").catch(this.told("stop: SIGKILL after the grace failed", job.id));
     }, STOP_GRACE_MS);
   }
 
@@ -413,7 +424,7 @@ export class Supervisor {
   async close(all: boolean): Promise<void> {
     this.closing = true;
     // A shutdown as the daemon starts (or finds its host again) ends the host being connected to as well.
-    await this.attaching?.catch(() => {});
+    await this.attaching?.catch(this.told("close: the attach under way failed", null));
     for (const job of this.state.jobs.values()) this.clearTimers(job);
     const host = this.host;
     this.detach();

@@ -44,9 +44,9 @@ export const conciergeSay: OpHandler<"concierge-say"> = ({ concierge }, caller, 
   return {};
 };
 
-export const conciergeSuggest: OpHandler<"concierge-suggest"> = ({ concierge, state }, caller, args) => {
+export const conciergeSuggest: OpHandler<"concierge-suggest"> = ({ concierge, jobs }, caller, args) => {
   const me = concierge.requireSpeaker(caller, "concierge-suggest");
-  return concierge.suggest(me, state.resolve(args.id), said(args.text), why(args.why));
+  return concierge.suggest(me, jobs.resolve(args.id), said(args.text), why(args.why));
 };
 
 export const conciergePolicy: OpHandler<"concierge-policy"> = ({ concierge }, caller) => {
@@ -54,18 +54,18 @@ export const conciergePolicy: OpHandler<"concierge-policy"> = ({ concierge }, ca
   return concierge.policy();
 };
 
-export const conciergeReply: OpHandler<"concierge-reply"> = ({ concierge, state }, caller, args) => {
+export const conciergeReply: OpHandler<"concierge-reply"> = ({ concierge, jobs }, caller, args) => {
   const me = concierge.requireSpeaker(caller, "concierge-reply");
-  return concierge.reply(me, state.resolve(args.id), said(args.text), why(args.why));
+  return concierge.reply(me, jobs.resolve(args.id), said(args.text), why(args.why));
 };
 
-export const conciergeAct: OpHandler<"concierge-act"> = ({ concierge, state }, caller, args) => {
+export const conciergeAct: OpHandler<"concierge-act"> = ({ concierge, jobs }, caller, args) => {
   const me = concierge.requireSpeaker(caller, "concierge-act");
   if (args.what === "dispatch")
     return concierge.act(me, { what: "dispatch", launch: needed(args.launch, "dispatch needs launch") });
   return concierge.act(me, {
     what: args.what,
-    target: state.resolve(needed(args.id, `${args.what} needs id`)),
+    target: jobs.resolve(needed(args.id, `${args.what} needs id`)),
   });
 };
 

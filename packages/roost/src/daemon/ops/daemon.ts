@@ -1,21 +1,12 @@
-import { DAEMON_VERSION } from "../../protocol/index.js";
 import type { OpHandler } from "./context.js";
 
 /**
  * Answered once the daemon has let go of its jobs (with `all`: once they and the process host have
  * ended); the daemon closes every connection and exits just after.
  */
-export const shutdown: OpHandler<"shutdown"> = async ({ state }, _caller, args) => {
-  await state.requestShutdown(args.all ?? false);
+export const shutdown: OpHandler<"shutdown"> = async ({ daemon }, _caller, args) => {
+  await daemon.shutdown(args.all ?? false);
   return {};
 };
 
-export const stats: OpHandler<"stats"> = ({ state }, caller) => ({
-  pid: process.pid,
-  version: DAEMON_VERSION,
-  connections: state.callers.size,
-  jobs: state.jobs.size,
-  rss: process.memoryUsage.rss(),
-  inFlightPeak: caller.inFlightPeak,
-  hostPid: state.host?.hostPid ?? null,
-});
+export const stats: OpHandler<"stats"> = ({ daemon }, caller) => daemon.stats(caller);

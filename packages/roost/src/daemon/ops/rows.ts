@@ -16,7 +16,7 @@ async function rowsRead(ctx: OpContext) {
   const enough = new Promise<void>((resolve) => (timer = setTimeout(resolve, FIRST_READ_WAIT_MS)));
   await Promise.race([ctx.supervisor.firstRead, enough]);
   clearTimeout(timer);
-  return ctx.state.rows();
+  return ctx.jobs.rows();
 }
 
 export const list: OpHandler<"list"> = async (ctx) => ({ rows: await rowsRead(ctx) });
@@ -34,12 +34,12 @@ function feedRowChange(ctx: OpContext, job: Job, why: string, text: string): voi
 }
 
 export const pin: OpHandler<"pin"> = (ctx, _caller, args) => {
-  const { state } = ctx;
-  const job = state.resolve(args.id);
+  const { jobs } = ctx;
+  const job = jobs.resolve(args.id);
   const pinned = args.pinned ?? true;
   const changed = job.pinned !== pinned;
   job.pinned = pinned;
-  state.save(job);
+  jobs.save(job);
   if (changed)
     feedRowChange(ctx, job, pinned ? "pin" : "unpin", `${job.name}: ${pinned ? "pinned" : "unpinned"}`);
   return { id: job.id };
@@ -47,28 +47,31 @@ export const pin: OpHandler<"pin"> = (ctx, _caller, args) => {
 
 /** Changes the row's name only (an agent's own name for itself is its business). */
 export const rename: OpHandler<"rename"> = (ctx, _caller, args) => {
-  const { state } = ctx;
-  const job = state.resolve(args.id);
+  const { jobs } = ctx;
+  const job = jobs.resolve(args.id);
   const name = foldName(args.name);
   if (name === "") throw new RoostError("bad_request", "name must be a non-empty string");
   if (job.role === "concierge") throw new RoostError("bad_request", "the concierge keeps its name");
   refuseReservedName(name);
   const old = job.name;
   job.name = name;
-  state.save(job);
+  jobs.save(job);
   if (old !== name) feedRowChange(ctx, job, "rename", `${old}: renamed to ${name}`);
   return { id: job.id, name };
 };
 
 /** Puts the named jobs first, in that order; the others follow as they were. */
-export const reorder: OpHandler<"reorder"> = ({ state }, _caller, args) => {
-  const first = args.ids.map((id) => state.resolve(id));
+export const reorder: OpHandler<"reorder"> = ({ jobs }, _caller, args) => {
+  const first = args.ids.map((id) => jobs.resolve(id));
   const chosen = new Set(first);
-  const rest = [...state.jobs.values()].filter((j) => !chosen.has(j)).sort((a, b) => a.order - b.order);
+  const rest = jobs
+    .all()
+    .filter((j) => !chosen.has(j))
+    .sort((a, b) => a.order - b.order);
   [...first, ...rest].forEach((job: Job, order) => {
     if (job.order === order) return;
     job.order = order;
-    state.save(job);
+    jobs.save(job);
   });
   return {};
 };

@@ -1,6 +1,6 @@
 import { nameKey, RoostError, type TaskId } from "../../protocol/index.js";
-import { actorFor, actorLabel } from "../board/actor.js";
-import { allSessions, type Session } from "../peers/sessions.js";
+import { actorLabel } from "../board/actor.js";
+import type { Session } from "../peers/sessions.js";
 import type { OpHandler } from "./context.js";
 
 /**
@@ -35,10 +35,9 @@ function assignee(sessions: Session[], to: string | undefined): Session {
 }
 
 /** `task {action}`: the shared task board (M47), on any connection; answered once the change (and any message it sent) is kept, as every op that writes. */
-export const task: OpHandler<"task"> = (ctx, caller, args) => {
-  const { state, board: service } = ctx;
+export const task: OpHandler<"task"> = ({ board: service }, caller, args) => {
   const { action } = args;
-  const actor = actorFor(state, caller, ctx.peers.context.foreground);
+  const actor = service.actorOf(caller);
   const by = actorLabel(actor);
   const board = service.board;
   switch (action) {
@@ -76,7 +75,7 @@ export const task: OpHandler<"task"> = (ctx, caller, args) => {
     case "assign": {
       const id = numberedId(args.id);
       board.checkAssignable(actor, id);
-      return service.assign(actor, id, assignee(allSessions(state, ctx.peers.context.foreground), args.to));
+      return service.assign(actor, id, assignee(service.sessions(), args.to));
     }
   }
 };

@@ -17,13 +17,13 @@ interface AgentItem {
  * Items kept back from a connected agent while a user reply with a lower seq is still on its way to
  * the store: they go once it is there, after it, so that an agent gets its items in seq order.
  */
-const heldBack = new WeakSet<StoredReply>();
+const deferred = new WeakSet<StoredReply>();
 
-/** Sends the job's held-back items below `seq` (all of them without one), in seq order. */
-export function sendHeldBack(job: Job, below = Number.POSITIVE_INFINITY): void {
+/** Sends the job's deferred items below `seq` (all of them without one), in seq order. */
+export function sendDeferred(job: Job, below = Number.POSITIVE_INFINITY): void {
   for (const item of job.pending) {
-    if (item.seq >= below || !heldBack.has(item)) continue;
-    heldBack.delete(item);
+    if (item.seq >= below || !deferred.has(item)) continue;
+    deferred.delete(item);
     job.connection?.send(deliverEvent(job, item));
   }
 }
@@ -61,7 +61,7 @@ export function deliverItem(
   state.store.addAgentItem(jobRecord(job), stored, job.updatedAt, () => {
     const at = job.pending.indexOf(stored);
     if (at >= 0) job.pending.splice(at, 1);
-    heldBack.delete(stored);
+    deferred.delete(stored);
     state.changed(job);
   });
   job.pending.push(stored);
@@ -69,7 +69,7 @@ export function deliverItem(
   if (!state.wakesRefused && supervisor.wake(job)) {
     outcome = "started";
   } else if (job.connection && job.report?.agentItems) {
-    if (job.savingReplies > 0) heldBack.add(stored);
+    if (job.savingReplies > 0) deferred.add(stored);
     else job.connection.send(deliverEvent(job, stored));
     outcome = "delivered";
   }

@@ -101,12 +101,12 @@ export function speakerOf(state: DaemonState, foreground: ForegroundPeers, calle
  */
 export function allSessions(state: DaemonState, foreground: ForegroundPeers): Session[] {
   const live = foreground.live().map(foregroundSession);
-  const held = new Set(live.map((s) => s.session));
+  const listed = new Set(live.map((s) => s.session));
   const jobs: Session[] = [];
   for (const job of state.jobs.values()) {
     const key = sessionKeyOf(job);
-    if (held.has(key)) continue;
-    held.add(key);
+    if (listed.has(key)) continue;
+    listed.add(key);
     jobs.push(jobSession(jobForSession(state, key) ?? job));
   }
   return [...live, ...jobs];

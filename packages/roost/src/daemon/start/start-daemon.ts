@@ -1,5 +1,6 @@
 import { mkdirSync, rmSync } from "node:fs";
 import type { AgentProfile } from "../../home/agent-profile.js";
+import { checkConfig } from "../../home/config-check.js";
 import { roostHome, statePaths } from "../../home/paths.js";
 import { loadProfiles } from "../../home/profiles.js";
 import { RoostError } from "../../protocol/index.js";
@@ -8,14 +9,10 @@ import { connectHost } from "../host/index.js";
 import { DaemonState } from "../jobs/daemon-state.js";
 import { jobFromRecord } from "../jobs/job.js";
 import { restartOf } from "../jobs/restart.js";
-import { Supervisor } from "../jobs/supervisor.js";
-import { releaseCaller } from "../ops/agent.js";
-import { takeReply } from "../ops/replies.js";
 import { type Log, route } from "../router.js";
 import { SocketServer } from "../server.js";
 import { buildServices } from "../services.js";
 import { Store } from "../store/store.js";
-import { TerminalRows } from "../terminal/terminal-rows.js";
 import { acquireDaemonLock } from "./daemon-lock.js";
 
 export interface DaemonOptions {
@@ -54,23 +51,22 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const store = new Store(paths.db, log);
   const state = new DaemonState(paths, store, log);
+  // A bad value in roost.json is said at start, naming its key; the daemon goes on with the rest.
+  for (const finding of checkConfig(paths.home)) log(`roost: ${finding.message}`);
   const profiles = profilesNow(paths.config, log);
   for (const record of store.loadJobs()) {
     const restart = restartOf(record.kind, profiles.get(record.profile));
     state.jobs.set(record.id, jobFromRecord(record, store.pendingReplies(record.id), restart));
   }
   const connect = options.connect ?? ((stateDir: string) => connectHost({ stateDir }));
-  const terminalRows = new TerminalRows(state);
-  const supervisor = new Supervisor(state, () => connect(paths.stateDir), log, terminalRows);
-  const services = buildServices(state, supervisor, store, terminalRows, (ctx, job, text, mode, by) =>
-    takeReply(ctx, job, text, mode, undefined, undefined, by),
-  );
+  const services = buildServices({ state, store, connect: () => connect(paths.stateDir), log });
+  const { supervisor } = services;
   const server = new SocketServer({
     handle: (caller, op, args) => route(services, log, caller, op, args),
     opened: (caller) => state.callers.add(caller),
     closed: (caller) => {
       state.callers.delete(caller);
-      releaseCaller(state, caller);
+      services.agents.released(caller);
       services.attachments.callerClosed(caller);
     },
   });

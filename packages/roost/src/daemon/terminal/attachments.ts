@@ -29,9 +29,9 @@ export class Attachments {
     this.detach(caller, job.id);
     const host = await connectHost({ stateDir: this.state.paths.stateDir });
     const attachment: Attachment = { caller, jobId: job.id, host };
-    let held: AttachEvent[] | null = [];
+    let queued: AttachEvent[] | null = [];
     const send = (event: AttachEvent) => {
-      if (held) held.push(event);
+      if (queued) queued.push(event);
       else caller.send(event);
     };
     host.on("output", (id, data) => {
@@ -63,8 +63,8 @@ export class Attachments {
     if (keyboard && size) await host.resize(job.id, size.cols, size.rows).catch(() => {});
     // The output follows the answer with the screen, never ahead of it.
     caller.later(() => {
-      const events = held ?? [];
-      held = null;
+      const events = queued ?? [];
+      queued = null;
       for (const event of events) caller.send(event);
     });
     return { ...base, ended: false, lifecycle: "running", screen, keyboard };

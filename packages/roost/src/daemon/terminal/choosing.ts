@@ -6,16 +6,18 @@
  * When the screen read back does not show the option highlighted or taken, the reply is refused
  * (`not_chosen`) and nothing more is typed.
  */
+
 import { RoostError } from "../../protocol/index.js";
 import type { ProcessHost, ScreenSnapshot } from "../host/api.js";
 import type { Job } from "../jobs/job.js";
+import { TUNING } from "../tuning.js";
 import type { Dialog } from "./dialogs.js";
 import type { TerminalRows } from "./terminal-rows.js";
 
 const UP = "\x1b[A";
 const DOWN = "\x1b[B";
 /** How long the screen is given to show a key's effect. */
-const READ_BACK_MS = Number(process.env.ROOST_READ_BACK_MS) || 3000;
+const READ_BACK_MS = TUNING.readBackMs;
 
 /** The option `text` names: its text (any case), its number in a menu, `yes`/`no` at a `[y/N]`. */
 export function choiceIndex(dialog: Dialog, text: string): number {

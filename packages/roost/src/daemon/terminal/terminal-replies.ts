@@ -122,7 +122,7 @@ async function typeReply(ctx: TerminalReplyDeps, job: Job, reply: TerminalReply)
     await choose(host, rows, job, dialog, index);
   } else await typeText(host, rows, job, text, requestId && `reply:${requestId}`);
   // Removed while it was typed: nothing is kept for it (a write now would bring its row back).
-  if (state.jobs.get(job.id) !== job) throw new RoostError("not_found", `job ${job.id} was removed`);
+  state.current(job);
   const seq = job.nextSeq++;
   // A reply typed now answers what the person saw: a reply held before it is no longer wanted.
   if (held !== null) dropHeldReply(job);

@@ -4,22 +4,24 @@
  * flows and idle after a quiet period, told by a timer; row events go out when the reading changes,
  * the row text at most every SUMMARY_INTERVAL_MS.
  */
+
 import { emptyReport, type Report } from "../../protocol/index.js";
 import type { ScreenSnapshot } from "../host/api.js";
 import type { DaemonState } from "../jobs/daemon-state.js";
 import type { Job } from "../jobs/job.js";
+import { TUNING } from "../tuning.js";
 import { readScreen, type ScreenReading } from "./screen-reading.js";
 import { setScreenReport } from "./screen-report.js";
 import { screenRulesOf } from "./screen-rules.js";
 
 /** No output for this long and the agent is idle. */
-const QUIET_MS = Number(process.env.ROOST_TERMINAL_QUIET_MS) || 1000;
+const QUIET_MS = TUNING.terminalQuietMs;
 /** A row whose text alone changes is told at most this often (state and status changes at once). */
 const SUMMARY_INTERVAL_MS = 200;
 /** A program roost knows nothing of takes text after its first output and this much quiet. */
-const READY_QUIET_MS = Number(process.env.ROOST_TERMINAL_READY_QUIET_MS) || 300;
+const READY_QUIET_MS = TUNING.readyQuietMs;
 /** ... or after this long when it prints nothing at all. */
-const READY_SILENT_MS = Number(process.env.ROOST_TERMINAL_SILENT_MS) || 10_000;
+const READY_SILENT_MS = TUNING.readySilentMs;
 /** A prompt on a screen that keeps changing (a clock, a spinner) is typed into after this long. */
 const PROMPT_UNQUIET_MS = 3000;
 

@@ -8,9 +8,11 @@
  * `key` (a reply's request id) makes the typing once-only: a resend after the daemon died between
  * typing and keeping the request id finds the host took those writes already.
  */
+
 import { RoostError } from "../../protocol/index.js";
 import type { ProcessHost, ScreenSnapshot } from "../host/api.js";
 import type { Job } from "../jobs/job.js";
+import { TUNING } from "../tuning.js";
 import type { TerminalRows } from "./terminal-rows.js";
 
 const PASTE_START = "\x1b[200~";
@@ -18,7 +20,7 @@ const PASTE_END = "\x1b[201~";
 /** Between the paste and Enter: programs that read a paste in pieces take the Enter after it. */
 const ENTER_AFTER_PASTE_MS = 20;
 /** How long the input box is given to show the text, then to take the Enter. */
-const READ_BACK_MS = Number(process.env.ROOST_READ_BACK_MS) || 3000;
+const READ_BACK_MS = TUNING.readBackMs;
 const SUBMIT_TRIES = 3;
 
 /** The end of the text, as the input box shows it where the cursor is. */

@@ -2,8 +2,8 @@
 import { RoostError } from "../../protocol/index.js";
 import type { OpHandler } from "../ops/context.js";
 
-export const attach: OpHandler<"attach"> = ({ state, attachments }, caller, args) => {
-  const job = state.resolve(args.id);
+export const attach: OpHandler<"attach"> = ({ jobs, attachments }, caller, args) => {
+  const job = jobs.resolve(args.id);
   const { cols, rows } = args;
   if ((cols === undefined) !== (rows === undefined))
     throw new RoostError("bad_request", "cols and rows go together");

@@ -1,0 +1,106 @@
+/**
+ * The jobs as the ops see them: found by id or name, kept, listed, and their lifecycle as a person
+ * drives it (stop, respawn, rm), each checked to be still the same job after every await.
+ */
+import type { JobAuth } from "../../protocol/index.js";
+import type { DaemonState } from "./daemon-state.js";
+import type { Job } from "./job.js";
+import { removeJobFolder } from "./job-folders.js";
+import { lastOutputLines } from "./output-lines.js";
+import type { Supervisor } from "./supervisor.js";
+
+export class Jobs {
+  constructor(
+    private readonly state: DaemonState,
+    private readonly supervisor: Supervisor,
+  ) {}
+
+  /** A job by id, or by a name only one job has. */
+  resolve(idOrName: unknown): Job {
+    return this.state.resolve(idOrName);
+  }
+
+  /** The job a request speaks for, checked against its token. */
+  authorize(auth: JobAuth): Job {
+    return this.state.authorize(auth);
+  }
+
+  get(id: string): Job | undefined {
+    return this.state.jobs.get(id);
+  }
+
+  all(): Job[] {
+    return [...this.state.jobs.values()];
+  }
+
+  get count(): number {
+    return this.state.jobs.size;
+  }
+
+  /** Written through to the store; resolves once committed. */
+  save(job: Job): Promise<void> {
+    return this.state.save(job);
+  }
+
+  /** Written with others a moment later (reports). */
+  saveSoon(job: Job): void {
+    this.state.saveSoon(job);
+  }
+
+  /** Tells who listens that the row changed (what changed lives in memory only). */
+  changed(job: Job): void {
+    this.state.changed(job);
+  }
+
+  /** An agent took its replies up to `seq` (or `seq` alone, `exact`). */
+  acked(job: Job, seq: number, exact: boolean): void {
+    this.state.store.ack(job.id, seq, exact);
+  }
+
+  /** Rows in the order the user keeps. */
+  rows() {
+    return this.state.rows();
+  }
+
+  /** The job's last output lines as a person would read them. */
+  outputLines(job: Job, count: number): Promise<string[]> {
+    return lastOutputLines(this.state, job, count);
+  }
+
+  /** Kept first, then acted on: a store that cannot write refuses it before the process is touched. */
+  private async keptThen(idOrName: unknown, act: (job: Job) => Promise<void>): Promise<{ id: string }> {
+    const job = this.resolve(idOrName);
+    if (!this.state.host) await this.state.waitForHost();
+    this.state.requireHost();
+    await this.state.save(this.state.current(job));
+    await act(this.state.current(job));
+    return { id: job.id };
+  }
+
+  stop(idOrName: unknown): Promise<{ id: string }> {
+    return this.keptThen(idOrName, (job) => this.supervisor.stop(job));
+  }
+
+  respawn(idOrName: unknown): Promise<{ id: string }> {
+    return this.keptThen(idOrName, (job) => this.supervisor.respawn(job));
+  }
+
+  async rm(idOrName: unknown): Promise<{ id: string }> {
+    const { state } = this;
+    const job = this.resolve(idOrName);
+    // Out of the table first: its exit, screens and replies from now on find no job to act for. Kept
+    // before anything else: a store that cannot write refuses the removal, the job back as it was.
+    state.jobs.delete(job.id);
+    try {
+      await state.store.deleteJob(job.id);
+    } catch (err) {
+      state.jobs.set(job.id, job);
+      throw err;
+    }
+    state.removed(job.id);
+    // The folder goes only once the host has let go of the job: its log is closed, its process reaped.
+    await this.supervisor.remove(job);
+    removeJobFolder(job.dir);
+    return { id: job.id };
+  }
+}

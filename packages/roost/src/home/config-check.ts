@@ -1,0 +1,107 @@
+/**
+ * `roost.json` checked whole, against one schema for every section it has: the profiles, the
+ * concierge's policy, the agent-to-agent reach and caps, and pi's tools. A bad value is a finding
+ * naming the file and the key; the daemon logs each at start, and `roost doctor` can list them.
+ * Each section's reader goes on reading the file on every use (an edit applies at once).
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Static, Type } from "typebox";
+import { Value } from "typebox/value";
+import { ANSWER_POLICIES, RoostError } from "../protocol/index.js";
+import { loadProfiles } from "./profiles.js";
+
+const Cap = Type.Integer({ minimum: 0, description: "a whole number, 0 or more" });
+const Flag = Type.Boolean({ description: "true or false" });
+
+/** The keys roost reads; others are left to whoever wrote them. */
+export const RoostConfigSchema = Type.Object({
+  agentProfiles: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "an object" })),
+  concierge: Type.Optional(
+    Type.Object(
+      {
+        answer: Type.Optional(
+          Type.Union(
+            ANSWER_POLICIES.map((policy) => Type.Literal(policy)),
+            { description: `one of ${ANSWER_POLICIES.join(", ")}` },
+          ),
+        ),
+        act: Type.Optional(Flag),
+        model: Type.Optional(Type.String({ pattern: "\\S", description: "a model's provider/id" })),
+      },
+      { description: "an object" },
+    ),
+  ),
+  agentExternalMessages: Type.Optional(Flag),
+  agentMaxDepth: Type.Optional(Cap),
+  agentMaxChildren: Type.Optional(Cap),
+  agentMaxTreeSessions: Type.Optional(Cap),
+  agentMaxSpawned: Type.Optional(Cap),
+  agentSpawnsPerMinute: Type.Optional(Cap),
+  agentTools: Type.Optional(Flag),
+});
+export type RoostConfig = Static<typeof RoostConfigSchema>;
+
+/** One thing wrong in `roost.json`: the key (dotted; "" for the file itself) and what is wrong. */
+export interface ConfigFinding {
+  key: string;
+  message: string;
+}
+
+/** What the schema wants at a key (its description), as a finding says it. */
+function wantAt(path: string[]): string | undefined {
+  let schema: { properties?: Record<string, unknown>; description?: string } | undefined = RoostConfigSchema;
+  for (const key of path) schema = schema?.properties?.[key] as typeof schema;
+  return schema?.description;
+}
+
+/** One finding per key the schema refuses (a union's refusal comes once, not once per choice). */
+function schemaFindings(file: string, parsed: unknown): ConfigFinding[] {
+  const byKey = new Map<string, ConfigFinding>();
+  for (const error of Value.Errors(RoostConfigSchema, parsed)) {
+    const path = error.instancePath.split("/").filter(Boolean);
+    const key = path.join(".");
+    if (byKey.has(key)) continue;
+    const want = wantAt(path);
+    byKey.set(key, { key, message: `${file}: ${key} ${want ? `must be ${want}` : error.message}` });
+  }
+  return [...byKey.values()];
+}
+
+/** The key a profile's error names (`FILE: agentProfiles.NAME.FIELD must be ...`). */
+function profileKey(file: string, message: string): string {
+  const named = message.startsWith(`${file}: `) ? message.slice(file.length + 2).split(" ")[0] : undefined;
+  return named?.startsWith("agentProfiles") ? named : "agentProfiles";
+}
+
+/**
+ * What is wrong with `HOME/roost.json`, each naming its key; none for a good file or no file.
+ * The profiles are checked as dispatch checks them (the first bad one is named).
+ */
+export function checkConfig(home: string): ConfigFinding[] {
+  const file = join(home, "roost.json");
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
+    return [{ key: "", message: `${file}: cannot be read (${(err as Error).message})` }];
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    return [{ key: "", message: `${file}: not valid JSON (${(err as Error).message})` }];
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    return [{ key: "", message: `${file}: must hold a JSON object` }];
+  const findings = schemaFindings(file, parsed);
+  if (findings.some((f) => f.key.startsWith("agentProfiles"))) return findings;
+  try {
+    loadProfiles(file);
+  } catch (err) {
+    if (!(err instanceof RoostError)) throw err;
+    findings.push({ key: profileKey(file, err.message), message: err.message });
+  }
+  return findings;
+}

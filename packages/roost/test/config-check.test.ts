@@ -1,0 +1,66 @@
+/** roost.json checked against one schema: a bad value in each section is named by its key, at daemon start. */
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { checkConfig } from "../src/home/config-check.js";
+import { statePaths } from "../src/home/paths.js";
+import { runCli, waitFor } from "./helpers/daemon.js";
+
+/** One bad value for each section of roost.json, and the key it is named by. */
+const BAD_VALUES: { section: string; config: object; key: string }[] = [
+  { section: "profiles", config: { agentProfiles: { x: { command: [] } } }, key: "agentProfiles.x.command" },
+  { section: "concierge", config: { concierge: { answer: "sometimes" } }, key: "concierge.answer" },
+  { section: "peers", config: { agentMaxDepth: -1 }, key: "agentMaxDepth" },
+  { section: "peers' reach", config: { agentExternalMessages: "yes" }, key: "agentExternalMessages" },
+  { section: "pi", config: { agentTools: "off" }, key: "agentTools" },
+];
+
+test("checkConfig: a good file or none has no findings; a bad value in each section is named by its key", () => {
+  const home = mkdtempSync(join(tmpdir(), "roost-config-"));
+  try {
+    assert.deepEqual(checkConfig(home), []);
+    writeFileSync(
+      join(home, "roost.json"),
+      JSON.stringify({ concierge: { answer: "routine" }, agentTools: false }),
+    );
+    assert.deepEqual(checkConfig(home), []);
+    writeFileSync(join(home, "roost.json"), "{not json");
+    assert.match(checkConfig(home)[0]!.message, /roost\.json: not valid JSON/);
+    for (const { section, config, key } of BAD_VALUES) {
+      writeFileSync(join(home, "roost.json"), JSON.stringify(config));
+      const findings = checkConfig(home);
+      assert.deepEqual(
+        findings.map((f) => f.key),
+        [key],
+        section,
+      );
+      assert.ok(findings[0]!.message.includes(`roost.json: ${key} `), findings[0]!.message);
+    }
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
+test("the daemon says at start which key of roost.json is bad, for each section, and goes on", async () => {
+  // One home and one daemon for each section, side by side.
+  await Promise.all(
+    BAD_VALUES.map(async ({ section, config, key }) => {
+      const home = mkdtempSync(join(tmpdir(), "roost-config-"));
+      try {
+        writeFileSync(join(home, "roost.json"), JSON.stringify(config));
+        // Any command starts the daemon in the background; it answers though the file is bad.
+        const listed = await runCli(home, ["ls", "--json"]);
+        assert.equal(listed.code, 0, `${section}: ${listed.stderr}`);
+        const log = statePaths(home).log;
+        await waitFor(`${section}: the daemon's log naming ${key}`, async () =>
+          existsSync(log) && readFileSync(log, "utf8").includes(`roost.json: ${key} `) ? true : undefined,
+        );
+      } finally {
+        await runCli(home, ["shutdown", "--all"]);
+        rmSync(home, { recursive: true, force: true });
+      }
+    }),
+  );
+});
