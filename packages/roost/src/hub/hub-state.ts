@@ -100,8 +100,7 @@ export interface ConciergeView {
 }
 
 /**
- * What the screen last showed of a row's choices (the selected row's, or those of the details
- * shown), each by its number, and the question they answer: a digit picks only one of these, and
+ * What the screen last showed of a row's choices (in the list, or in the details shown), each by its number, and the question they answer: a digit picks only one of these, and
  * the reply says the question, so an agent that asks something else by then does not take it.
  */
 export interface Picks {
@@ -154,8 +153,8 @@ export interface HubState {
   heldGroups: Map<string, string>;
   /** When each row last changed in a way the user reads (not a pin, a rename or a new order). */
   changedAt: Map<string, number>;
-  /** The choices drawn on the screen now (set as it is drawn). */
-  picks: Picks | null;
+  /** The choices drawn on the screen now, by row (set as it is drawn). */
+  picks: Map<string, Picks>;
 }
 
 export function initialHubState(cwd = process.cwd()): HubState {
@@ -179,7 +178,7 @@ export function initialHubState(cwd = process.cwd()): HubState {
     detail: null,
     heldGroups: new Map(),
     changedAt: new Map(),
-    picks: null,
+    picks: new Map(),
   };
 }
 
