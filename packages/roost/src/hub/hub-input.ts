@@ -299,7 +299,8 @@ function applyKey(
           profile: state.profiles[mode.choice]!,
           field: "task",
           editor: emptyEditor(),
-          values: { task: "", name: "", folder: state.cwd },
+          // The selected row's folder (the work beside it); with no row, the person says which.
+          values: { task: "", name: "", folder: state.rows.get(selection(state) ?? "")?.cwd ?? "" },
         };
       return;
     }

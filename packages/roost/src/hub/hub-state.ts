@@ -134,8 +134,6 @@ export interface HubState {
   profiles: string[];
   /** Why roost.json could not be read, in full, while it cannot. */
   profilesError: string | null;
-  /** The folder a new job starts in (where the hub was opened, as for `roost dispatch`). */
-  cwd: string;
   /** The feed, or null while the daemon has no `events` op. */
   events: FeedItem[] | null;
   /** The board, or null while the daemon has no `task` op. */
@@ -157,7 +155,7 @@ export interface HubState {
   picks: Map<string, Picks>;
 }
 
-export function initialHubState(cwd = process.cwd()): HubState {
+export function initialHubState(): HubState {
   return {
     rows: new Map(),
     selectedId: null,
@@ -170,7 +168,6 @@ export function initialHubState(cwd = process.cwd()): HubState {
     notice: null,
     profiles: [],
     profilesError: null,
-    cwd,
     events: null,
     board: null,
     schedules: null,
