@@ -2,8 +2,10 @@ import { LIMITS, type ReplyMode, type ReplyResult, RoostError } from "../../prot
 import { type FeedActor, USER } from "../feed/events-feed.js";
 import { feedReply } from "../feed/feed-reply.js";
 import { deliverEvent, isEnded, type Job, jobRecord } from "../jobs/job.js";
+import { answersAnotherQuestion } from "../jobs/stale-answer.js";
 import { sendHeldBack } from "../peers/deliver-item.js";
 import type { StoredReply } from "../store/store.js";
+import { dropHeldReply, heldReplyOf, holdReply } from "../terminal/held-replies.js";
 import { replyToTerminal } from "../terminal/terminal-replies.js";
 import type { OpContext, OpHandler } from "./context.js";
 
@@ -21,8 +23,7 @@ export const reply: OpHandler<"reply"> = async (ctx, _caller, args) => {
   const held = args.held ?? undefined;
   const requestId = args.requestId ?? undefined;
   if (held !== undefined) {
-    if (job.kind !== "terminal")
-      throw new RoostError("unsupported", `job ${job.id} is not a terminal agent: it holds no reply`);
+    if (job.kind !== "terminal") return heldOfProtocolAgent(ctx, job, held);
     return replyToTerminal(ctx, job, {
       text: null,
       mode: null,
@@ -56,6 +57,18 @@ export const reply: OpHandler<"reply"> = async (ctx, _caller, args) => {
     takeReply(ctx, job, text, mode, requestId, question, USER, start),
   );
 };
+
+/** A protocol agent's held reply: sent (as the answer to what it asks now) or dropped. */
+async function heldOfProtocolAgent(ctx: OpContext, job: Job, action: "send" | "drop"): Promise<ReplyResult> {
+  const held = heldReplyOf(job);
+  if (held === null) throw new RoostError("not_found", `${job.name} (${job.id}) holds no reply`);
+  if (action === "drop") {
+    dropHeldReply(job);
+    ctx.state.changed(job);
+    return { dropped: true, saved: false };
+  }
+  return takeReply(ctx, job, held.text, null, held.requestId ?? undefined, undefined);
+}
 
 /**
  * A job that runs its command anew once ended is started by a reply only when the reply says so:
@@ -103,6 +116,11 @@ export async function takeReply(
       question,
       by,
     });
+  if (answersAnotherQuestion(job, question, mode)) {
+    holdReply(job, { text, at: state.now(), requestId: requestId ?? null });
+    state.changed(job);
+    return { held: true, saved: false, asks: "other" };
+  }
   if (job.pending.filter((r) => r.kind === undefined).length + job.savingReplies >= LIMITS.maxPendingReplies)
     throw new RoostError("full", `job ${job.id} has ${LIMITS.maxPendingReplies} replies waiting already`);
 
@@ -121,6 +139,8 @@ export async function takeReply(
   job.savingReplies--;
   if (state.jobs.get(job.id) !== job) throw new RoostError("not_found", `job ${job.id} was removed`);
   insertBySeq(job.pending, saved);
+  // An answer given now answers what the person saw: a reply held before it is no longer wanted.
+  if (mode !== "steer" && heldReplyOf(job) !== null) dropHeldReply(job);
   // In seq order: the agent items held back while it was saved that come before it, then it, then
   // the rest once no reply is on its way; all before anyone hears of the change (and reacts).
   sendHeldBack(job, saved.seq);
