@@ -1,16 +1,39 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { test } from "node:test";
+import { after, test } from "node:test";
 import { cliHome } from "./helpers/cli.js";
 import { connectRaw } from "./helpers/daemon.js";
 
 const cli = cliHome("roost-cli-concierge-");
 const { roost, json } = cli;
+// pi's folder, empty: no default model, so the default concierge (pi) cannot run. The daemon the
+// first command starts inherits it.
+const piDir = mkdtempSync(join(tmpdir(), "roost-cli-concierge-pi-"));
+process.env.PI_CODING_AGENT_DIR = piDir;
+after(() => rmSync(piDir, { recursive: true, force: true }));
 
 test("roost concierge: status, policy, ask, undo, orders and off/on, human and --json", async () => {
   const off = await roost("concierge", "status");
   assert.equal(off.code, 0, off.stderr);
-  assert.equal(off.stdout, "concierge off (no job); answers: never; acts: off; answered 0; orders 0\n");
+  assert.equal(
+    off.stdout,
+    `concierge off (no job); answers: never; acts: off; answered 0; orders 0; cannot run: no model is configured for the concierge: put "concierge": {"model": "PROVIDER/ID"} in roost.json (a model pi has, with its key), or set pi's default model (defaultProvider and defaultModel in ${join(piDir, "settings.json")})\n`,
+  );
+  // Without a model the default concierge is refused with the line that configures one, and no job is made.
+  const refused = await roost("concierge", "on");
+  assert.equal(refused.code, 1);
+  assert.match(
+    refused.stderr,
+    /^roost concierge: unsupported: the concierge cannot run: no model is configured for the concierge: put "concierge": \{"model": "PROVIDER\/ID"\} in roost.json/,
+  );
+  assert.equal((await json("concierge", "status")).job, null);
+  assert.equal((await cli.rows()).length, 0);
+  // pi's own default model is a model configured.
+  writeFileSync(join(piDir, "settings.json"), JSON.stringify({ defaultProvider: "p", defaultModel: "m" }));
+  assert.equal((await json("concierge", "status")).unavailable, null);
+  rmSync(join(piDir, "settings.json"));
   // A scripted agent in its place (the default would be pi).
   const hub = await connectRaw(join(cli.home, "roost", "daemon.sock"));
   const on = await hub.request("concierge", { action: "on", launch: { profile: "mute" } });

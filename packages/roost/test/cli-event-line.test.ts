@@ -18,3 +18,11 @@ test("an event line says its kind once when the why is the same word, both when 
   );
   assert.equal(eventLine(event("job", "start", "x")), `12:34:56  ${"job/start".padEnd(20)}  x`);
 });
+
+test("a question of several lines goes on under its first line, indented to it", () => {
+  const indent = " ".repeat(`12:34:56  ${"state".padEnd(20)}  `.length);
+  assert.equal(
+    eventLine(event("state", "state", "deploy asks: Deploy to prod?\n1. yes\n2. no")),
+    `12:34:56  ${"state".padEnd(20)}  deploy asks: Deploy to prod?\n${indent}1. yes\n${indent}2. no`,
+  );
+});

@@ -169,6 +169,8 @@ describe("every CLI command and the hub show agent text safely", () => {
       state.concierge = {
         status: {
           running: true,
+          failed: null,
+          unavailable: null,
           job: { id: "c", name: "concierge", lifecycle: "running", connected: true },
           policy: { answer: "never", act: false },
           answered: 0,

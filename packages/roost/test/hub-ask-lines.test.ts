@@ -165,7 +165,7 @@ describe("one-key picks from what the screen shows", () => {
     assert.deepEqual(calls, ["pick a | no | Proceed?"]);
   });
 
-  test("a row not drawn selected (the screen not drawn yet) picks nothing", () => {
+  test("a row whose choices were never drawn (the screen not drawn yet) picks nothing", () => {
     const state = stateWith([asks("a", "Proceed?", ["yes", "no"])]);
     const { calls, actions } = recorder();
     handleKey(state, "1", actions, 10);

@@ -201,25 +201,25 @@ describe("the hub against a real daemon", { concurrency: 3 }, () => {
     assert.equal(row.pinned, true);
   });
 
-  test("dispatch a new job from a profile with a task", async (t) => {
+  test("dispatch a new job from a profile with a task, in the selected row's folder", async (t) => {
     const { h } = await openHub(t);
     await twoAgents(h);
+    const before = (await h.raw.request("list")).result.rows as { name: string; cwd: string }[];
+    // Both rows share a folder: the selected one's, wherever the selection is.
+    const folder = before.find((r) => r.name === "alpha")!.cwd;
+    assert.equal(before.find((r) => r.name === "beta")!.cwd, folder);
     h.terminal.type("n");
     await h.waitForScreen("the profile picker", (s) => s.includes("New job from") && s.includes(" agent "));
     h.terminal.type(ENTER);
     typeText(h, "from the hub");
     await h.waitForScreen("the task line, with the folder it starts in", (s) =>
-      s.includes(`New agent (folder ${process.cwd().replace(homedir(), "~")}) · task › from the hub`),
+      s.includes(`New agent (folder ${folder.replace(homedir(), "~")}) · task › from the hub`),
     );
     h.terminal.type(ENTER);
     const screen = await h.waitForScreen("the new row", (s) => /agent +working +got: from the hub/.test(s));
     assert.match(screen, /Started agent \(\w+\) from agent\./);
     const rows = (await h.raw.request("list")).result.rows as { name: string; cwd: string }[];
-    assert.equal(
-      rows.find((r) => r.name === "agent")?.cwd,
-      process.cwd(),
-      "it starts where the hub was opened",
-    );
+    assert.equal(rows.find((r) => r.name === "agent")?.cwd, folder, "it starts in the selected row's folder");
     assert.match(screen, /3 sessions/);
   });
 

@@ -362,11 +362,22 @@ describe("the hub's keys", () => {
     assert.deepEqual(calls, ["reply t n after"]);
   });
 
-  test("dispatch: choose the profile, type the task", () => {
-    const state = stateWith([], { profiles: ["one", "two"] });
+  test("dispatch: choose the profile, type the task; it starts in the selected row's folder", () => {
+    const state = stateWith([row("a", { cwd: "/srv/a" })], { profiles: ["one", "two"] });
     const { calls, actions } = recorder();
     press(state, actions, "n", "\x1b[C", "\r", "d", "o", "\r");
-    assert.deepEqual(calls, ["profiles", `dispatch two do  ${state.cwd}`]);
+    assert.deepEqual(calls, ["profiles", "dispatch two do  /srv/a"]);
+  });
+
+  test("dispatch with no row to take a folder from asks which folder, and starts nothing until told", () => {
+    const state = stateWith([], { profiles: ["one"] });
+    const { calls, actions } = recorder();
+    press(state, actions, "n", "\r", "d", "o", "\r");
+    assert.deepEqual(calls, ["profiles"], "nothing dispatched in the hub's own folder");
+    assert.equal(state.mode.kind, "dispatch-task");
+    assert.match(view(state).join("\n"), /New one \(task do\) · which folder does it start in\? ›/);
+    press(state, actions, "/", "w", "\r");
+    assert.deepEqual(calls, ["profiles", "dispatch one do  /w"]);
   });
 
   test("dispatch: Tab goes to the new job's name and folder, and back to the task", () => {
@@ -499,6 +510,8 @@ describe("the hub's keys", () => {
   test("the concierge: its line (a need on red), a suggestion sent with y, ask, its menu, orders", () => {
     const status = {
       running: true,
+      failed: null,
+      unavailable: null,
       job: { id: "c1", name: "concierge", lifecycle: "running", connected: true },
       policy: { answer: "never" as const, act: false },
       answered: 0,

@@ -14,6 +14,7 @@ import {
   RoostError,
   terminalSafe,
 } from "../protocol/index.js";
+import { blankScreenReason, leaveBanner } from "./attach-notes.js";
 import type { Command } from "./command.js";
 
 export interface AttachStreams {
@@ -87,6 +88,7 @@ class AttachSession {
     this.streams.output.write(`\x1b[22;0t\x1b]2;roost: ${this.name} · ${DETACH_KEY_NAME} detaches\x07`);
     this.titled = true;
     this.streams.output.write(OWN_SCREEN + result.screen);
+    this.drawNotes(result);
     const { input, output } = this.streams;
     const done = new Promise<AttachOutcome>((resolve) => (this.resolve = resolve));
     output.on("resize", this.resize);
@@ -94,6 +96,13 @@ class AttachSession {
     input.on("data", this.onKeys);
     input.resume();
     return done;
+  }
+
+  /** On the job's screen: how to leave, and why a protocol agent's is blank. */
+  private drawNotes(result: AttachResult): void {
+    const blank = blankScreenReason(result, this.name);
+    if (blank !== null) this.streams.output.write(`\x1b[3;1H[roost] ${blank}\r\n`);
+    this.streams.output.write(leaveBanner(this.name, this.streams.output.columns));
   }
 
   private async attach(): Promise<AttachResult> {
@@ -209,6 +218,7 @@ class AttachSession {
           return;
         }
         this.streams.output.write(CLEAR + result.screen);
+        this.drawNotes(result);
         return;
       } catch (err) {
         this.client.close();

@@ -86,7 +86,10 @@ export function statusLine(state: HubState, width: number): string {
     const others = DISPATCH_FIELDS.filter((f) => f !== mode.field && mode.values[f] !== "")
       .map((f) => `${f} ${f === "folder" ? shortPath(mode.values[f]) : mode.values[f]}`)
       .join(" · ");
-    const prompt = bold(cyan(` New ${mode.profile}${others ? dim(` (${others})`) : ""} · ${mode.field} › `));
+    // No row gave a folder: the line asks for the one it starts in.
+    const field =
+      mode.field === "folder" && mode.values.folder === "" ? "which folder does it start in?" : mode.field;
+    const prompt = bold(cyan(` New ${mode.profile}${others ? dim(` (${others})`) : ""} · ${field} › `));
     return editorLine(prompt, mode.editor, width);
   }
   const concierge = conciergeStatusLine(state, width);

@@ -4,6 +4,7 @@ import type { HubActions } from "./hub-actions.js";
 import { type HubState, holdPlace } from "./hub-state.js";
 import { emptyEditor } from "./line-editor.js";
 import { isWaiting } from "./row-look.js";
+import { oneLine } from "./style.js";
 
 const NO_CONCIERGE = "This daemon has no concierge.";
 
@@ -19,7 +20,16 @@ export function acceptSuggestion(state: HubState, id: string, actions: HubAction
 }
 
 export function openAsk(state: HubState): void {
-  if (state.concierge === null) state.notice = { text: NO_CONCIERGE, tone: "info" };
+  const status = state.concierge?.status;
+  if (!status) state.notice = { text: NO_CONCIERGE, tone: "info" };
+  // Asked, a concierge that failed or cannot run would not answer: the person is told why first.
+  else if (status.failed !== null)
+    state.notice = {
+      text: `The concierge failed: ${oneLine(status.failed)} · C o starts it again.`,
+      tone: "error",
+    };
+  else if (!status.running && status.unavailable !== null)
+    state.notice = { text: `The concierge cannot run: ${oneLine(status.unavailable)}`, tone: "warn" };
   else state.mode = { kind: "concierge-ask", editor: emptyEditor() };
 }
 

@@ -1,4 +1,5 @@
 /** How the hub shows the concierge: its line (what it said; a need stands out), suggestions, orders. */
+import { CONFIGURE_MODEL_LINE } from "../protocol/concierge.js";
 import type { JobRow } from "../protocol/rows.js";
 import type { HubState } from "./hub-state.js";
 import { clockTime } from "./pane-view.js";
@@ -25,6 +26,16 @@ export function conciergeLine(state: HubState, width: number): string {
   const c = state.concierge;
   if (!c) return "";
   const { status, said } = c;
+  // Failed or without a model, it is shown so, with what to do, before anything it said.
+  if (status.failed !== null)
+    return errorBackground(
+      fit(` ✗ concierge failed: ${oneLine(status.failed)} · C o starts it again`, width),
+    );
+  if (!status.running && status.unavailable !== null)
+    return fit(
+      ` ${grey("◇ concierge off")}${dim(` · cannot run without a model: ${CONFIGURE_MODEL_LINE}`)}`,
+      width,
+    );
   const head = status.running ? green("◆ concierge") : grey("◇ concierge off");
   const policy = dim(
     ` · answers ${status.policy.answer} · acts ${status.policy.act ? "on" : "off"} · ${status.orders} order${status.orders === 1 ? "" : "s"}`,

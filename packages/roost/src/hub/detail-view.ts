@@ -114,9 +114,12 @@ export function detailLines(state: HubState, width: number, height: number, now:
   if (row) {
     const from = boxScroll(body.lines.length, boxRoom(height), scroll);
     const seen = body.choices.filter((c) => c.line >= from && c.line < from + boxRoom(height));
-    state.picks = picksOf(
-      row,
-      seen.map((c) => c.n),
+    state.picks.set(
+      row.id,
+      picksOf(
+        row,
+        seen.map((c) => c.n),
+      ),
     );
   }
   return boxLines(`${bold(oneLine(name))} · details`, body.lines, width, height, scroll, "Esc closes");

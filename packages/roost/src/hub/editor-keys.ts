@@ -4,11 +4,11 @@ import type { HubActions } from "./hub-actions.js";
 import { DISPATCH_FIELDS, type HubState, holdPlace } from "./hub-state.js";
 import { editLine, emptyEditor } from "./line-editor.js";
 
-/** Tab in a new job's line: keeps what was typed and moves to the next field (task, name, folder). */
 /** Said when steer is asked of a terminal agent. */
 export const NO_STEER =
   "A terminal agent takes a reply as its next input: there is no steer (Enter replies).";
 
+/** Tab in a new job's line: keeps what was typed and moves to the next field (task, name, folder). */
 function nextDispatchField(mode: Extract<HubState["mode"], { kind: "dispatch-task" }>, by: 1 | -1): void {
   mode.values[mode.field] = mode.editor.text;
   const at = DISPATCH_FIELDS.indexOf(mode.field);
@@ -43,12 +43,16 @@ export function editorKey(state: HubState, key: string | undefined, data: string
     if (mode.kind === "rename" && text !== "") actions.rename(mode.id, text);
     if (mode.kind === "dispatch-task") {
       const values = { ...mode.values, [mode.field]: mode.editor.text };
-      actions.dispatch(
-        mode.profile,
-        values.task.trim(),
-        values.name.trim(),
-        values.folder.trim() || state.cwd,
-      );
+      const folder = values.folder.trim();
+      if (folder === "") {
+        // No folder is guessed (the hub's own is rarely the one): the person is asked for it.
+        mode.values = values;
+        mode.field = "folder";
+        mode.editor = emptyEditor();
+        state.mode = mode;
+        return;
+      }
+      actions.dispatch(mode.profile, values.task.trim(), values.name.trim(), folder);
     }
     if (mode.kind === "add-task" && text !== "") actions.addTask(text);
     if (mode.kind === "concierge-ask" && text !== "") actions.askConcierge(text);

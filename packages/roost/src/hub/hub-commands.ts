@@ -343,6 +343,8 @@ function outcomeOfReply(name: string, result: ReplyResult, steer: boolean): stri
     return `It ended (${result.ended}) before it asked anything: the reply was not typed.`;
   if ("stopped" in result) return `${name} stopped (/stop is not delivered).`;
   if ("dropped" in result) return `The reply held for ${name} was dropped.`;
+  if ("held" in result && result.asks === "other")
+    return `${name} asks something else now: the reply is held, not given as its answer. Enter on the row sends it, or edit it.`;
   if ("held" in result)
     return `${name} asks nothing now: the reply is held, not typed. Send it when it asks (Enter on the row).`;
   if ("duplicate" in result)

@@ -77,7 +77,8 @@ function pickChoice(state: HubState, id: string, n: number, actions: HubActions)
     state.notice = { text: `${row.name} offers no choice ${n}.`, tone: "info", row: id };
     return;
   }
-  const shown = state.picks?.id === id ? state.picks.choices.get(n) : undefined;
+  const picks = state.picks.get(id);
+  const shown = picks?.choices.get(n);
   if (shown === undefined) {
     state.notice = {
       text: `Choice ${n} of ${row.name} is not shown, so ${n} picks nothing: i shows every choice.`,
@@ -87,7 +88,7 @@ function pickChoice(state: HubState, id: string, n: number, actions: HubActions)
     return;
   }
   holdPlace(state, id);
-  actions.pick(id, shown, state.picks!.question);
+  actions.pick(id, shown, picks!.question);
 }
 
 type CommandRun = (state: HubState, actions: HubActions, pageSize: number) => void;
@@ -298,7 +299,8 @@ function applyKey(
           profile: state.profiles[mode.choice]!,
           field: "task",
           editor: emptyEditor(),
-          values: { task: "", name: "", folder: state.cwd },
+          // The selected row's folder (the work beside it); with no row, the person says which.
+          values: { task: "", name: "", folder: state.rows.get(selection(state) ?? "")?.cwd ?? "" },
         };
       return;
     }

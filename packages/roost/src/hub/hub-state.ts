@@ -100,8 +100,7 @@ export interface ConciergeView {
 }
 
 /**
- * What the screen last showed of a row's choices (the selected row's, or those of the details
- * shown), each by its number, and the question they answer: a digit picks only one of these, and
+ * What the screen last showed of a row's choices (in the list, or in the details shown), each by its number, and the question they answer: a digit picks only one of these, and
  * the reply says the question, so an agent that asks something else by then does not take it.
  */
 export interface Picks {
@@ -135,8 +134,6 @@ export interface HubState {
   profiles: string[];
   /** Why roost.json could not be read, in full, while it cannot. */
   profilesError: string | null;
-  /** The folder a new job starts in (where the hub was opened, as for `roost dispatch`). */
-  cwd: string;
   /** The feed, or null while the daemon has no `events` op. */
   events: FeedItem[] | null;
   /** The board, or null while the daemon has no `task` op. */
@@ -154,11 +151,11 @@ export interface HubState {
   heldGroups: Map<string, string>;
   /** When each row last changed in a way the user reads (not a pin, a rename or a new order). */
   changedAt: Map<string, number>;
-  /** The choices drawn on the screen now (set as it is drawn). */
-  picks: Picks | null;
+  /** The choices drawn on the screen now, by row (set as it is drawn). */
+  picks: Map<string, Picks>;
 }
 
-export function initialHubState(cwd = process.cwd()): HubState {
+export function initialHubState(): HubState {
   return {
     rows: new Map(),
     selectedId: null,
@@ -171,7 +168,6 @@ export function initialHubState(cwd = process.cwd()): HubState {
     notice: null,
     profiles: [],
     profilesError: null,
-    cwd,
     events: null,
     board: null,
     schedules: null,
@@ -179,7 +175,7 @@ export function initialHubState(cwd = process.cwd()): HubState {
     detail: null,
     heldGroups: new Map(),
     changedAt: new Map(),
-    picks: null,
+    picks: new Map(),
   };
 }
 

@@ -112,7 +112,7 @@ function pageStart(heights: number[], entries: Entry[], selectedId: string | nul
 }
 
 /**
- * The list's lines. What it draws of the selected row's choices is kept in `state.picks`: a digit
+ * The list's lines. What it draws of each row's choices is kept in `state.picks`: a digit
  * picks only a choice the person can see.
  */
 function listLines(state: HubState, entries: Entry[], width: number, room: number, now: number): string[] {
@@ -132,9 +132,9 @@ function listLines(state: HubState, entries: Entry[], width: number, room: numbe
   for (let i = pageStart(heights, entries, selectedId, room); i < entries.length && out.length < room; i++) {
     const entry = entries[i]!;
     const { lines, drawn } = drawnEntries[i]!;
-    if (entry.kind === "row" && entry.row.id === selectedId) {
+    if (entry.kind === "row" && drawn.length > 0) {
       const onScreen = drawn.filter((d) => out.length + d.line < room).map((d) => d.n);
-      state.picks = picksOf(entry.row, onScreen);
+      state.picks.set(entry.row.id, picksOf(entry.row, onScreen));
     }
     out.push(...lines);
   }
@@ -196,7 +196,7 @@ export function overlayScrollMost(state: HubState, width: number, height: number
  */
 export function renderHub(state: HubState, width: number, height: number, now: number): string[] {
   // Set again by what is drawn below: the list's selected row, or the details.
-  state.picks = null;
+  state.picks = new Map();
   const entries = shownEntries(state);
   const lines = [titleLine(state, entries, width)];
   if (state.connection !== "connected") lines.push(bannerLine(state, width));

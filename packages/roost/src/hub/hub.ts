@@ -25,8 +25,6 @@ export interface HubOptions {
   attach?: (id: string) => Promise<void>;
   /** The clock the row ages are counted on. */
   now?: () => number;
-  /** The folder new jobs start in (default: the working folder, as for `roost dispatch`). */
-  cwd?: string;
   /** How often the events feed is polled (ms). */
   feedPollMs?: number;
 }
@@ -78,7 +76,7 @@ export class Hub {
   constructor(private readonly options: HubOptions = {}) {
     this.home = options.home ?? roostHome();
     this.now = options.now ?? Date.now;
-    this.state = initialHubState(options.cwd);
+    this.state = initialHubState();
     this.terminal = options.terminal ?? new AlternateScreenTerminal();
     this.tui = new FullScreenTUI(this.terminal);
     const changed = () => this.changed();

@@ -90,7 +90,7 @@ export function rowLine(
 }
 
 /**
- * Under a terminal agent's row: the reply held because it asked nothing when it came. It is typed
+ * Under a row: the reply held because it asked nothing (or something else) when it came. It is sent
  * only when sent as the answer to what the agent asks now (Enter opens the reply with it).
  */
 export function heldLine(row: JobRow, width: number, selected: boolean): string | null {

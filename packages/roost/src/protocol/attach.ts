@@ -9,7 +9,7 @@
 import { type Static, Type } from "typebox";
 import { JobRef, Text } from "./fields.js";
 import { LIMITS } from "./limits.js";
-import type { Lifecycle } from "./rows.js";
+import type { JobKind, Lifecycle } from "./rows.js";
 
 /** The key that detaches (Ctrl-], as telnet's): terminal agents hardly ever need it. */
 export const DETACH_KEY = "\x1d";
@@ -32,6 +32,8 @@ export type AttachArgs = Static<typeof AttachArgs>;
 export interface AttachResult {
   id: string;
   name: string;
+  /** A protocol agent's terminal shows only what it prints (often nothing); a terminal agent's is its screen. */
+  kind: JobKind;
   /** The job is not running: `screen` is its last one (empty when none was kept), nothing follows. */
   ended: boolean;
   lifecycle: Lifecycle;

@@ -17,9 +17,16 @@ export interface ConciergePolicy {
   act: boolean;
 }
 
+/** The one line that gives the default concierge (pi) a model, as the errors and the hub say it. */
+export const CONFIGURE_MODEL_LINE = `"concierge": {"model": "PROVIDER/ID"} in roost.json`;
+
 export interface ConciergeStatus {
-  /** Whether its job is live (starting or running). */
+  /** Whether its job is live (starting or running) and has not failed. */
   running: boolean;
+  /** Why its job failed (it ended so, or its agent reports a failed run), else null. */
+  failed: string | null;
+  /** Why `on` cannot start it (no model for the default concierge), else null: it is not offered. */
+  unavailable: string | null;
   /** Its job while it has one (a stopped one too: `on` starts it again). */
   job: { id: string; name: string; lifecycle: string; connected: boolean } | null;
   policy: ConciergePolicy;

@@ -92,8 +92,8 @@ export const ReplyArgs = Type.Object({
   /** A terminal agent's held reply: `send` types it as the answer to what it asks now; `drop` drops it. */
   held: Maybe(Type.Enum(["send", "drop"])),
   /**
-   * The question the person answers, as the row showed it (null: none). A terminal agent that asks
-   * something else by the time the reply comes gets it held, not typed into the other question.
+   * The question the person answers, as the row showed it (null: none). An agent that asks
+   * something else by the time the reply comes gets it held, not given as the other's answer.
    */
   question: Maybe(Type.String({ maxLength: LIMITS.question })),
   /**
@@ -107,13 +107,14 @@ export type ReplyArgs = Static<typeof ReplyArgs>;
 /**
  * A saved reply, a resend of one (`duplicate`), or `/stop`, which is never delivered: the daemon
  * stops the job instead. A terminal agent's reply that came while it asked nothing is `held` (never
- * typed into a question the person has not seen); `dropped` answers `held: "drop"`. `started`: the
+ * typed into a question the person has not seen), and so is any agent's answer to a question it no
+ * longer asks (`asks: "other"`: it asks something else, or nothing, now); `dropped` answers `held: "drop"`. `started`: the
  * job had ended and the reply started it again (`resumes` or `reruns`, as its row's `restart`);
  * `ended`: started again for the reply, it ended before it asked anything (the reply was not typed).
  */
 export type ReplyResult =
   | { seq: number; saved: true; started?: Restart }
-  | { held: true; saved: false; duplicate?: true; started?: Restart }
+  | { held: true; saved: false; duplicate?: true; started?: Restart; asks?: "other" }
   | { ended: Lifecycle; saved: false; started: Restart }
   | { dropped: true; saved: false }
   | { duplicate: true; saved: true; seq?: number }

@@ -17,12 +17,19 @@ function usage(message: string): RoostError {
 
 /** How the concierge stands, on one line. */
 export function statusLine(status: ConciergeStatus): string {
+  const state = status.failed !== null ? "failed" : status.running ? "on" : "off";
   const job = status.job
-    ? `${status.running ? "on" : "off"} (${status.job.name} ${status.job.id}, ${status.job.lifecycle})`
+    ? `${state} (${status.job.name} ${status.job.id}, ${status.job.lifecycle})`
     : "off (no job)";
+  const why =
+    status.failed !== null
+      ? `; why: ${status.failed}; \`roost concierge on\` starts it again`
+      : !status.running && status.unavailable !== null
+        ? `; cannot run: ${status.unavailable}`
+        : "";
   const { answer, act } = status.policy;
   return terminalSafe(
-    `concierge ${job}; answers: ${answer}; acts: ${act ? "on" : "off"}; answered ${status.answered}; orders ${status.orders}`,
+    `concierge ${job}; answers: ${answer}; acts: ${act ? "on" : "off"}; answered ${status.answered}; orders ${status.orders}${why}`,
   );
 }
 

@@ -51,6 +51,8 @@ function replyLine(id: string, result: ReplyResult): string {
   if ("dropped" in result) return `dropped the reply held for ${id}`;
   if ("ended" in result)
     return `${started}it ended (${result.ended}) before it asked anything, so the reply was not typed`;
+  if ("held" in result && result.asks === "other")
+    return `${started}held: ${id} asks something else now, so the reply was not given as its answer; send it with roost reply ${id} --send-held (or --drop-held)`;
   if ("held" in result)
     return `${started}held: ${id} asks nothing now, so the reply was not typed; when it asks, send it with roost reply ${id} --send-held (or --drop-held)`;
   if ("duplicate" in result) return `already saved (reply ${result.seq ?? "?"})`;

@@ -31,3 +31,8 @@ export function asPiConcierge(record: JobRecord, model: string | null): void {
   ];
   if (model !== null) record.env = { ...record.env, ROOST_MODEL: model };
 }
+
+/** Whether a job runs the default concierge (made by `asPiConcierge`), not a launch of the person's. */
+export function isPiConcierge(record: Pick<JobRecord, "command">): boolean {
+  return record.command.includes(conciergeExtensionPath());
+}

@@ -26,7 +26,8 @@ import { deliverItem } from "../peers/deliver-item.js";
 import type { Clock } from "../schedules/clock.js";
 import { RecordTable } from "../store/record-table.js";
 import type { JobRecord, Store } from "../store/store.js";
-import { asPiConcierge } from "./concierge-launch.js";
+import { asPiConcierge, isPiConcierge } from "./concierge-launch.js";
+import { conciergeCannotRun } from "./concierge-model.js";
 import { buildDigest, rowNeed } from "./digest.js";
 import { OrderBook } from "./orders.js";
 import { notRoutine } from "./routine.js";
@@ -65,6 +66,14 @@ export interface ConciergeDeps {
 
 function waits(job: Job): boolean {
   return asksPerson(toRow(job));
+}
+
+/** Why a job failed: it ended failed, or its agent reports a failed run (pi alive after a run that broke). */
+function failure(job: Job): string | null {
+  const row = toRow(job);
+  if (job.lifecycle !== "failed" && row.state !== "failed") return null;
+  const why = row.error || row.summary || (row.exitCode !== null ? `it exited ${row.exitCode}` : "");
+  return why.trim() === "" ? "it failed" : why;
 }
 
 /**
@@ -154,10 +163,23 @@ export class ConciergeService {
     return this.meta.policy ?? readConciergeSettings(this.deps.state.paths.config).policy;
   }
 
+  /**
+   * Why `on` cannot start it now, or null. Only the default concierge (pi with roost's extension)
+   * needs a model from the configuration; a launch of the person's own runs what it names.
+   */
+  private cannotRun(job: Job | undefined): string | null {
+    if (job && !isPiConcierge(job)) return null;
+    return conciergeCannotRun(readConciergeSettings(this.deps.state.paths.config).model);
+  }
+
   status(): ConciergeStatus {
     const job = this.job();
+    const failed = job ? failure(job) : null;
+    const running = job !== undefined && isLive(job) && failed === null;
     return {
-      running: job !== undefined && isLive(job),
+      running,
+      failed,
+      unavailable: running ? null : this.cannotRun(job),
       job: job
         ? { id: job.id, name: job.name, lifecycle: job.lifecycle, connected: job.connection !== null }
         : null,
@@ -214,8 +236,12 @@ export class ConciergeService {
 
   private async turnOn(launch: Record<string, unknown> | undefined): Promise<ConciergeStatus> {
     const had = this.job();
-    if (had && isLive(had)) return this.status();
+    if (had && isLive(had) && failure(had) === null) return this.status();
     const { state, supervisor } = this.deps;
+    if (launch === undefined) {
+      const why = this.cannotRun(had);
+      if (why !== null) throw new RoostError("unsupported", `the concierge cannot run: ${why}`);
+    }
     if (had && launch === undefined) {
       if (!state.host) await state.waitForHost();
       state.requireHost();
@@ -295,6 +321,13 @@ export class ConciergeService {
   ask(text: string): Promise<ReplyResult> {
     const job = this.job();
     if (!job) throw new RoostError("not_found", "there is no concierge: turn it on first");
+    const failed = failure(job);
+    // Asked, a failed concierge would only fail again: the person is told, and how to start it again.
+    if (failed !== null)
+      throw new RoostError(
+        "unsupported",
+        `the concierge failed: ${failed}; \`roost concierge on\` (C o in the hub) starts it again`,
+      );
     return this.deps.reply(job, text, null, USER);
   }
 

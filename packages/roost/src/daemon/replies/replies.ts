@@ -8,9 +8,11 @@ import { type EventsFeed, type FeedActor, USER } from "../feed/events-feed.js";
 import { feedReply } from "../feed/feed-reply.js";
 import type { DaemonState } from "../jobs/daemon-state.js";
 import { deliverEvent, isEnded, type Job, jobRecord } from "../jobs/job.js";
+import { answersAnotherQuestion } from "../jobs/stale-answer.js";
 import type { Supervisor } from "../jobs/supervisor.js";
 import { sendDeferred } from "../peers/deliver-item.js";
 import type { StoredReply } from "../store/store.js";
+import { dropHeldReply, heldReplyOf, holdReply } from "../terminal/held-replies.js";
 import { replyToTerminal } from "../terminal/terminal-replies.js";
 import type { TerminalRows } from "../terminal/terminal-rows.js";
 
@@ -62,8 +64,7 @@ export class Replies {
     const held = args.held ?? undefined;
     const requestId = args.requestId ?? undefined;
     if (held !== undefined) {
-      if (job.kind !== "terminal")
-        throw new RoostError("unsupported", `job ${job.id} is not a terminal agent: it holds no reply`);
+      if (job.kind !== "terminal") return this.heldOfProtocolAgent(job, held);
       return replyToTerminal(this, job, {
         text: null,
         mode: null,
@@ -96,6 +97,18 @@ export class Replies {
     return state.requestsInFlight.run(key, () => this.take(job, text, mode, { requestId, question, start }));
   }
 
+  /** A protocol agent's held reply: sent (as the answer to what it asks now) or dropped. */
+  private async heldOfProtocolAgent(job: Job, action: "send" | "drop"): Promise<ReplyResult> {
+    const held = heldReplyOf(job);
+    if (held === null) throw new RoostError("not_found", `${job.name} (${job.id}) holds no reply`);
+    if (action === "drop") {
+      dropHeldReply(job);
+      this.state.changed(job);
+      return { dropped: true, saved: false };
+    }
+    return this.take(job, held.text, null, { requestId: held.requestId ?? undefined });
+  }
+
   /** A reply taken as the user's (the concierge's answers and the user's undo come through it too). */
   async take(
     job: Job,
@@ -126,6 +139,11 @@ export class Replies {
         question,
         by,
       });
+    if (answersAnotherQuestion(job, question, mode)) {
+      holdReply(job, { text, at: state.now(), requestId: requestId ?? null });
+      state.changed(job);
+      return { held: true, saved: false, asks: "other" };
+    }
     if (
       job.pending.filter((r) => r.kind === undefined).length + job.savingReplies >=
       LIMITS.maxPendingReplies
@@ -147,6 +165,8 @@ export class Replies {
     job.savingReplies--;
     state.current(job);
     insertBySeq(job.pending, saved);
+    // An answer given now answers what the person saw: a reply held before it is no longer wanted.
+    if (mode !== "steer" && heldReplyOf(job) !== null) dropHeldReply(job);
     // In seq order: the agent items deferred while it was saved that come before it, then it, then
     // the rest once no reply is on its way; all before anyone hears of the change (and reacts).
     sendDeferred(job, saved.seq);

@@ -24,7 +24,7 @@ export class Attachments {
   constructor(private readonly state: DaemonState) {}
 
   async attach(caller: Caller, job: Job, size: { cols: number; rows: number } | null): Promise<AttachResult> {
-    const base = { id: job.id, name: job.name, exitCode: job.exitCode };
+    const base = { id: job.id, name: job.name, kind: job.kind, exitCode: job.exitCode };
     if (job.lifecycle !== "running") return this.ended(job, base);
     this.detach(caller, job.id);
     const host = await connectHost({ stateDir: this.state.paths.stateDir });
@@ -101,7 +101,7 @@ export class Attachments {
     }
   }
 
-  private async ended(job: Job, base: { id: string; name: string; exitCode: number | null }) {
+  private async ended(job: Job, base: Pick<AttachResult, "id" | "name" | "kind" | "exitCode">) {
     const screen = (await readLastScreen(job.dir)) ?? "";
     return { ...base, ended: true, lifecycle: job.lifecycle as Lifecycle, screen, keyboard: false };
   }

@@ -1,8 +1,9 @@
 /**
- * A terminal agent's held reply: a reply that came while the agent asked nothing is never typed (it
- * would answer whatever the agent asks next, unseen by the person); it is held, shown in the row, and
- * sent as the answer to the next question only when the person says so (or dropped). One per job,
- * kept in its folder (`held-reply.json`) so a restart of the daemon keeps it.
+ * A held reply: a terminal agent's reply that came while the agent asked nothing is never typed (it
+ * would answer whatever the agent asks next, unseen by the person), and any agent's answer to a
+ * question it no longer asks is not given to the new one; it is held, shown in the row, and sent as
+ * the answer to what it asks only when the person says so (or dropped). One per job, kept in its
+ * folder (`held-reply.json`) so a restart of the daemon keeps it.
  */
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -18,7 +19,6 @@ const held = new WeakMap<Job, Held | null>();
 const fileOf = (job: Job) => join(job.dir, "held-reply.json");
 
 export function heldReplyOf(job: Job): Held | null {
-  if (job.kind !== "terminal") return null;
   let known = held.get(job);
   if (known === undefined) {
     try {

@@ -146,14 +146,29 @@ function notTakingReplies(job: Job, startedFor: { was: string; restarts: number 
   return `${job.name} is ${job.lifecycle}${job.error ? ` (${job.error})` : ""}${last}; the reply was not typed`;
 }
 
+/** How often a task is typed again after a dialog came up as it was typed. */
+const TASK_TRIES = 5;
+
 /**
  * Types a dispatched task once the agent shows its input prompt. A dialog up meanwhile (a trust
- * screen, a first-run menu) waits for the person; the task is dropped if the job ends first.
+ * screen, a first-run menu) waits for the person, and so does one that comes up as the task is
+ * typed (a program that draws its prompt first, then a trust screen): the task goes once it is
+ * answered. The task is dropped if the job ends first.
  */
 export function typeTaskAtPrompt(state: DaemonState, rows: TerminalRows, job: Job, task: string): void {
   // Not in the reply queue: the person's replies answer the dialogs it waits through.
-  void rows
-    .whenSettled(job, true)
-    .then((settled) => (settled === "input" ? typeText(state.requireHost(), rows, job, task) : undefined))
-    .catch(() => {});
+  const typeOnce = async (again: boolean): Promise<boolean> => {
+    if ((await rows.whenSettled(job, true)) !== "input") return true;
+    try {
+      await typeText(state.requireHost(), rows, job, task, undefined, again);
+      return true;
+    } catch (err) {
+      // Enter was not pressed (a dialog came up): it is typed again once the dialog is answered.
+      if ((err as RoostError).code !== "not_chosen") throw err;
+      return false;
+    }
+  };
+  void (async () => {
+    for (let tries = 0; tries < TASK_TRIES; tries++) if (await typeOnce(tries > 0)) return;
+  })().catch(() => {});
 }

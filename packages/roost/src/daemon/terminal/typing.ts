@@ -13,6 +13,7 @@ import { RoostError } from "../../protocol/index.js";
 import type { ProcessHost, ScreenSnapshot } from "../host/api.js";
 import type { Job } from "../jobs/job.js";
 import { TUNING } from "../tuning.js";
+import type { ScreenReading } from "./screen-reading.js";
 import type { TerminalRows } from "./terminal-rows.js";
 
 const PASTE_START = "\x1b[200~";
@@ -33,16 +34,33 @@ function boxHolds(screen: ScreenSnapshot, tail: string): boolean {
   return tail !== "" && (screen.lines[screen.cursor.y] ?? "").includes(tail);
 }
 
+/** A dialog up now would take an Enter as its answer: none is pressed. */
+function refuseEnterUnderDialog(job: Job, reading: ScreenReading | null | undefined): void {
+  if (reading?.dialog)
+    throw new RoostError(
+      "not_chosen",
+      `${job.name} showed a dialog (${JSON.stringify(reading.question)}) as the text was typed; Enter was not pressed`,
+    );
+}
+
+/**
+ * Types `text` and Enter. `again`: typed once before, when a dialog came up over it: a text the
+ * input box holds already (the paste landed before the dialog) is sent with Enter, not pasted twice.
+ */
 export async function typeText(
   host: ProcessHost,
   rows: TerminalRows,
   job: Job,
   text: string,
   key?: string,
+  again = false,
 ): Promise<void> {
   const keyed = (part: string) => (key !== undefined ? `${key}:${part}` : undefined);
   const { screen, reading } = rows.lastReading(job);
   const atPrompt = reading?.input === "prompt";
+  const tail = tailOf(text);
+  if (again && atPrompt && screen && boxHolds(screen, tail))
+    return submit(host, rows, job, tail, true, keyed);
   const bracketed = screen?.bracketedPaste ?? (await host.screen(job.id)).bracketedPaste;
   if (!bracketed) {
     // Without a paste a line break is Enter, as a terminal sends it.
@@ -56,18 +74,26 @@ export async function typeText(
     await host.write(job.id, "\r", keyed("enter"));
     return;
   }
-  const tail = tailOf(text);
   const landed = await rows.readingWhen(job, (r, s) => boxHolds(s, tail) || r.dialog !== null, READ_BACK_MS);
-  // A dialog that came up meanwhile would take the Enter as its answer: none is pressed.
-  if (landed?.dialog)
-    throw new RoostError(
-      "not_chosen",
-      `${job.name} showed a dialog (${JSON.stringify(landed.question)}) as the text was typed; Enter was not pressed`,
-    );
+  refuseEnterUnderDialog(job, landed);
+  // Nothing read back: a long paste shows as a placeholder, or the paste went where no box shows it.
+  if (!landed) refuseEnterUnderDialog(job, rows.lastReading(job).reading);
+  await submit(host, rows, job, tail, landed !== null, keyed);
+}
+
+/** Enter, and Enter again while the box still holds the text (`readBack`: it showed it). */
+async function submit(
+  host: ProcessHost,
+  rows: TerminalRows,
+  job: Job,
+  tail: string,
+  readBack: boolean,
+  keyed: (part: string) => string | undefined,
+): Promise<void> {
   for (let tries = 0; tries < SUBMIT_TRIES; tries++) {
     await host.write(job.id, "\r", keyed(`enter-${tries}`));
-    // A long paste shows as a placeholder: nothing to read back, one Enter is all.
-    if (!landed) return;
+    // Without a read-back, one Enter is all.
+    if (!readBack) return;
     const sent = await rows.readingWhen(job, (_r, s) => !boxHolds(s, tail), READ_BACK_MS / SUBMIT_TRIES);
     if (sent) return;
   }
