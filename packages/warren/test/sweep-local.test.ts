@@ -42,7 +42,7 @@ test("a sweep of 3 scenarios x 20 seeds records the hashes warren run gives; its
     // Counted from the run's own log: decisions not expired, and refusals.
     const sim = run.events(0).filter((e) => e.sim);
     assert.equal(r.commands, sim.filter((e) => e.kind === "decision" && e.data.expired !== true).length);
-    assert.equal(r.refusals, sim.filter((e) => e.kind === "refused").length);
+    assert.equal(r.refusals, sim.filter((e) => (e.kind as string) === "refused").length);
     assert.equal(r.key, `${r.scenario}/solution/${r.seed}`);
   }
   // And through the real command, one seed of each scenario.

@@ -147,6 +147,20 @@ test("warren run --log writes the log; warren replay re-runs it and checks the h
   assert.match(wrong.stderr, /is not a warren run log: format must be "warren-log\/1"/);
 });
 
+test("warren replay refuses a log whose affordances mode is neither ready nor all, naming it", async () => {
+  const log = join(dir, "bad-mode.json");
+  const ran = await warren("run", "signal_relay", "--seed", "2", "--log", log);
+  assert.equal(ran.code, 0, ran.stderr);
+  const file = JSON.parse(readFileSync(log, "utf8"));
+  writeFileSync(log, JSON.stringify({ ...file, affordances: "some" }));
+  const replayed = await warren("replay", log);
+  assert.equal(replayed.code, 2);
+  assert.match(
+    replayed.stderr,
+    /is not a warren run log: affordances must be "ready" or "all" \(got "some"\)/,
+  );
+});
+
 test("the command list's serve entry says what serve.ts says", async () => {
   const { COMMANDS } = await import("../src/cli/command-list.js");
   const { serveCommand } = await import("../src/cli/serve.js");

@@ -30,5 +30,8 @@ export function runLogProblem(value: unknown): string {
   if (typeof log.log_hash !== "string") return "log_hash must be a string";
   if (typeof log.status !== "string") return "status must be a string";
   if (!Array.isArray(log.events)) return "events must be an array";
+  // The run takes the mode as given: a file's is checked here, as a request's is by its schema.
+  if (log.affordances !== undefined && log.affordances !== "ready" && log.affordances !== "all")
+    return `affordances must be "ready" or "all" (got ${JSON.stringify(log.affordances)})`;
   return "";
 }

@@ -1,7 +1,7 @@
 import { parseCell } from "./grid.js";
 import { SeededRandom } from "./random.js";
 import { argsProblem } from "./tool-validation.js";
-import type { Affordance, Decision, NpcPolicy, Observation, ToolSpec } from "./types.js";
+import type { Affordance, Decision, NpcPolicy, Observation, ToolArgs, ToolSpec } from "./types.js";
 
 /**
  * Built-in baseline players, so a results table shows how far above chance an agent is. They see
@@ -53,10 +53,10 @@ function argsFor(
   affordance: Affordance,
   tools: ReadonlyMap<string, ToolSpec>,
   pick: <T>(items: readonly T[]) => T,
-): Record<string, unknown> | undefined {
+): ToolArgs | undefined {
   const tool = tools.get(affordance.action);
   if (!tool) return undefined;
-  const args: Record<string, unknown> = {};
+  const args: ToolArgs = {};
   if (affordance.suggestions.length > 0) Object.assign(args, pick(affordance.suggestions));
   for (const [param, { choices }] of Object.entries(affordance.params)) {
     if (choices.length > 0) args[param] = pick(choices);
@@ -90,10 +90,7 @@ function greedyPlayer(tools: ReadonlyMap<string, ToolSpec>): BaselinePlayer {
       if (o.busy.some((b) => b.lane === "body")) return NOOP;
       const ready = affordances();
       const find = (action: string) => ready.find((a) => a.action === action);
-      const act = (
-        affordance: Affordance | undefined,
-        args?: Record<string, unknown>,
-      ): Decision | undefined => {
+      const act = (affordance: Affordance | undefined, args?: ToolArgs): Decision | undefined => {
         if (!affordance) return undefined;
         const chosen = args ?? argsFor(affordance, tools, first);
         return chosen ? { kind: "action", action: affordance.action, args: chosen } : undefined;

@@ -1,6 +1,6 @@
 import type { ToolDefinition } from "./tool.js";
 import { argsProblem, describeValue } from "./tool-validation.js";
-import type { Decision } from "./types.js";
+import type { Decision, ToolArgs } from "./types.js";
 
 /**
  * The payload of a command: exactly one of `action` (with `args`), `sleep_ms` or `noop: true`,
@@ -63,7 +63,7 @@ export function judgePayload(
   }
   const problem = argsProblem(action, tool.spec.input_schema, args);
   if (problem) return fail(problem);
-  return { ok: true, decision: { kind: "action", action, args: args as Record<string, unknown> } };
+  return { ok: true, decision: { kind: "action", action, args: args as ToolArgs } };
 }
 
 function fail(detail: string): PayloadJudgement {

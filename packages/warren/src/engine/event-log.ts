@@ -1,5 +1,6 @@
 import { createHash, type Hash } from "node:crypto";
-import type { Receipt, RunEvent } from "./types.js";
+import type { RunEvent } from "./events.js";
+import type { Receipt } from "./types.js";
 
 /** What an event's fixed fields (cursor, sim, time, the field names) add to its data's size. */
 const EVENT_OVERHEAD_CHARS = 64;
@@ -28,15 +29,10 @@ export class EventLog {
   constructor(private readonly maxRetained = Number.POSITIVE_INFINITY) {}
 
   /** `receipt` (a remote command's, on its decision) is kept beside the data, out of the hash. */
-  append(
-    sim: boolean,
-    simTimeMs: number,
-    kind: string,
-    data: Record<string, unknown>,
-    receipt?: Receipt,
-  ): RunEvent {
-    const event: RunEvent = { cursor: ++this.cursor, sim, sim_time_ms: simTimeMs, kind, data };
-    if (receipt) event.receipt = receipt;
+  append(sim: boolean, simTimeMs: number, kind: string, data: object, receipt?: Receipt): RunEvent {
+    // The log stores what it is given; the simulation and the run type each kind's data.
+    const event = { cursor: ++this.cursor, sim, sim_time_ms: simTimeMs, kind, data } as RunEvent;
+    if (receipt && event.sim) event.receipt = receipt;
     let line: string | undefined;
     if (sim) {
       // Hashing in chunks: one update per line costs more than the hashing itself.

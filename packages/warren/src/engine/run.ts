@@ -6,6 +6,8 @@ import { commandLimitProblem } from "./command-limits.js";
 import { renderText } from "./envelope-text.js";
 import { RunError } from "./errors.js";
 import { EventLog } from "./event-log.js";
+import type { RunEvent } from "./events.js";
+import { awaitObservation, type ObservationSource, type ObservationWait } from "./observation-wait.js";
 import type { ScenarioDefinition, SolutionRunner } from "./scenario.js";
 import { ScoreKeeper } from "./scores.js";
 import { decisionFields, type PendingWake, Simulation } from "./simulation.js";
@@ -24,7 +26,6 @@ import {
   type NpcPolicy,
   type Observation,
   type Receipt,
-  type RunEvent,
   type RunStatus,
   type RunSummary,
 } from "./types.js";
@@ -131,7 +132,7 @@ export class Run {
       );
     }
     const pace = options.pace ?? null;
-    if (pace !== null && !(typeof pace === "number" && Number.isFinite(pace) && pace > 0)) {
+    if (pace !== null && !(Number.isFinite(pace) && pace > 0)) {
       throw new RunError(
         "invalid_run_options",
         `pace must be null or a positive number of sim ms per wall ms (got ${describeValue(pace)})`,
@@ -150,7 +151,7 @@ export class Run {
       ["maxWallMs", maxWallMs],
       ["maxSimMs", maxSimMs],
     ] as const) {
-      if (typeof value !== "number" || Number.isNaN(value) || value <= 0) {
+      if (Number.isNaN(value) || value <= 0) {
         throw new RunError(
           "invalid_run_options",
           `${name} must be a positive number of ms (got ${describeValue(value)})`,
@@ -160,12 +161,6 @@ export class Run {
     const known = options.scenario.agents.map((a) => a.id);
     const policyOf = policyLookup(options.npcPolicy ?? "solution", known, options.controlledAgents ?? []);
     const affordanceMode = options.affordances ?? "ready";
-    if (affordanceMode !== "ready" && affordanceMode !== "all") {
-      throw new RunError(
-        "invalid_run_options",
-        `affordances must be "ready" or "all" (got ${describeValue(affordanceMode)})`,
-      );
-    }
     for (const id of options.controlledAgents ?? []) {
       if (!known.includes(id)) {
         throw new RunError(
@@ -318,29 +313,24 @@ export class Run {
   }
 
   /**
-   * The agent's outstanding envelope, whatever afterSeq says (delivery is at-least-once: a client
-   * that lost it gets it back); with none outstanding, the next one issued with seq > afterSeq,
-   * waiting up to waitMs wall ms. Resolves undefined on timeout or when the run ends.
+   * A long poll: the agent's outstanding envelope, else the next issued with seq > afterSeq within
+   * waitMs on the run's clock (see observation-wait.ts); cancel() gives it up.
    */
-  nextObservation(agentId: string, afterSeq: number, waitMs: number): Promise<Envelope | undefined> {
+  awaitObservation(agentId: string, afterSeq: number, waitMs: number): ObservationWait {
     this.requireAgent(agentId);
-    const ready = this.envelopes.get(agentId);
-    if (ready) return Promise.resolve(ready);
-    if (this.isEnded || waitMs <= 0) return Promise.resolve(undefined);
-    return new Promise((resolve) => {
-      let cancelTimer = (): void => {};
-      const finish = (envelope: Envelope | undefined): void => {
-        cancelTimer();
-        offObservation();
-        offEnd();
-        resolve(envelope);
-      };
-      const offObservation = this.onObservation((envelope) => {
-        if (envelope.agent_id === agentId && envelope.seq > afterSeq) finish(envelope);
-      });
-      const offEnd = this.onEnd(() => finish(undefined));
-      cancelTimer = this.clock.setTimer(waitMs, () => finish(undefined));
-    });
+    const source: ObservationSource = {
+      outstanding: this.envelopes.get(agentId),
+      ended: this.isEnded,
+      clock: this.clock,
+      onObservation: (listener) => this.onObservation(listener),
+      onEnd: (listener) => this.onEnd(listener),
+    };
+    return awaitObservation(source, agentId, afterSeq, waitMs);
+  }
+
+  /** awaitObservation's envelope, for a caller that never gives up early. */
+  nextObservation(agentId: string, afterSeq: number, waitMs: number): Promise<Envelope | undefined> {
+    return this.awaitObservation(agentId, afterSeq, waitMs).envelope;
   }
 
   /**
@@ -717,15 +707,15 @@ export function decisionsFromEvents(
 ): Map<string, { decision: Decision; expired: boolean }> {
   const out = new Map<string, { decision: Decision; expired: boolean }>();
   for (const e of events) {
-    if (!e.sim || e.kind !== "decision") continue;
+    if (e.kind !== "decision") continue;
     const d = e.data;
     const decision: Decision =
-      typeof d.action === "string"
-        ? { kind: "action", action: d.action, args: (d.args ?? {}) as Record<string, unknown> }
-        : typeof d.sleep_ms === "number"
+      d.action !== undefined
+        ? { kind: "action", action: d.action, args: d.args ?? {} }
+        : d.sleep_ms !== undefined
           ? { kind: "sleep", sleep_ms: d.sleep_ms }
           : { kind: "noop" };
-    out.set(String(d.observation_id), { decision, expired: d.expired === true });
+    out.set(d.observation_id, { decision, expired: d.expired === true });
   }
   return out;
 }
@@ -740,12 +730,7 @@ function policyLookup(
 ): (agentId: string) => NpcPolicy {
   const valid = (p: unknown): p is NpcPolicy => NPC_POLICIES.includes(p as NpcPolicy);
   const allowed = NPC_POLICIES.map((p) => `"${p}"`).join(", ");
-  if (
-    typeof policies === "string" ||
-    policies === null ||
-    typeof policies !== "object" ||
-    Array.isArray(policies)
-  ) {
+  if (typeof policies === "string") {
     if (!valid(policies))
       throw new RunError(
         "invalid_run_options",

@@ -1,6 +1,6 @@
 import type { SeededRandom } from "./random.js";
 import type { Happening, ToolContext, ToolDefinition } from "./tool.js";
-import type { Budgets, Decision, Observation, ScenarioInfo } from "./types.js";
+import type { Budgets, Decision, FeatureValue, Observation, ScenarioInfo } from "./types.js";
 import type { AgentState, Place, World } from "./world.js";
 
 /** A scripted player for one agent: sees what the agent sees, answers each wake. */
@@ -54,7 +54,7 @@ export interface ScenarioDefinition {
   /** Rules that follow from what agents did (a medkit dropped at the clinic counts). */
   react?(ctx: ToolContext, happening: Happening): void;
   /** Facts shown about a place to an agent standing there (some are for one role's eyes only). */
-  placeFeatures?(world: World, place: Place, viewer: AgentState): Record<string, unknown>;
+  placeFeatures?(world: World, place: Place, viewer: AgentState): Record<string, FeatureValue>;
   solution(agentId: string): SolutionRunner;
   /**
    * Whether the scenario is finished when exactly these agents are on their solution runners and

@@ -1,4 +1,5 @@
-import type { AgentScore, Controller, ObjectiveView, RunEvent, RunScores } from "./types.js";
+import type { RunEvent } from "./events.js";
+import type { AgentScore, Controller, ObjectiveView, RunScores } from "./types.js";
 
 /**
  * A run's scores, kept up to date from its simulation events as they are logged (so asking for
@@ -28,28 +29,28 @@ export class ScoreKeeper {
 
   observe(event: RunEvent): void {
     if (!event.sim) return;
-    const d = event.data;
     switch (event.kind) {
       case "decision": {
-        const score = this.byAgent.get(String(d.agent));
+        const d = event.data;
+        const score = this.byAgent.get(d.agent);
         if (!score || d.expired === true) return;
         score.commands++;
-        if (typeof d.action === "string") score.actions++;
+        if (d.action !== undefined) score.actions++;
         // A refusal is part of its decision's event.
-        if (typeof d.refused === "string") score.refusals++;
+        if (d.refused !== undefined) score.refusals++;
         return;
       }
       case "message":
-        this.count(d.from, "messages");
+        this.count(event.data.from, "messages");
         return;
       case "credit":
-        this.count(d.agent, "credits");
+        this.count(event.data.agent, "credits");
         return;
       case "objective": {
-        const id = String(d.id);
-        const gained = Number(d.current) - (this.progress.get(id) ?? 0);
-        this.progress.set(id, Number(d.current));
-        if (gained > 0) this.count(d.by, "credits", gained);
+        const { id, current, by } = event.data;
+        const gained = current - (this.progress.get(id) ?? 0);
+        this.progress.set(id, current);
+        if (gained > 0) this.count(by, "credits", gained);
         return;
       }
     }

@@ -1,5 +1,6 @@
 import { CORE_TOOLS } from "./core-tools.js";
 import { EventQueue } from "./event-queue.js";
+import type { DecisionData, SimEventData, SimEventKind } from "./events.js";
 import { cellName } from "./grid.js";
 import { buildAffordances, buildObservation } from "./observation.js";
 import { SeededRandom } from "./random.js";
@@ -19,10 +20,10 @@ import { type AgentState, World } from "./world.js";
  */
 
 /** Where events go; a `decision` event comes with how the decision resolved. */
-export type SimEmit = (
+export type SimEmit = <K extends SimEventKind>(
   simTimeMs: number,
-  kind: string,
-  data: Record<string, unknown>,
+  kind: K,
+  data: SimEventData[K],
   resolution?: Resolution,
 ) => void;
 
@@ -265,7 +266,7 @@ export class Simulation {
     this.emit("run_ended", { status, reason, objectives: this.world.objectiveViews() });
   }
 
-  private emit(kind: string, data: Record<string, unknown>, resolution?: Resolution): void {
+  private emit<K extends SimEventKind>(kind: K, data: SimEventData[K], resolution?: Resolution): void {
     this.events++;
     this.emitSink(this.now, kind, data, resolution);
   }
@@ -444,7 +445,7 @@ export class Simulation {
       outcome,
       reason,
     };
-    const data = decisionFields(wake.decision!, { agent: wake.agentId, observation_id: wake.observationId });
+    const data = decisionData(wake);
     if (wake.expired) data.expired = true;
     if (refusal) {
       data.refused = refusal.refused;
@@ -544,4 +545,10 @@ export function decisionFields(
   } else if (decision.kind === "sleep") into.sleep_ms = decision.sleep_ms;
   else into.noop = true;
   return into;
+}
+
+/** A decision event's data: the agent and its observation, then the decision's own fields. */
+function decisionData(wake: PendingWake): DecisionData {
+  const fields = decisionFields(wake.decision!, { agent: wake.agentId, observation_id: wake.observationId });
+  return fields as unknown as DecisionData;
 }

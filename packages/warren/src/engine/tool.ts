@@ -1,5 +1,6 @@
+import type { SimEventData, SimEventKind } from "./events.js";
 import type { SeededRandom } from "./random.js";
-import type { ToolSpec, WakeReason } from "./types.js";
+import type { ToolArgs, ToolSpec, WakeReason } from "./types.js";
 import type { AgentState, Item, World } from "./world.js";
 
 /** What a tool may see and do while it runs: the world and a few effects the core owns. */
@@ -9,7 +10,7 @@ export interface ToolContext {
   readonly msPerCell: number;
   readonly rng: SeededRandom;
   /** Records a simulation event in the run's log. */
-  emit(kind: string, data: Record<string, unknown>): void;
+  emit<K extends SimEventKind>(kind: K, data: SimEventData[K]): void;
   /** Moves an objective's progress; completing or failing the run follows from it. */
   progress(objectiveId: string, delta: number): void;
   /** Puts a message in an agent's inbox and wakes it. */
@@ -45,7 +46,7 @@ export type Begin =
 
 export interface Offer {
   params: Record<string, { choices: (string | number)[] }>;
-  suggestions: Record<string, unknown>[];
+  suggestions: ToolArgs[];
 }
 
 export interface ToolDefinition {
@@ -56,7 +57,7 @@ export interface ToolDefinition {
   unavailable(ctx: ToolContext, agent: AgentState): string;
   /** The valid choices right now; asked only when the tool is available and an envelope is built. */
   offer(ctx: ToolContext, agent: AgentState): Offer;
-  begin(ctx: ToolContext, agent: AgentState, args: Record<string, unknown>): Begin;
+  begin(ctx: ToolContext, agent: AgentState, args: ToolArgs): Begin;
 }
 
 export function toolsFor(tools: readonly ToolDefinition[], role: string): ToolDefinition[] {

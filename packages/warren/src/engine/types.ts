@@ -11,10 +11,28 @@ export type JsonSchema = Record<string, unknown>;
 export const LANES = ["body", "voice"] as const;
 export type Lane = (typeof LANES)[number];
 
+/** The JSON Schema of one of a tool's arguments: a scalar, with its own keywords. */
+export interface ArgumentSchema {
+  type: "string" | "integer" | "number" | "boolean";
+  description?: string;
+  enum?: (string | number)[];
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+}
+
+/** One argument's value: what an ArgumentSchema allows. */
+export type ArgValue = string | number | boolean;
+
+/** A tool's args once checked against its input_schema. */
+export type ToolArgs = Record<string, ArgValue>;
+
 /** The JSON Schema of a tool's args: always an object of named arguments. */
 export interface ToolInputSchema {
   type: "object";
-  properties: Record<string, JsonSchema>;
+  properties: Record<string, ArgumentSchema>;
   required?: string[];
   additionalProperties?: boolean;
   [keyword: string]: unknown;
@@ -71,7 +89,7 @@ export type WakeReason = "start" | "arrived" | "done" | "failed" | "refused" | "
 export interface BusyLane {
   lane: Lane;
   action: string;
-  args: Record<string, unknown>;
+  args: ToolArgs;
   since_ms: number;
   until_ms: number;
 }
@@ -90,6 +108,9 @@ export interface SeenAgent {
   cell: string;
 }
 
+/** A place's fact: a word or a number, or a small table of named texts (a rota, a ledger). */
+export type FeatureValue = string | number | boolean | Record<string, string>;
+
 export interface PlaceView {
   id: string | null;
   name: string;
@@ -98,7 +119,7 @@ export interface PlaceView {
   items: SeenItem[];
   agents: SeenAgent[];
   /** Scenario facts about this place (a broken bridge, a posted note, a crate count). */
-  features: Record<string, unknown>;
+  features: Record<string, FeatureValue>;
 }
 
 export interface ReceivedMessage {
@@ -150,7 +171,8 @@ export interface Observation {
 export interface Affordance {
   action: string;
   params: Record<string, { choices: (string | number)[] }>;
-  suggestions: Record<string, unknown>[];
+  /** Ready-made args, each valid for the tool now. */
+  suggestions: ToolArgs[];
 }
 
 /** One observation as delivered to a remote agent. */
@@ -170,7 +192,7 @@ export interface Envelope {
 
 /** A decision after its payload was validated. */
 export type Decision =
-  | { kind: "action"; action: string; args: Record<string, unknown> }
+  | { kind: "action"; action: string; args: ToolArgs }
   | { kind: "sleep"; sleep_ms: number }
   | { kind: "noop" };
 
@@ -268,21 +290,6 @@ export interface RunSummary {
   /** sha256 of the simulation's event log so far. */
   log_hash: string;
   scores: RunScores;
-}
-
-/**
- * One entry of a run's event log. `cursor` counts from 1. Entries with `sim: true` are the
- * simulation's own history (deterministic, hashed); the rest (verdicts, status changes seen by a
- * spectator) depend on remote timing and are not hashed.
- */
-export interface RunEvent {
-  cursor: number;
-  sim: boolean;
-  sim_time_ms: number;
-  kind: string;
-  data: Record<string, unknown>;
-  /** On a remote agent's decision: its command's receipt, outcome settled (not hashed). */
-  receipt?: Receipt;
 }
 
 export interface ScenarioInfo {

@@ -1,14 +1,28 @@
 import { type Static, Type } from "typebox";
 import { LANES } from "../engine/types.js";
 
-export const JsonSchemaObject = Type.Record(Type.String(), Type.Unknown(), {
-  description: "a JSON Schema (draft 2020-12 subset)",
-});
+export const ArgumentSchema = Type.Object(
+  {
+    type: Type.Enum(["string", "integer", "number", "boolean"]),
+    description: Type.Optional(Type.String()),
+    enum: Type.Optional(Type.Array(Type.Union([Type.String(), Type.Number()]))),
+    pattern: Type.Optional(Type.String()),
+    minLength: Type.Optional(Type.Integer()),
+    maxLength: Type.Optional(Type.Integer()),
+    minimum: Type.Optional(Type.Number()),
+    maximum: Type.Optional(Type.Number()),
+  },
+  {
+    title: "ArgumentSchema",
+    additionalProperties: false,
+    description: "the JSON Schema (draft 2020-12 subset) of one argument: a scalar and its keywords",
+  },
+);
 
 export const ToolInputSchema = Type.Object(
   {
     type: Type.Literal("object"),
-    properties: Type.Record(Type.String(), JsonSchemaObject, { description: "each argument's JSON Schema" }),
+    properties: Type.Record(Type.String(), ArgumentSchema, { description: "each argument's JSON Schema" }),
     required: Type.Optional(Type.Array(Type.String(), { description: "the arguments that must be given" })),
     additionalProperties: Type.Optional(Type.Boolean()),
   },

@@ -7,6 +7,7 @@
 export * from "./briefing.js";
 export * from "./commands.js";
 export * from "./errors.js";
+export * from "./events.js";
 export * from "./leases.js";
 export * from "./limits.js";
 export * from "./observation.js";

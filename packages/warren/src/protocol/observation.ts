@@ -10,12 +10,31 @@ export const WakeReason = Type.Enum(
     description: "why the agent woke",
   },
 );
+export type WakeReason = Static<typeof WakeReason>;
+
+export const ArgValue = Type.Union([Type.String(), Type.Number(), Type.Boolean()], {
+  title: "ArgValue",
+  description: "one argument's value: a scalar, as its ArgumentSchema says",
+});
+
+export const ToolArgs = Type.Record(Type.String(), ArgValue, {
+  title: "ToolArgs",
+  description: "an action's args by name, valid for its tool's input_schema",
+});
+
+export const FeatureValue = Type.Union(
+  [Type.String(), Type.Number(), Type.Boolean(), Type.Record(Type.String(), Type.String())],
+  {
+    title: "FeatureValue",
+    description: "a place's fact: a word or a number, or a small table of named texts (a rota, a ledger)",
+  },
+);
 
 const BusyLane = Type.Object(
   {
     lane: Lane,
     action: Type.String(),
-    args: Type.Record(Type.String(), Type.Unknown()),
+    args: ToolArgs,
     since_ms: Type.Integer(),
     until_ms: Type.Integer(),
   },
@@ -58,8 +77,8 @@ export const Observation = Type.Object(
         description: Type.String(),
         items: Type.Array(SeenItem),
         agents: Type.Array(SeenAgent),
-        features: Type.Record(Type.String(), Type.Unknown(), {
-          description: "scenario facts about this place",
+        features: Type.Record(Type.String(), FeatureValue, {
+          description: "scenario facts about this place, by name (a plate, a span, a rota)",
         }),
       },
       closed,
@@ -128,8 +147,8 @@ export const Affordance = Type.Object(
           "per parameter, its valid values right now; a tool with none for a parameter is not offered",
       },
     ),
-    suggestions: Type.Array(Type.Record(Type.String(), Type.Unknown()), {
-      description: "ready-made args",
+    suggestions: Type.Array(ToolArgs, {
+      description: "ready-made args, each valid for the tool now",
     }),
   },
   {

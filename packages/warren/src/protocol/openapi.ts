@@ -73,10 +73,13 @@ function parameters(op: Operation): Json[] {
     const required = new Set(object.required ?? []);
     for (const [name, schema] of Object.entries(object.properties)) {
       const { description, ...rest } = schema as Json;
+      // The lease an operation needs: ?lease= is the form every server takes (with an access token
+      // the bearer header carries the token), so the document requires it; the route also reads a bearer.
+      const leaseNeeded = where === "query" && name === "lease" && op.lease === "required";
       out.push({
         name,
         in: where,
-        required: where === "path" || required.has(name),
+        required: where === "path" || required.has(name) || leaseNeeded,
         ...(description ? { description } : {}),
         schema: withRefs(rest),
       });

@@ -1,25 +1,6 @@
 import { type Static, Type } from "typebox";
-import { Receipt } from "./commands.js";
+import { RunEvent } from "./events.js";
 import { RunScores } from "./scores.js";
-
-export const RunEvent = Type.Object(
-  {
-    cursor: Type.Integer({ minimum: 1, description: "counts from 1 with no gaps" }),
-    sim: Type.Boolean({ description: "true: the simulation's own (hashed) history" }),
-    sim_time_ms: Type.Integer(),
-    kind: Type.String({ description: "e.g. wake, decision, action_started, objective, verdict, status" }),
-    data: Type.Record(Type.String(), Type.Unknown()),
-    // On a remote agent's decision event: its command's receipt, outcome settled; not hashed.
-    receipt: Type.Optional(Receipt),
-  },
-  {
-    title: "RunEvent",
-    additionalProperties: false,
-    description:
-      "one spectator text frame: a run event. A decision event is logged when the batch resolves; a refused action is that one event, its data carrying `refused` (the sentence) and `wakes_at_ms` (when the agent wakes again; that wake has no event of its own), and, for a remote agent, `receipt` (its command's receipt, outcome settled; outside the log hash). A command that is not accepted is a `verdict` event (sim false), once per status and observation.",
-  },
-);
-export type RunEvent = Static<typeof RunEvent>;
 
 export const RunEndedEvent = Type.Object(
   {
@@ -60,7 +41,10 @@ export const LaggedFrame = Type.Object(
 );
 export type LaggedFrame = Static<typeof LaggedFrame>;
 
-export const SpectatorFrame = Type.Union([RunEndedEvent, RunEvent, LaggedFrame], { title: "SpectatorFrame" });
+export const SpectatorFrame = Type.Union([RunEndedEvent, RunEvent, LaggedFrame], {
+  title: "SpectatorFrame",
+  description: "a spectator frame: a run event (narrowed by kind), the final status, or lagged",
+});
 export type SpectatorFrame = Static<typeof SpectatorFrame>;
 
 /** The run ended and every event was sent. */

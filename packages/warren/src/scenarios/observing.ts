@@ -1,4 +1,4 @@
-import type { Decision, Observation } from "../engine/types.js";
+import type { Decision, Observation, ToolArgs } from "../engine/types.js";
 
 /** Small readings of an observation that the solution runners share. */
 
@@ -18,7 +18,7 @@ export function bodyBusy(o: Observation): boolean {
   return o.busy.some((b) => b.lane === "body");
 }
 
-export function act(action: string, args: Record<string, unknown> = {}): Decision {
+export function act(action: string, args: ToolArgs = {}): Decision {
   return { kind: "action", action, args };
 }
 

@@ -1,5 +1,5 @@
 import type { Clock } from "../engine/index.js";
-import type { HostedRun } from "./run-registry.js";
+import type { HostedRun } from "./hosted-run.js";
 
 /**
  * Ends a run still `created` (some controlled agent never claimed) `claimWithinMs` after its

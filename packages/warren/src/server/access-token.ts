@@ -44,13 +44,12 @@ export class AccessToken {
     const presented = bearerOf(request) ?? cookieOf(request);
     if (presented === undefined) {
       throw new HttpError(
-        401,
         "token_required",
         "this server needs its access token here: send Authorization: Bearer <token> (warren --token, WARREN_TOKEN), or open the viewer once with ?token=<token>",
       );
     }
     if (!same(presented, this.token)) {
-      throw new HttpError(403, "token_invalid", "that is not this server's access token");
+      throw new HttpError("token_invalid", "that is not this server's access token");
     }
   }
 
@@ -73,7 +72,7 @@ export class AccessToken {
         return;
       }
       if (this.token === undefined || !same(query.token, this.token)) {
-        throw new HttpError(403, "token_invalid", "that is not this server's access token");
+        throw new HttpError("token_invalid", "that is not this server's access token");
       }
       const url = new URL(request.url, "http://server");
       url.searchParams.delete("token");

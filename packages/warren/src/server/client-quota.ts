@@ -15,7 +15,6 @@ export class ClientQuota {
     const held = this.live.get(client) ?? 0;
     if (held < this.maxPerClient) return;
     throw new HttpError(
-      429,
       "too_many_client_runs",
       `${client} already has ${held} runs that have not ended (at most ${this.maxPerClient} a client); end one (DELETE /v1/runs/{run}) or wait for one to end`,
     );

@@ -1,6 +1,6 @@
 import type { EndedStatus, RunView } from "../protocol/index.js";
+import type { HostedRun } from "./hosted-run.js";
 import { HttpError } from "./http-error.js";
-import type { HostedRun } from "./run-registry.js";
 
 export interface EndedRunLimits {
   /** Ended runs remembered at all; past this the oldest are forgotten (404). */
@@ -64,7 +64,6 @@ export class EndedRuns {
     if (!summary) return undefined;
     if (summary.status === "deleted") {
       throw new HttpError(
-        410,
         "run_ended",
         `run ${runId} was deleted (${summary.status_reason}); only its summary is kept (GET /v1/runs/${runId})`,
         { status: "deleted" },
@@ -72,7 +71,6 @@ export class EndedRuns {
     }
     if (this.restored.has(runId)) throw restoredRunError(summary);
     throw new HttpError(
-      410,
       "run_ended",
       `run ${runId} has ended: ${summary.status} (${summary.status_reason}); only its summary is kept now (GET /v1/runs/${runId}): its events and commands were let go, as this server keeps them for its latest ended runs up to ${this.limits.maxEvents} events and ${this.limits.maxBytes} bytes in all`,
       { status: summary.status as EndedStatus },
@@ -126,14 +124,12 @@ function restoredRunError(view: RunView): HttpError {
   const readable = `its events can still be watched (GET /v1/runs/${runId}/spectate) and replayed (/runs/${runId})`;
   if (status === "interrupted") {
     return new HttpError(
-      410,
       "run_interrupted",
       `run ${runId} was interrupted: ${reason}. Its leases ended with it: create a new run to play on; ${readable}`,
       { status },
     );
   }
   return new HttpError(
-    410,
     "run_ended",
     `run ${runId} has ended: ${status} (${reason}), before the server restarted; no lease from then is valid, and ${readable}`,
     { status: status as EndedStatus },

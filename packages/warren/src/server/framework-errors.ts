@@ -1,7 +1,7 @@
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { type ErrorBody, PROTOCOL_HEADER, PROTOCOL_VERSION } from "../protocol/index.js";
+import { type ErrorBody, errorStatus, PROTOCOL_HEADER, PROTOCOL_VERSION } from "../protocol/index.js";
 
 /**
  * Answers the server gives before any route is found, in the protocol's `{error, detail}` shape
@@ -12,18 +12,19 @@ import { type ErrorBody, PROTOCOL_HEADER, PROTOCOL_VERSION } from "../protocol/i
 /** For fastify's `frameworkErrors`: a URL that does not decode. */
 export function answerFrameworkError(error: Error, _request: FastifyRequest, reply: FastifyReply): void {
   void reply
-    .code(400)
+    .code(errorStatus("bad_request"))
     .header(PROTOCOL_HEADER, PROTOCOL_VERSION)
     .send({ error: "bad_request", detail: error.message } satisfies ErrorBody);
 }
 
 /** Writes a whole HTTP error response on a raw socket and closes it. */
-function answerRaw(socket: Duplex, status: number, body: ErrorBody): void {
+function answerRaw(socket: Duplex, body: ErrorBody): void {
   if (!socket.writable) {
     socket.destroy();
     return;
   }
   const text = JSON.stringify(body);
+  const status = errorStatus(body.error);
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
       "Content-Type: application/json; charset=utf-8\r\n" +
@@ -41,7 +42,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
     return;
   }
   if (error.code === "HPE_HEADER_OVERFLOW") {
-    answerRaw(socket, 431, {
+    answerRaw(socket, {
       error: "headers_too_large",
       detail: "the request's headers are too large; send fewer or shorter headers",
     });
@@ -51,12 +52,12 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
     error.code === "HPE_INVALID_METHOD"
       ? "the request's method is not one this server knows; routes take GET or POST"
       : `the request could not be parsed as HTTP: ${error.message}`;
-  answerRaw(socket, 400, { error: "bad_request", detail });
+  answerRaw(socket, { error: "bad_request", detail });
 }
 
 /** For the HTTP server's `connect` event: this server is not a proxy. */
 export function answerConnect(_request: unknown, socket: Duplex): void {
-  answerRaw(socket, 400, {
+  answerRaw(socket, {
     error: "bad_request",
     detail: "CONNECT is not supported: this server is not a proxy; routes take GET or POST",
   });

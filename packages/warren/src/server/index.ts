@@ -8,7 +8,8 @@ export {
   startServer,
   type WarrenServer,
 } from "./app.js";
+export type { HostedRun } from "./hosted-run.js";
 export { HttpError } from "./http-error.js";
 export * from "./limits.js";
-export type { HostedRun, RunRegistry } from "./run-registry.js";
+export type { RunRegistry } from "./run-registry.js";
 export { bundledScenarios, catalogOf, type ScenarioCatalog } from "./scenario-catalog.js";

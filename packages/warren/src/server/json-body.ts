@@ -10,7 +10,6 @@ export function requireJsonContent(request: FastifyRequest): void {
   const type = request.headers["content-type"];
   if (type !== undefined && /^application\/json\s*(;|$)/i.test(type)) return;
   throw new HttpError(
-    415,
     "unsupported_media_type",
     `${request.method} ${request.url.split("?")[0]} needs Content-Type: application/json, even with no body (got ${type === undefined ? "none" : JSON.stringify(type)})`,
   );
@@ -30,7 +29,7 @@ export function installJsonParser(app: FastifyInstance): void {
       done(null, JSON.parse(text as string));
     } catch (error) {
       done(
-        new HttpError(400, "malformed_json", `the body is not valid JSON: ${(error as Error).message}`),
+        new HttpError("malformed_json", `the body is not valid JSON: ${(error as Error).message}`),
         undefined,
       );
     }

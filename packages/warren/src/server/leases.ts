@@ -69,7 +69,6 @@ export class LeaseBook {
   authenticate(agentId: string, presented: string | undefined): Lease {
     if (presented === undefined || presented === "") {
       throw new HttpError(
-        401,
         "lease_required",
         `this request needs the lease of ${agentId}: pass ?lease=<token> (or Authorization: Bearer <token>) from POST …/agents/${agentId}/claim`,
       );
@@ -82,12 +81,11 @@ export class LeaseBook {
     const last = this.lapsed.get(agentId);
     if (!lease && last !== undefined && sameToken(presented, last)) {
       throw new HttpError(
-        403,
         "lease_expired",
         `the lease on ${agentId} expired (no request for ${this.ttlMs / 1000} s); claim the agent again for a fresh token`,
       );
     }
-    throw new HttpError(403, "lease_invalid", `that token is not the current lease on ${agentId}`);
+    throw new HttpError("lease_invalid", `that token is not the current lease on ${agentId}`);
   }
 
   /**

@@ -7,7 +7,6 @@ export function requireProtocol(offered: unknown, where: string): void {
   if (offered === undefined) return;
   if (offered !== PROTOCOL_VERSION) {
     throw new HttpError(
-      409,
       "protocol_mismatch",
       `this server speaks ${PROTOCOL_VERSION}; the request's ${where} asks for ${JSON.stringify(offered)}`,
     );

@@ -37,7 +37,6 @@ function checkRequest(request: FastifyRequest, allowed: AllowedHosts | undefined
   const host = request.headers.host;
   if (host === undefined || !allowed.has(host)) {
     throw new HttpError(
-      403,
       "host_not_allowed",
       `this server does not answer as ${host === undefined ? "a request without a Host header" : `Host ${JSON.stringify(host)}`}; use its listening address or localhost (or start it with --allow-host NAME)`,
     );
@@ -46,7 +45,6 @@ function checkRequest(request: FastifyRequest, allowed: AllowedHosts | undefined
   if (origin === undefined) return;
   if (!isOwnOrigin(origin, host)) {
     throw new HttpError(
-      403,
       "origin_not_allowed",
       `requests from pages of ${JSON.stringify(origin)} are refused: only this server's own pages may call it from a browser`,
     );

@@ -1,102 +1,12 @@
 import { type Clock, Run, RunError, realClock } from "../engine/index.js";
-import type { AgentView, CreateRunRequest, NpcPolicies, RunView } from "../protocol/index.js";
+import type { CreateRunRequest, RunView } from "../protocol/index.js";
 import { abandonIfUnclaimed } from "./abandonment.js";
 import { EndedRuns } from "./ended-runs.js";
-import { HttpError } from "./http-error.js";
-import { LeaseBook } from "./leases.js";
+import { HostedRun } from "./hosted-run.js";
+import { HttpError, httpErrorOf } from "./http-error.js";
 import type { RunStore } from "./run-store.js";
 import type { ScenarioCatalog } from "./scenario-catalog.js";
 import { type RunLog, StoredRun } from "./stored-run.js";
-
-/** A run as the server keeps it: the engine's run, its leases and how it was asked for. */
-export class HostedRun {
-  readonly leases: LeaseBook;
-  private readonly claimedOnce = new Set<string>();
-
-  constructor(
-    readonly run: Run,
-    readonly npcPolicy: NpcPolicies,
-    readonly controlled: readonly string[],
-    readonly createdUnix: number,
-    /** Wall seconds after its creation at which a run still created ends abandoned. */
-    readonly claimWithinS: number,
-    leaseTtlMs: number,
-    now: () => number,
-  ) {
-    this.leases = new LeaseBook(leaseTtlMs, now);
-  }
-
-  /** A run with no remote agents starts at once; the others wait for their claims. */
-  startIfReady(): void {
-    if (this.controlled.length === 0) this.run.start();
-  }
-
-  /** The run starts once every controlled agent has been claimed, so no deadline runs out unseen. */
-  noteClaimed(agentId: string): void {
-    this.claimedOnce.add(agentId);
-    if (this.controlled.every((a) => this.claimedOnce.has(a))) this.run.start();
-  }
-
-  /** Controlled agents not yet claimed: the run starts when there are none. */
-  unclaimed(): string[] {
-    return this.controlled.filter((a) => !this.claimedOnce.has(a));
-  }
-
-  view(): RunView {
-    const summary = this.run.summary();
-    const unclaimed = this.unclaimed();
-    const agents: AgentView[] = summary.agents.map((a) => {
-      const held = this.leases.holding(a.agent_id);
-      return {
-        ...a,
-        leased: held !== undefined,
-        holder: held ? held.holder : null,
-        lease_expires_unix: held ? held.expiresAt / 1000 : null,
-      };
-    });
-    return {
-      ...summary,
-      status_reason:
-        summary.status === "created"
-          ? `waiting for ${unclaimed.join(", ")} to be claimed`
-          : summary.status_reason,
-      npc_policy: this.npcPolicy,
-      affordances: this.run.affordanceMode,
-      controlled_agents: [...this.controlled],
-      unclaimed_agents: unclaimed,
-      deadline_s: this.run.decisionTimeoutMs / 1000,
-      max_sim_s: this.run.simTimeLimitMs / 1000,
-      max_wall_s: this.run.maxWallMs / 1000,
-      claim_within_s: this.claimWithinS,
-      created_unix: this.createdUnix,
-      agents,
-    };
-  }
-
-  /** 404 for an agent the run does not have. */
-  requireAgent(agentId: string): void {
-    if (this.run.controllerOf(agentId) === undefined) {
-      const known = this.run.agents().map((a) => a.agent_id);
-      throw new HttpError(
-        404,
-        "unknown_agent",
-        `run ${this.run.id} has no agent "${agentId}"; its agents are ${known.join(", ")}`,
-      );
-    }
-  }
-
-  /** 410 once the run has ended, with its terminal status. */
-  requireNotEnded(): void {
-    const status = this.run.status;
-    if (status === "created" || status === "running") return;
-    throw new HttpError(
-      410,
-      status === "interrupted" ? "run_interrupted" : "run_ended",
-      `run ${this.run.id} has ended: ${status}${this.run.statusReason ? ` (${this.run.statusReason})` : ""}`,
-      { status },
-    );
-  }
-}
 
 export interface RegistryOptions {
   catalog: ScenarioCatalog;
@@ -145,7 +55,6 @@ export class RunRegistry {
     if (!scenario) {
       const names = this.options.catalog.list().map((s) => s.name);
       throw new HttpError(
-        404,
         "unknown_scenario",
         `there is no scenario "${scenarioName}"; scenarios: ${names.join(", ")}`,
       );
@@ -153,7 +62,6 @@ export class RunRegistry {
     const live = this.runs.size;
     if (live >= this.options.maxLiveRuns) {
       throw new HttpError(
-        503,
         "too_many_runs",
         `this server already hosts ${live} runs that have not ended (at most ${this.options.maxLiveRuns}); try again when one ends`,
       );
@@ -181,7 +89,7 @@ export class RunRegistry {
         maxRetainedBytes: this.options.maxRunBytes,
       });
     } catch (error) {
-      if (error instanceof RunError) throw new HttpError(400, "bad_request", error.message);
+      if (error instanceof RunError) throw httpErrorOf(error, "body");
       throw error;
     }
     const claimWithinS = request.claim_within_s ?? this.options.claimWithinS;
@@ -250,7 +158,7 @@ export class RunRegistry {
       n >= 1 && n < this.nextId
         ? this.ended.forgottenDetail(runId)
         : `there is no run "${runId}"; GET /v1/runs lists them`;
-    return new HttpError(404, "unknown_run", detail);
+    return new HttpError("unknown_run", detail);
   }
 
   /** Ends every run still going (as interrupted, never a stale running): the server is stopping. */

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
 import type { CreateRunRequest, RunEvent, RunView } from "../protocol/index.js";
-import type { HostedRun } from "./run-registry.js";
+import type { HostedRun } from "./hosted-run.js";
 import { SCHEMA, STORE_FORMAT } from "./run-store-schema.js";
 import { RUN_STORE_WRITER_SOURCE, RUN_STORE_WRITES, type RunStoreWrite } from "./run-store-writer.js";
 

@@ -3,7 +3,7 @@ import { parseQueueUrl } from "./queue-url.js";
 import { type QueueWorker, startQueueWorker } from "./queue-worker.js";
 import { checkRedis, jobIdOf, KEEP_FINISHED_S, RUN_ATTEMPTS, RUN_QUEUE } from "./run-queue.js";
 import type { RunRecord } from "./run-record.js";
-import type { RunSink } from "./sweep.js";
+import type { RunSink } from "./run-sink.js";
 import type { RunSpec } from "./sweep-plan.js";
 
 /** With nothing finished for this long, the sweep checks on every run it still awaits. */

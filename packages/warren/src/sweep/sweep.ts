@@ -1,6 +1,6 @@
 import { RecordBatcher } from "./record-batcher.js";
 import { RunPool } from "./run-pool.js";
-import type { RunRecord } from "./run-record.js";
+import type { RunSink } from "./run-sink.js";
 import { SweepDir } from "./sweep-dir.js";
 import type { RunSpec } from "./sweep-plan.js";
 import { type ProgressSink, SweepProgress } from "./sweep-progress.js";
@@ -26,12 +26,6 @@ export interface SweepResult {
   resumed: number;
   /** Runs that could not be played (not the same as a failed run); a restart tries them again. */
   errors: { key: string; error: string }[];
-}
-
-/** What plays a sweep's missing runs and reports each as it finishes. */
-export interface RunSink {
-  finished(record: RunRecord): void;
-  failed(spec: RunSpec, error: string): void;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { RunEvent } from "../engine/types.js";
+import type { RunEvent } from "../engine/events.js";
 import { VIEWER_SCRIPTS, VIEWER_STYLESHEET, viewerAsset } from "./assets.js";
 import type { RunRecord } from "./run-record.js";
 import type { Scene } from "./scene.js";

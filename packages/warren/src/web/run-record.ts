@@ -1,6 +1,6 @@
+import type { RunEvent } from "../engine/events.js";
 import { decisionsFromEvents, Run } from "../engine/run.js";
 import type { ScenarioDefinition } from "../engine/scenario.js";
-import type { RunEvent } from "../engine/types.js";
 import { type WorldChange, WorldFollower } from "./world-state.js";
 
 /**

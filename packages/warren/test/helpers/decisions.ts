@@ -1,8 +1,8 @@
-import type { Decision, Observation } from "../../src/engine/index.js";
+import type { Decision, Observation, ToolArgs } from "../../src/engine/index.js";
 
 /** Small makers and readings shared by the scripted players of the tests. */
 
-export const act = (action: string, args: Record<string, unknown> = {}): Decision => ({
+export const act = (action: string, args: ToolArgs = {}): Decision => ({
   kind: "action",
   action,
   args,

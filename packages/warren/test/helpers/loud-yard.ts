@@ -29,8 +29,9 @@ export const loudYard: ScenarioDefinition = {
       },
       unavailable: () => "",
       offer: () => ({ params: {}, suggestions: [{ bytes: 5 }] }),
-      begin: (ctx, _agent, args) => {
-        ctx.emit("echo", { text: "x".repeat(args.bytes as number) });
+      begin: (ctx, agent, args) => {
+        // A message to itself: a kind the protocol declares, so every frame matches its schema.
+        ctx.emit("message", { from: agent.id, to: agent.id, text: "x".repeat(args.bytes as number) });
         return { durationMs: 1 };
       },
     },

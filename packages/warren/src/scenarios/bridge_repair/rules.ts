@@ -1,4 +1,5 @@
 import type { ToolContext, ToolDefinition } from "../../engine/tool.js";
+import type { FeatureValue } from "../../engine/types.js";
 import type { AgentState, Item, Place, World } from "../../engine/world.js";
 import { sameCell } from "../../engine/world.js";
 import { STACKS, spanCell } from "./map.js";
@@ -114,7 +115,7 @@ export function reactToMessage(ctx: ToolContext, agent: AgentState, text: string
   }
 }
 
-export function bridgeFeatures(world: World, place: Place): Record<string, unknown> {
+export function bridgeFeatures(world: World, place: Place): Record<string, FeatureValue> {
   if (place.id !== "bridge") return {};
   const fixed = Number(world.flags.get("sections_fixed") ?? 0);
   return {

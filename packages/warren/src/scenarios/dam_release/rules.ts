@@ -1,4 +1,5 @@
 import type { ToolDefinition } from "../../engine/tool.js";
+import type { FeatureValue } from "../../engine/types.js";
 import type { AgentState, Place, World } from "../../engine/world.js";
 import { BANK_OF_ROLE, releaseOrder } from "./map.js";
 
@@ -85,7 +86,7 @@ function leverProblem(world: World, agent: AgentState): { refused: string; hint?
 }
 
 /** The board is the supervisor's to read. */
-export function damFeatures(world: World, place: Place, viewer: AgentState): Record<string, unknown> {
+export function damFeatures(world: World, place: Place, viewer: AgentState): Record<string, FeatureValue> {
   if (place.id !== "control_room" || viewer.role !== "supervisor") return {};
   return { release_order: releaseOrder(world).join(", ") };
 }

@@ -1,4 +1,5 @@
 import type { ToolContext } from "../../engine/tool.js";
+import type { FeatureValue } from "../../engine/types.js";
 import type { AgentState, Item, Place, World } from "../../engine/world.js";
 import { rota } from "./map.js";
 
@@ -18,7 +19,7 @@ export function reactToDrop(ctx: ToolContext, agent: AgentState, item: Item): vo
   ctx.progress("harvest", 1);
 }
 
-export function farmFeatures(world: World, place: Place): Record<string, unknown> {
+export function farmFeatures(world: World, place: Place): Record<string, FeatureValue> {
   if (place.id !== "market") return {};
   return { rota: rota(world) };
 }

@@ -1,4 +1,5 @@
 import type { ToolContext } from "../../engine/tool.js";
+import type { FeatureValue } from "../../engine/types.js";
 import type { AgentState, Item, Place, World } from "../../engine/world.js";
 import { ledger } from "./map.js";
 
@@ -33,7 +34,7 @@ export function creditAddresses(ctx: ToolContext, agent: AgentState, text: strin
 }
 
 /** The ledger is the dispatcher's: only the dispatcher reads it. */
-export function townFeatures(world: World, place: Place, viewer: AgentState): Record<string, unknown> {
+export function townFeatures(world: World, place: Place, viewer: AgentState): Record<string, FeatureValue> {
   if (place.id !== "post_office" || viewer.role !== "dispatcher") return {};
   return { ledger: ledger(world) };
 }

@@ -1,4 +1,5 @@
 import type { ToolDefinition } from "../../engine/tool.js";
+import type { FeatureValue } from "../../engine/types.js";
 import type { Place, World } from "../../engine/world.js";
 import { sameCell } from "../../engine/world.js";
 
@@ -64,7 +65,7 @@ function locked(world: World): boolean {
   return Number(world.flags.get("wrong_codes")) >= MAX_WRONG_CODES;
 }
 
-export function stationFeatures(world: World, place: Place): Record<string, unknown> {
+export function stationFeatures(world: World, place: Place): Record<string, FeatureValue> {
   if (place.id === "vault") return { code_book: String(world.flags.get("code_book")) };
   if (place.id === "gate") {
     return {

@@ -8,12 +8,12 @@ import {
   type ReleaseResponse,
 } from "../../protocol/index.js";
 import type { AccessToken } from "../access-token.js";
+import type { HostedRun } from "../hosted-run.js";
 import { HttpError } from "../http-error.js";
 import { presentedLease } from "../lease-token.js";
-import { awaitObservation } from "../long-poll.js";
 import { requireProtocol } from "../protocol-version.js";
 import { routeSchema, routeUrl } from "../route-schema.js";
-import type { HostedRun, RunRegistry } from "../run-registry.js";
+import type { RunRegistry } from "../run-registry.js";
 
 const { claimAgent, getBriefing, pollObservations, releaseAgent } = operations;
 
@@ -41,7 +41,6 @@ export function agentRoutes(app: FastifyInstance, registry: RunRegistry, access:
       hosted.requireNotEnded();
       if (run.controllerOf(agentId) !== "remote") {
         throw new HttpError(
-          409,
           "not_remote",
           `${agentId} is played by its ${run.controllerOf(agentId)} controller in ${run.id}; create a run with it in controlled_agents`,
         );
@@ -49,7 +48,6 @@ export function agentRoutes(app: FastifyInstance, registry: RunRegistry, access:
       const claim = hosted.leases.claim(agentId, presentedLease(request), request.query.holder ?? "");
       if (!claim.ok) {
         throw new HttpError(
-          409,
           "agent_leased",
           `${agentId} is leased${claim.holder ? ` by ${claim.holder}` : ""} until ${new Date(claim.expiresAt).toISOString()}; present that lease to resume, or claim after it expires or is released`,
         );
@@ -95,7 +93,7 @@ export function agentRoutes(app: FastifyInstance, registry: RunRegistry, access:
       hosted.requireNotEnded();
       const endHold = hosted.leases.hold(agentId, presentedLease(request));
       const waitMs = Math.min(request.query.wait, MAX_WAIT_S) * 1000;
-      const wait = awaitObservation(hosted.run, agentId, request.query.after, waitMs);
+      const wait = hosted.run.awaitObservation(agentId, request.query.after, waitMs);
       const onClose = (): void => {
         if (!reply.sent) wait.cancel();
       };

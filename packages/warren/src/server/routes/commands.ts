@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { RunError } from "../../engine/index.js";
 import { operations, type Receipt } from "../../protocol/index.js";
-import { HttpError } from "../http-error.js";
+import { HttpError, httpErrorOf } from "../http-error.js";
 import { presentedLease } from "../lease-token.js";
 import { routeSchema, routeUrl } from "../route-schema.js";
 import type { RunRegistry } from "../run-registry.js";
@@ -27,12 +27,7 @@ export function commandRoutes(app: FastifyInstance, registry: RunRegistry): void
         // Every verdict, rejected/stale/expired included, is a receipt with 200: the body says which.
         return hosted.run.submit(request.params.agent, request.body);
       } catch (error) {
-        if (
-          error instanceof RunError &&
-          (error.code === "unprocessable_command" || error.code === "limit_exceeded")
-        ) {
-          throw new HttpError(422, error.code, error.message);
-        }
+        if (error instanceof RunError) throw httpErrorOf(error, "path");
         throw error;
       }
     },
@@ -49,7 +44,6 @@ export function commandRoutes(app: FastifyInstance, registry: RunRegistry): void
       const receipt = hosted.run.receipt(agent, command_id);
       if (!receipt) {
         throw new HttpError(
-          404,
           "unknown_command",
           `${agent} has no accepted command "${command_id}"; only accepted commands keep their id (rejected, stale and expired ones are judged again on retry)`,
         );

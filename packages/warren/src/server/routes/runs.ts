@@ -40,7 +40,6 @@ export function runRoutes(
       preValidation: async (request) => {
         if (request.body === null) {
           throw new HttpError(
-            400,
             "bad_request",
             "the body is JSON null: send an object of run options ({} or no body for every default)",
           );

@@ -16,7 +16,6 @@ export function spectateRoutes(app: FastifyInstance, registry: RunRegistry, maxB
     },
     handler: async () => {
       throw new HttpError(
-        426,
         "upgrade_required",
         "the spectator stream is a WebSocket: connect with Upgrade: websocket",
       );
