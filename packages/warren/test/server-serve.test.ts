@@ -108,6 +108,20 @@ describe("warren serve", () => {
     }
   });
 
+  it("closes cleanly on a SIGTERM sent the moment its listening line shows, every time", async () => {
+    // The signal handlers are in place before the line is written: a SIGTERM at once is no kill.
+    await Promise.all(
+      Array.from({ length: 3 }, async () => {
+        const child = serve("--port", "0");
+        const exited = once(child, "exit");
+        child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+          if (chunk.includes("listening on")) child.kill("SIGTERM");
+        });
+        assert.deepEqual(await exited, [0, null]);
+      }),
+    );
+  });
+
   it("refuses bad flags with exit code 2 and the usage", async () => {
     const cases = [
       ["--port", "70000"],

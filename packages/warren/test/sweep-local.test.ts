@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -126,6 +126,23 @@ test("warren sweep and warren worker refuse bad input with a usage error", async
   const cli = await runWarren(["sweep", "moon_base"]);
   assert.equal(cli.code, 2);
   assert.match(cli.stderr, /there is no scenario "moon_base"[\s\S]*Usage: warren sweep SCENARIO\.\.\./);
+});
+
+test("without --out a sweep writes under the user's state folder, says where, and leaves the current folder alone", async () => {
+  const state = join(root, "state");
+  const here = join(root, "here");
+  mkdirSync(here);
+  const sweep = await runWarren(
+    ["sweep", "signal_relay", "bridge_repair", "--seeds", "1-2", "--workers", "1"],
+    here,
+    { ...process.env, XDG_STATE_HOME: state },
+  );
+  assert.equal(sweep.code, 0, sweep.stderr);
+  const dir = join(state, "warren", "sweeps", "signal_relay+bridge_repair");
+  assert.ok(sweep.stderr.includes(`writing to ${dir}\n`), sweep.stderr);
+  assert.ok(sweep.stdout.includes(`records: ${join(dir, "runs.jsonl")}\n`), sweep.stdout);
+  assert.equal(readRecords(dir).length, 4);
+  assert.deepEqual(readdirSync(here), []);
 });
 
 test("an unreachable Redis is an error saying so, for the sweep and the worker alike", async () => {

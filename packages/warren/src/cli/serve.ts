@@ -50,6 +50,19 @@ function parseDataDir(text: string | undefined, noPersist: boolean): string | un
   return text ?? defaultDataDir();
 }
 
+/** Resolves at the first SIGINT or SIGTERM from now on. */
+function stopSignal(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      resolve();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+}
+
 export const serveCommand: CliCommand = {
   name: "serve",
   usage:
@@ -84,6 +97,9 @@ export const serveCommand: CliCommand = {
     }
     const insecureNoToken = values["insecure-no-token"] === true;
     const dataDir = parseDataDir(values.data as string | undefined, values["no-persist"] === true);
+    // Listening for SIGINT/SIGTERM before starting, so a signal sent as soon as the listening line
+    // shows (or while the server starts) closes it cleanly rather than killing the process.
+    const stopped = stopSignal();
     const server = await startServer(
       { host, port },
       {
@@ -124,15 +140,7 @@ export const serveCommand: CliCommand = {
           : `warren serve: warning: listening on ${host}: reachable from other machines; creating, deleting and claiming need the token`,
       );
     }
-    await new Promise<void>((resolve) => {
-      const stop = (): void => {
-        process.off("SIGINT", stop);
-        process.off("SIGTERM", stop);
-        resolve();
-      };
-      process.on("SIGINT", stop);
-      process.on("SIGTERM", stop);
-    });
+    await stopped;
     await server.close();
     io.err("warren serve: stopped");
     return 0;

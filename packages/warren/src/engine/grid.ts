@@ -68,29 +68,41 @@ export class Space {
 
   private fieldTo(goal: number): Int32Array {
     const w = this.width;
-    const field = new Int32Array(w * this.height).fill(-1);
-    if (this.blocked[goal] === 1) return field;
-    const queue = new Int32Array(w * this.height);
+    const size = w * this.height;
+    const blocked = this.blocked;
+    const field = new Int32Array(size).fill(-1);
+    if (blocked[goal] === 1) return field;
+    const queue = new Int32Array(size);
     let head = 0;
     let tail = 0;
     field[goal] = 0;
     queue[tail++] = goal;
+    // The four neighbours inline: a field is made once per destination, before the loop is hot.
     while (head < tail) {
       const at = queue[head++]!;
       const d = field[at]! + 1;
       const x = at % w;
-      if (x + 1 < w) tail = this.visit(field, queue, tail, at + 1, d);
-      if (x > 0) tail = this.visit(field, queue, tail, at - 1, d);
-      if (at + w < field.length) tail = this.visit(field, queue, tail, at + w, d);
-      if (at - w >= 0) tail = this.visit(field, queue, tail, at - w, d);
+      let next = at + 1;
+      if (x + 1 < w && field[next] === -1 && blocked[next] === 0) {
+        field[next] = d;
+        queue[tail++] = next;
+      }
+      next = at - 1;
+      if (x > 0 && field[next] === -1 && blocked[next] === 0) {
+        field[next] = d;
+        queue[tail++] = next;
+      }
+      next = at + w;
+      if (next < size && field[next] === -1 && blocked[next] === 0) {
+        field[next] = d;
+        queue[tail++] = next;
+      }
+      next = at - w;
+      if (next >= 0 && field[next] === -1 && blocked[next] === 0) {
+        field[next] = d;
+        queue[tail++] = next;
+      }
     }
     return field;
-  }
-
-  private visit(field: Int32Array, queue: Int32Array, tail: number, cell: number, d: number): number {
-    if (field[cell] !== -1 || this.blocked[cell] === 1) return tail;
-    field[cell] = d;
-    queue[tail] = cell;
-    return tail + 1;
   }
 }

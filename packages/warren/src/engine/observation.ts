@@ -33,10 +33,11 @@ export function buildObservation(
   const hereItems: SeenItem[] = [];
   seeAgents(world, world.agentIdsAt(agent.cell), agent.id, budget, hereAgents);
   seeItems(world, world.itemIdsAt(agent.cell), budget, hereItems);
+  const cell = cellName(agent.cell);
   const placeView: PlaceView = {
     id: place?.id ?? null,
     name: place?.name ?? "open ground",
-    cell: cellName(agent.cell),
+    cell,
     description: place?.description ?? "",
     items: hereItems,
     agents: hereAgents,
@@ -44,32 +45,34 @@ export function buildObservation(
   };
   const nearby = lookAround(world, agent, sightOf(scenario, agent.role), budget);
   const readiness: ToolReadiness[] = [];
+  // A busy lane's sentence is the same for each of its tools: written once per observation.
+  const busySentences = agent.lanes.size > 0 ? new Map<string, string>() : undefined;
   for (const tool of tools) {
-    const busy = agent.lanes.get(tool.spec.lane);
-    // With every affordance offered, readiness tells only of busy lanes: the world is for the agent to read.
-    const whyNot = busy
-      ? `your ${tool.spec.lane} lane is busy with ${busy.action} until t=${busy.until_ms / 1000}s`
-      : mode === "all"
-        ? ""
-        : tool.unavailable(ctx, agent);
-    readiness.push({
-      action: tool.spec.name,
-      lane: tool.spec.lane,
-      durative: tool.spec.durative,
-      ready: whyNot === "",
-      why_not: whyNot,
-    });
+    const lane = tool.spec.lane;
+    const busy = agent.lanes.get(lane);
+    let whyNot: string;
+    if (busy) {
+      whyNot = busySentences!.get(lane) ?? "";
+      if (whyNot === "") {
+        whyNot = `your ${lane} lane is busy with ${busy.action} until t=${busy.until_ms / 1000}s`;
+        busySentences!.set(lane, whyNot);
+      }
+    } else {
+      // With every affordance offered, readiness tells only of busy lanes: the world is for the agent to read.
+      whyNot = mode === "all" ? "" : tool.unavailable(ctx, agent);
+    }
+    readiness.push(whyNot === "" ? readyEntry(tool) : entry(tool, whyNot));
   }
   const observation: Observation = {
     agent: agent.id,
     time: ctx.now,
     reason,
-    busy: [...agent.lanes.values()].map(({ token: _token, ...lane }) => lane),
+    busy: busyLanes(agent),
     you: {
       id: agent.id,
       name: agent.name,
       role: agent.role,
-      cell: cellName(agent.cell),
+      cell,
       place: place?.id ?? null,
       inventory: agent.inventory.map((id) => itemView(world, id)),
       budgets_left: {
@@ -79,8 +82,9 @@ export function buildObservation(
     },
     place: placeView,
     nearby,
-    messages: agent.inbox.slice(),
-    outcomes: agent.outcomes.slice(),
+    // The agent's inbox and outcomes are handed over whole: the caller starts new ones for it.
+    messages: agent.inbox,
+    outcomes: agent.outcomes,
     objectives: world.objectiveViews(),
     tools: readiness,
   };
@@ -129,6 +133,34 @@ function everyTarget(world: World, tool: ToolDefinition, o: Observation): Afford
   return params;
 }
 
+/** Each tool's "ready" entry, the most common one: shared between observations (read-only). */
+const readyEntries = new WeakMap<ToolDefinition, ToolReadiness>();
+
+function readyEntry(tool: ToolDefinition): ToolReadiness {
+  let ready = readyEntries.get(tool);
+  if (!ready) readyEntries.set(tool, (ready = entry(tool, "")));
+  return ready;
+}
+
+function entry(tool: ToolDefinition, whyNot: string): ToolReadiness {
+  return {
+    action: tool.spec.name,
+    lane: tool.spec.lane,
+    durative: tool.spec.durative,
+    ready: whyNot === "",
+    why_not: whyNot,
+  };
+}
+
+/** The agent's busy lanes as it sees them (field for field, without the wake token). */
+function busyLanes(agent: AgentState): Observation["busy"] {
+  const out: Observation["busy"] = [];
+  for (const l of agent.lanes.values()) {
+    out.push({ lane: l.lane, action: l.action, args: l.args, since_ms: l.since_ms, until_ms: l.until_ms });
+  }
+  return out;
+}
+
 function itemView(world: World, id: string): SeenItem {
   const item = world.items.get(id)!;
   const where = item.location;
@@ -153,8 +185,7 @@ function seeAgents(
     if (id === self) continue;
     if (budget.left <= 0) break;
     budget.left--;
-    const a = world.agents.get(id)!;
-    out.push({ id: a.id, name: a.name, role: a.role, cell: cellName(a.cell) });
+    out.push(world.agentView(id));
   }
 }
 
@@ -175,18 +206,20 @@ function lookAround(
 ): Observation["nearby"] {
   const nearby: Observation["nearby"] = { agents: [], items: [], places: [] };
   const space = world.spaces.get(agent.cell.space)!;
+  const origin = world.cellKey(space.id, 0, 0);
   for (let ring = 1; ring <= radius; ring++) {
     for (let dy = -ring; dy <= ring; dy++) {
-      for (let dx = -ring; dx <= ring; dx++) {
-        if (Math.max(Math.abs(dx), Math.abs(dy)) !== ring) continue;
+      // The ring's cells only: its top and bottom rows whole, the rows between at both ends.
+      const step = dy === -ring || dy === ring ? 1 : 2 * ring;
+      for (let dx = -ring; dx <= ring; dx += step) {
         const x = agent.cell.x + dx;
         const y = agent.cell.y + dy;
         if (!space.contains(x, y)) continue;
-        const cell = { space: space.id, x, y };
-        const place = world.placeAt(cell);
-        if (place) nearby.places.push({ id: place.id, name: place.name, cell: cellName(cell) });
-        seeAgents(world, world.agentIdsAt(cell), agent.id, budget, nearby.agents);
-        seeItems(world, world.itemIdsAt(cell), budget, nearby.items);
+        const key = origin + y * space.width + x;
+        const place = world.placeAtKey(key);
+        if (place) nearby.places.push({ id: place.id, name: place.name, cell: cellName(place.cell) });
+        seeAgents(world, world.agentIdsAtKey(key), agent.id, budget, nearby.agents);
+        seeItems(world, world.itemIdsAtKey(key), budget, nearby.items);
       }
     }
   }

@@ -1,4 +1,4 @@
-import { type Cell, Space } from "./grid.js";
+import { type Cell, cellName, Space } from "./grid.js";
 import type {
   Budgets,
   BusyLane,
@@ -6,6 +6,7 @@ import type {
   ObjectiveView,
   OwnOutcome,
   ReceivedMessage,
+  SeenAgent,
 } from "./types.js";
 
 export interface Place {
@@ -69,6 +70,8 @@ export class World {
   private readonly spaceOffsets = new Map<string, number>();
   private nextOffset = 0;
   private objectiveCache: ObjectiveView[] | undefined;
+  /** How each agent is seen by others, until it moves: shared between observations (read-only). */
+  private readonly agentViews = new Map<string, SeenAgent>();
 
   constructor(readonly budgets: Budgets) {}
 
@@ -124,7 +127,19 @@ export class World {
   moveAgent(agent: AgentState, cell: Cell): void {
     indexRemove(this.agentsByCell, this.key(agent.cell), agent.id);
     agent.cell = cell;
+    this.agentViews.delete(agent.id);
     indexAdd(this.agentsByCell, this.key(cell), agent.id);
+  }
+
+  /** An agent as others see it: the same object for every observation until the agent moves. */
+  agentView(id: string): SeenAgent {
+    let view = this.agentViews.get(id);
+    if (!view) {
+      const a = this.agents.get(id)!;
+      view = { id: a.id, name: a.name, role: a.role, cell: cellName(a.cell) };
+      this.agentViews.set(id, view);
+    }
+    return view;
   }
 
   moveItem(item: Item, location: ItemLocation): void {
@@ -147,6 +162,26 @@ export class World {
   /** The ids of items on a cell, without copying (do not change it). */
   itemIdsAt(cell: Cell): ReadonlySet<string> {
     return this.itemsByCell.get(this.key(cell)) ?? NONE;
+  }
+
+  /**
+   * The number that stands for cell (x, y) of a space in the by-cell lookups below: the space's
+   * offset plus y * width + x (for scanning the cells around one without building each cell).
+   */
+  cellKey(space: string, x: number, y: number): number {
+    return this.spaceOffsets.get(space)! + y * this.spaces.get(space)!.width + x;
+  }
+
+  agentIdsAtKey(key: number): ReadonlySet<string> {
+    return this.agentsByCell.get(key) ?? NONE;
+  }
+
+  itemIdsAtKey(key: number): ReadonlySet<string> {
+    return this.itemsByCell.get(key) ?? NONE;
+  }
+
+  placeAtKey(key: number): Place | undefined {
+    return this.placesByCell.get(key);
   }
 
   agentsAt(cell: Cell): string[] {

@@ -134,8 +134,10 @@ export async function buildServer(options: ServerOptions = {}): Promise<WarrenSe
   // Host and Origin first: a request from a page the person did not mean gets nothing else.
   let allowed: AllowedHosts | undefined;
   installRequestGuard(app, () => {
+    // Asked once the server listens, not on every request: the address is a system call.
+    if (allowed) return allowed;
     const address = app.server.address();
-    if (!allowed && address && typeof address === "object") {
+    if (address && typeof address === "object") {
       allowed = new AllowedHosts(address.address, address.port, options.allowHosts);
     }
     return allowed;

@@ -17,9 +17,16 @@ export interface WarrenProcess {
 }
 
 /** `warren ARGS...` from source, as a real process with its output collected. */
-export function startWarren(args: string[], cwd = packageDir): WarrenProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", join(packageDir, "src/cli/main.ts"), ...args], {
+export function startWarren(
+  args: string[],
+  cwd = packageDir,
+  env: NodeJS.ProcessEnv = process.env,
+): WarrenProcess {
+  // tsx named by its full address, so warren can start from any folder.
+  const tsx = import.meta.resolve("tsx");
+  const child = spawn(process.execPath, ["--import", tsx, join(packageDir, "src/cli/main.ts"), ...args], {
     cwd,
+    env,
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
@@ -66,8 +73,10 @@ export function startWarren(args: string[], cwd = packageDir): WarrenProcess {
 /** Runs `warren ARGS...` to its end. */
 export async function runWarren(
   args: string[],
+  cwd = packageDir,
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const warren = startWarren(args);
+  const warren = startWarren(args, cwd, env);
   const { code } = await warren.exited;
   return { code, stdout: warren.stdout(), stderr: warren.stderr() };
 }

@@ -9,18 +9,18 @@ import { RECORDS_FILE } from "../../sweep/sweep-dir.js";
 import { planRuns, type RunSpec } from "../../sweep/sweep-plan.js";
 import { summaryTable } from "../../sweep/sweep-summary.js";
 import { type CliCommand, UsageError } from "../command.js";
+import { defaultSweepDir } from "../data-dir.js";
 import { parseCount } from "../parse-count.js";
 import { parseOptions } from "../parse-options.js";
 
 const DEFAULT_SEEDS = "1-20";
-const DEFAULT_OUT = "warren-sweep";
 
 export const sweepCommand: CliCommand = {
   name: "sweep",
   usage:
     "warren sweep SCENARIO... [--seeds A-B] [--agents FILE] [--workers N] [--out DIR] [--json] [--queue redis://H:P]",
   summary:
-    "Play every (scenario, agent mix, seed) as one run, in parallel or on a Redis queue; records to DIR/runs.jsonl, a summary table.",
+    "Play every (scenario, agent mix, seed) as one run, in parallel or on a Redis queue; records to DIR/runs.jsonl (default DIR: sweeps/SCENARIO+... in the state folder, beside the kept runs), a summary table.",
   async run(args, io) {
     const { values, positionals } = parseOptions(args, {
       seeds: { type: "string" },
@@ -47,7 +47,8 @@ export const sweepCommand: CliCommand = {
       queueUrl === undefined ? availableParallelism() : 0,
       queueUrl === undefined ? 1 : 0,
     );
-    const outDir = (values.out as string | undefined) ?? DEFAULT_OUT;
+    const outDir = (values.out as string | undefined) ?? defaultSweepDir(positionals);
+    io.err(`warren sweep: writing to ${outDir}`);
     const result = await runSweep({
       plan,
       outDir,
