@@ -30,6 +30,7 @@ import {
   schedules,
 } from "./ops/schedules.js";
 import { task } from "./ops/tasks.js";
+import { branches, diff, merge } from "./ops/worktrees.js";
 import { OpWrites } from "./store/op-writes.js";
 import { attach, attachInput, attachResize, detach } from "./terminal/attach-ops.js";
 
@@ -51,6 +52,9 @@ const HANDLERS: OpHandlers = {
   reorder,
   shutdown,
   stats,
+  diff,
+  merge,
+  branches,
   task,
   events,
   schedules,

@@ -15,6 +15,7 @@ import { Scheduler } from "./schedules/scheduler.js";
 import type { Store } from "./store/store.js";
 import { Attachments } from "./terminal/attachments.js";
 import type { TerminalRows } from "./terminal/terminal-rows.js";
+import { Worktrees } from "./worktrees/worktrees.js";
 
 /** How a reply is taken (the reply op's way, given from above: the ops sit over the services). */
 export type ReplyAs = (
@@ -30,7 +31,7 @@ export type ReplyAs = (
  * changes: the one place they are made. The feed, the dispatcher (the user's dispatch, a
  * schedule's runs and a session's spawn all start jobs through it), the peers, the task board (it
  * hears of every job's change and removal, to release what an ended job held), the schedules, who
- * is attached to which terminal, and the terminal agents' rows (made before, as the supervisor
+ * is attached to which terminal, the jobs' git worktrees, and the terminal agents' rows (made before, as the supervisor
  * tells them of screens; they forget a removed job here).
  */
 export function buildServices(
@@ -42,7 +43,8 @@ export function buildServices(
 ): OpContext {
   const clock = clockFromEnv();
   const feed = new EventsFeed(store, () => state.now());
-  const dispatcher = new Dispatcher(state, supervisor, terminalRows);
+  const worktrees = new Worktrees(state, state.log);
+  const dispatcher = new Dispatcher(state, supervisor, terminalRows, worktrees);
   const foreground = new ForegroundPeers(() => clock.now());
   const peers = new PeerService({ state, supervisor, dispatcher, feed, foreground, clock }, store);
   const board = new BoardService({ state, supervisor }, feed, store, foreground);
@@ -70,7 +72,9 @@ export function buildServices(
     new JobEvents(state, feed),
     { changed: (job) => peers.jobChanged(job), removed: (id) => peers.jobRemoved(id) },
     { changed: () => {}, removed: (id) => terminalRows.removed(id) },
+    { changed: () => {}, removed: (id) => worktrees.untrack(id) },
   );
+  worktrees.start();
   const attachments = new Attachments(state);
   const services: OpContext = {
     state,
@@ -83,6 +87,7 @@ export function buildServices(
     terminalRows,
     attachments,
     concierge,
+    worktrees,
   };
   return services;
 }

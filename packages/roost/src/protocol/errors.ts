@@ -18,6 +18,28 @@ export const ERROR_CODES = [
   "ended",
   /** The store could not keep the change (a full disk, a read-only database): nothing was changed. */
   "unwritable",
+  /** A worktree was asked outside a git repository. */
+  "not_a_repository",
+  /** A worktree was asked of a repository with no commit yet. */
+  "no_commits",
+  /** The base of a worktree names no commit. */
+  "unknown_base",
+  /** The branch asked for a worktree exists already. */
+  "branch_exists",
+  /** A worktree was asked of a bare repository. */
+  "bare_repository",
+  /** The folder worktrees go in cannot be made or written. */
+  "worktree_root_unwritable",
+  /** git is missing, or older than worktrees need (named in the error). */
+  "git_unavailable",
+  /** A job's work does not merge cleanly (the conflicting files named); nothing was changed. */
+  "merge_conflict",
+  /** The main checkout has uncommitted changes a merge would touch (named); nothing was changed. */
+  "checkout_dirty",
+  /** A job's worktree holds work a merge or a removal would leave out or lose (said what). */
+  "unsaved_work",
+  /** A job's worktree folder is gone. */
+  "worktree_missing",
   "internal",
 ] as const;
 

@@ -10,6 +10,7 @@ import type { PeerService } from "../peers/peer-service.js";
 import type { Scheduler } from "../schedules/scheduler.js";
 import type { Attachments } from "../terminal/attachments.js";
 import type { TerminalRows } from "../terminal/terminal-rows.js";
+import type { Worktrees } from "../worktrees/worktrees.js";
 
 /** What every op works with: the jobs and the services built at daemon start. */
 export interface OpContext {
@@ -23,6 +24,7 @@ export interface OpContext {
   concierge: ConciergeService;
   terminalRows: TerminalRows;
   attachments: Attachments;
+  worktrees: Worktrees;
 }
 
 /**

@@ -22,8 +22,10 @@ export const stop: OpHandler<"stop"> = async ({ state, supervisor }, _caller, ar
   return { id: job.id };
 };
 
-export const respawn: OpHandler<"respawn"> = async ({ state, supervisor }, _caller, args) => {
+export const respawn: OpHandler<"respawn"> = async ({ state, supervisor, worktrees }, _caller, args) => {
   const job = state.resolve(args.id);
+  // A worktree the person deleted is said, never made again.
+  worktrees.requirePresent(job);
   if (!state.host) await state.waitForHost();
   state.requireHost();
   await state.save(current(state, job));
@@ -31,8 +33,11 @@ export const respawn: OpHandler<"respawn"> = async ({ state, supervisor }, _call
   return { id: job.id };
 };
 
-export const rm: OpHandler<"rm"> = async ({ state, supervisor }, _caller, args) => {
-  const job: Job = state.resolve(args.id);
+export const rm: OpHandler<"rm"> = async ({ state, supervisor, worktrees }, _caller, args) => {
+  const job: Job = current(state, state.resolve(args.id));
+  // Work in its worktree is not lost by a removal the person did not force.
+  await worktrees.checkRemoval(job, args.force === true);
+  current(state, job);
   // Out of the table first: its exit, screens and replies from now on find no job to act for. Kept
   // before anything else: a store that cannot write refuses the removal, the job back as it was.
   state.jobs.delete(job.id);
@@ -45,6 +50,7 @@ export const rm: OpHandler<"rm"> = async ({ state, supervisor }, _caller, args) 
   state.removed(job.id);
   // The folder goes only once the host has let go of the job: its log is closed, its process reaped.
   await supervisor.remove(job);
+  const worktree = await worktrees.release(job, args.deleteBranch === true);
   removeJobFolder(job.dir);
-  return { id: job.id };
+  return { id: job.id, ...worktree };
 };
