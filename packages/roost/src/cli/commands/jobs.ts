@@ -4,7 +4,7 @@ import type { Command } from "../command.js";
 export const dispatch: Command = {
   name: "dispatch",
   usage:
-    "dispatch PROFILE [TASK] [--cwd DIR] [--name NAME] [--worktree [--base REF] [--branch NAME]] [--request-id ID] [--json]",
+    "dispatch PROFILE [TASK] [--cwd DIR] [--name NAME] [--request-id ID] [--worktree [--base REF] [--branch NAME]] [--json]",
   summary:
     "Starts a job from a profile in roost.json, in DIR (default: this folder); --worktree runs it in a git worktree of its own, on a new branch from REF (default HEAD).",
   positionals: [1, 2],
