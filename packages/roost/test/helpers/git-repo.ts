@@ -46,4 +46,6 @@ export const WORKTREE_PROFILES = {
     protocol: false,
   },
   idle: { command: ["sleep", "600"], task: "argv", protocol: false },
+  /** A protocol job the test speaks for (spawns, hand-backs). */
+  mute: { command: ["sleep", "600"], task: "type", protocol: true },
 } as const;
