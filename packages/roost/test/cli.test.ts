@@ -30,6 +30,9 @@ test("help: the overview, each command's usage; an unknown command fails", async
     "stop",
     "rm",
     "respawn",
+    "diff",
+    "merge",
+    "branches",
     "rename",
     "pin",
   ])

@@ -12,6 +12,7 @@ import { OPS, type OpName } from "../src/protocol/index.js";
 import { speakFor } from "./helpers/a2a.js";
 import { type Message, type RawConnection, startTestDaemon, type TestDaemon } from "./helpers/daemon.js";
 import { FAULT_PROFILES, fill, reportFigures, smallDisk } from "./helpers/faults.js";
+import { makeRepository } from "./helpers/git-repo.js";
 
 type Session = RawConnection & { token: string };
 
@@ -24,6 +25,8 @@ interface Fleet {
   concierge: string;
   schedule: number;
   paused: number;
+  /** A job in a git worktree (merged by the `merge` case). */
+  worktree: string;
   sessions: { a: Session; b: Session; child: Session; concierge: Session };
 }
 
@@ -33,6 +36,7 @@ const CASES: Record<string, (f: Fleet) => [RawConnection, Record<string, unknown
   reply: (f) => [f.user, { id: f.a, text: "a reply" }],
   stop: (f) => [f.user, { id: f.b }],
   rm: (f) => [f.user, { id: f.b }],
+  merge: (f) => [f.user, { id: f.worktree }],
   respawn: (f) => [f.user, { id: f.b }],
   pin: (f) => [f.user, { id: f.a, pinned: true }],
   rename: (f) => [f.user, { id: f.a, name: "renamed" }],
@@ -69,6 +73,11 @@ async function ok(conn: RawConnection, op: string, args: unknown): Promise<Messa
 async function setUp(daemon: TestDaemon, user: RawConnection): Promise<Fleet> {
   const a = (await ok(user, "dispatch", { profile: "mute", name: "a" })).id as string;
   const b = (await ok(user, "dispatch", { profile: "mute", name: "b" })).id as string;
+  // Off the small disk: git writes the merge's objects there whatever the store can do.
+  const repository = makeRepository();
+  const worktree = (
+    await ok(user, "dispatch", { profile: "mute", name: "w", cwd: repository, worktree: true })
+  ).id as string;
   const sa = await speakFor(daemon, a);
   const child = (await ok(sa, "spawn", { task: "help", profile: "mute", name: "child" })).id as string;
   const concierge = (await ok(user, "concierge", { action: "on", launch: { profile: "mute" } })).job
@@ -93,6 +102,7 @@ async function setUp(daemon: TestDaemon, user: RawConnection): Promise<Fleet> {
     concierge,
     schedule,
     paused,
+    worktree,
     sessions: await sessions(daemon, { a, b, child, concierge }),
   };
 }

@@ -566,3 +566,30 @@ describe("the hub's keys", () => {
     );
   });
 });
+
+test("a job in a worktree shows its branch, ahead/behind, changes and whether it merges on its row", () => {
+  const worktree = {
+    branch: "roost/fix",
+    base: "HEAD",
+    into: "main",
+    path: "/tmp/wt",
+    ahead: 2,
+    behind: 1,
+    files: 3,
+    added: 10,
+    removed: 2,
+    uncommitted: 0,
+    mergeable: false,
+    conflicts: ["a.ts"],
+    merged: false,
+    missing: false,
+    error: null,
+  };
+  const lines = view(stateWith([row("w1", { name: "fix", worktree })]), 120, 24);
+  assert.ok(
+    lines.some((l) => l.includes("⎇ roost/fix ↑2 ↓1 · 3 files +10 −2 · conflicts (1) ·")),
+    lines.join("\n"),
+  );
+  const plainRow = view(stateWith([row("p1", { name: "plain" })]), 120, 24);
+  assert.ok(!plainRow.some((l) => l.includes("⎇")), "a job without a worktree shows none");
+});

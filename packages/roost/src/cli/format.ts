@@ -1,8 +1,10 @@
 import { formatAge } from "../hub/age.js";
 import { isWaiting, rowLook, rowSays, unreadReplies } from "../hub/row-look.js";
-import { type JobRow, terminalSafe } from "../protocol/index.js";
+import { type JobRow, terminalSafe, worktreeLine } from "../protocol/index.js";
 
 const HEADER = ["ID", "NAME", "STATE", "✉", "AGE", "SAYS"];
+/** Shown when some job has a worktree: its branch and work, before what it says. */
+const WORKTREE_HEADER = "WORKTREE";
 
 /** A stopped job asks nothing: only a waiting row shows its question (and its choices). */
 function says(row: JobRow): string {
@@ -17,6 +19,7 @@ const columns = (text: string) => [...text].length;
 
 /** The rows as a table: a header, then one line a job, columns aligned, in the hub's words. */
 export function rowsTable(rows: JobRow[], now = Date.now()): string {
+  const worktrees = rows.some((row) => row.worktree);
   const cells = rows.map((row) => [
     row.id,
     `${row.pinned ? "⚑ " : ""}${terminalSafe(row.name)}`,
@@ -24,10 +27,12 @@ export function rowsTable(rows: JobRow[], now = Date.now()): string {
     unreadReplies(row) > 0 ? String(unreadReplies(row)) : "",
     // The session's age: since it was dispatched (the SAYS column tells what it does now).
     formatAge(now - Date.parse(row.createdAt)),
+    ...(worktrees ? [row.worktree ? terminalSafe(worktreeLine(row.worktree)) : ""] : []),
     terminalSafe(says(row)),
   ]);
-  const table = [HEADER, ...cells];
-  const widths = HEADER.map((_, c) => Math.max(...table.map((line) => columns(line[c]!))));
+  const header = worktrees ? [...HEADER.slice(0, -1), WORKTREE_HEADER, HEADER.at(-1)!] : HEADER;
+  const table = [header, ...cells];
+  const widths = header.map((_, c) => Math.max(...table.map((line) => columns(line[c]!))));
   return table
     .map((line) =>
       line

@@ -9,6 +9,7 @@ import { reply } from "./commands/reply.js";
 import { ls, pin, rename } from "./commands/rows.js";
 import { schedule } from "./commands/schedule.js";
 import { tasks } from "./commands/tasks.js";
+import { branches, diff, merge } from "./commands/worktrees.js";
 import { hub } from "./hub.js";
 
 const COMMANDS: Command[] = [
@@ -23,6 +24,9 @@ const COMMANDS: Command[] = [
   stop,
   rm,
   respawn,
+  diff,
+  merge,
+  branches,
   rename,
   pin,
   tasks,

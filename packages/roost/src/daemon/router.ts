@@ -31,6 +31,7 @@ import {
   schedules,
 } from "./ops/schedules.js";
 import { task } from "./ops/tasks.js";
+import { branches, diff, merge } from "./ops/worktrees.js";
 import { OpWrites } from "./store/op-writes.js";
 
 /** Every op's handler: the protocol's op map decides which there must be and what each takes and answers. */
@@ -51,6 +52,9 @@ const HANDLERS: OpHandlers = {
   reorder,
   shutdown,
   stats,
+  diff,
+  merge,
+  branches,
   task,
   events,
   schedules,

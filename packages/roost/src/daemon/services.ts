@@ -20,6 +20,7 @@ import { Scheduler } from "./schedules/scheduler.js";
 import type { Store } from "./store/store.js";
 import { Attachments } from "./terminal/attachments.js";
 import { TerminalRows } from "./terminal/terminal-rows.js";
+import { Worktrees } from "./worktrees/worktrees.js";
 
 /** What the services are built from: the jobs' state and store, the host's address, the log. */
 export interface ServiceDeps {
@@ -36,17 +37,18 @@ export interface ServiceDeps {
  * screens), the supervisor, the jobs and the replies, the feed, the dispatcher (the user's
  * dispatch, a schedule's runs and a session's spawn all start jobs through it), the peers, the task
  * board (it hears of every job's change and removal, to release what an ended job held), the
- * schedules, the concierge (it replies through the replies as the user does), and who is attached
- * to which terminal.
+ * schedules, the concierge (it replies through the replies as the user does), who is attached to
+ * which terminal, and the jobs' git worktrees.
  */
 export function buildServices({ state, store, connect, log }: ServiceDeps): OpContext {
   const clock = clockFromEnv();
   const terminalRows = new TerminalRows(state);
   const supervisor = new Supervisor(state, connect, log, terminalRows);
-  const jobs = new Jobs(state, supervisor);
+  const worktrees = new Worktrees(state, log);
+  const jobs = new Jobs(state, supervisor, worktrees);
   const feed = new EventsFeed(store, () => state.now());
   const replies = new Replies(state, supervisor, feed, terminalRows);
-  const dispatcher = new Dispatcher(state, supervisor, terminalRows);
+  const dispatcher = new Dispatcher(state, supervisor, terminalRows, worktrees);
   const foreground = new ForegroundPeers(() => clock.now());
   const peers = new PeerService({ state, supervisor, dispatcher, feed, foreground, clock }, store);
   const board = new BoardService({ state, supervisor }, feed, store, foreground);
@@ -74,7 +76,9 @@ export function buildServices({ state, store, connect, log }: ServiceDeps): OpCo
     new JobEvents(state, feed),
     { changed: (job) => peers.jobChanged(job), removed: (id) => peers.jobRemoved(id) },
     { changed: () => {}, removed: (id) => terminalRows.removed(id) },
+    { changed: () => {}, removed: (id) => worktrees.untrack(id) },
   );
+  worktrees.start();
   return {
     jobs,
     agents: new AgentConnections(jobs),
@@ -89,5 +93,6 @@ export function buildServices({ state, store, connect, log }: ServiceDeps): OpCo
     attachments: new Attachments(state),
     concierge,
     daemon: new DaemonControl(state),
+    worktrees,
   };
 }

@@ -1,3 +1,5 @@
+import type { WorktreeMode, WorktreeSetup } from "./worktree-settings.js";
+
 /** One way of running an agent, from `roost.json`'s `agentProfiles`. */
 export interface AgentProfile {
   /** argv, or a string run by `/bin/sh -c`. */
@@ -17,4 +19,8 @@ export interface AgentProfile {
    * starts it without asking; default: protocol agents do, terminal agents run their command anew.
    */
   resumes?: boolean;
+  /** Each job in its own git worktree (`auto`: when its folder is in a repository); default: roost.json's `worktree`. */
+  worktree?: WorktreeMode;
+  /** What a new worktree of this profile's jobs gets before the agent starts; default: roost.json's. */
+  worktreeSetup?: WorktreeSetup;
 }

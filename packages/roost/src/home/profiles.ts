@@ -8,6 +8,7 @@ import type { AgentProfile } from "./agent-profile.js";
 import { checkBlockedPatterns } from "./blocked-patterns.js";
 import { PI_PROFILE, piProfile } from "./pi-profile.js";
 import { isReaderName, READER_NAMES } from "./reader-names.js";
+import { checkWorktreeSetup, isWorktreeMode } from "./worktree-settings.js";
 
 /**
  * Profiles roost has without a `roost.json`: the coding agents it knows, run as terminal agents with
@@ -42,6 +43,7 @@ function checkProfile(file: string, name: string, raw: unknown): AgentProfile {
     bad("env", "an object of strings");
   if (p.reader !== undefined && !isReaderName(p.reader)) bad("reader", `one of ${READER_NAMES.join(", ")}`);
   if (p.resumes !== undefined && typeof p.resumes !== "boolean") bad("resumes", "true or false");
+  if (p.worktree !== undefined && !isWorktreeMode(p.worktree)) bad("worktree", 'true, false or "auto"');
   return {
     command: command as string[] | string,
     task: task as "type" | "argv",
@@ -53,6 +55,10 @@ function checkProfile(file: string, name: string, raw: unknown): AgentProfile {
       : {}),
     ...(p.reader !== undefined ? { reader: p.reader as string } : {}),
     ...(p.resumes !== undefined ? { resumes: p.resumes as boolean } : {}),
+    ...(p.worktree !== undefined ? { worktree: p.worktree as boolean | "auto" } : {}),
+    ...(p.worktreeSetup !== undefined
+      ? { worktreeSetup: checkWorktreeSetup(file, `${key}.worktreeSetup`, p.worktreeSetup) }
+      : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 import { truncateToWidth, visibleWidth } from "@mariozechner/pi-tui";
 import type { JobRow } from "../protocol/rows.js";
+import { worktreeLine } from "../protocol/worktree-text.js";
 import { formatAge } from "./age.js";
 import type { LineEditor } from "./line-editor.js";
 import type { RowEntry } from "./row-list.js";
@@ -31,6 +32,8 @@ function nameWidth(width: number): number {
 function rowText(row: JobRow, parentName: string | null, showParent: boolean): string {
   const parts: string[] = [];
   if (showParent && parentName) parts.push(`↳ ${parentName} ·`);
+  // A job in a worktree shows its work first: its branch, ahead/behind, changes, whether it merges.
+  if (row.worktree) parts.push(`⎇ ${worktreeLine(row.worktree)} ·`);
   if (row.tool) parts.push(`[${row.tool}]`);
   // A failed row says why, and what the program said last (often the reason itself).
   parts.push(rowSays(row));

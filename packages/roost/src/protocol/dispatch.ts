@@ -1,6 +1,7 @@
 import { type Static, Type } from "typebox";
 import { Maybe, RequestId, Text } from "./fields.js";
 import { LIMITS } from "./limits.js";
+import { WorktreeDispatchFields } from "./worktrees.js";
 
 /** What `dispatch` starts a job from; a schedule's launch takes the same, without the request id. */
 export const DispatchArgs = Type.Object({
@@ -9,5 +10,6 @@ export const DispatchArgs = Type.Object({
   cwd: Maybe(Type.String()),
   name: Maybe(Type.String()),
   requestId: Maybe(RequestId),
+  ...WorktreeDispatchFields,
 });
 export type DispatchArgs = Static<typeof DispatchArgs>;

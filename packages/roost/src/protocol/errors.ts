@@ -21,6 +21,17 @@ export const ERROR_CATALOGUE = {
   reserved_name: "the name is one roost keeps for itself",
   ended: "the job has ended and the op would start it anew: the message says how to ask for that",
   unwritable: "the store could not keep the change (a full disk, a read-only database): nothing was changed",
+  not_a_repository: "a worktree was asked outside a git repository",
+  no_commits: "a worktree was asked of a repository with no commit yet",
+  unknown_base: "the base of a worktree names no commit",
+  branch_exists: "the branch asked for a worktree exists already",
+  bare_repository: "a worktree was asked of a bare repository",
+  worktree_root_unwritable: "the folder worktrees go in cannot be made or written",
+  git_unavailable: "git is missing, or older than worktrees need (named in the error)",
+  merge_conflict: "a job's work does not merge cleanly (the conflicting files named): nothing was changed",
+  checkout_dirty: "the main checkout has uncommitted changes a merge would touch (named): nothing was changed",
+  unsaved_work: "a job's worktree holds work a merge or a removal would leave out or lose (said what)",
+  worktree_missing: "a job's worktree folder is gone",
   internal: "a fault in the daemon: it is in the daemon's log with its stack",
 } as const;
 

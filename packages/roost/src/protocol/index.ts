@@ -18,3 +18,5 @@ export * from "./rows.js";
 export * from "./schedules.js";
 export * from "./terminal-text.js";
 export * from "./version.js";
+export * from "./worktree-text.js";
+export * from "./worktrees.js";

@@ -33,6 +33,10 @@ export const LIMITS = {
   /** A session's key (a session file's path), as a report or `peer_register` gives it. */
   session: 4096,
   eventsKept: 1000,
+  /** A git ref as dispatch and merge take it (a base, a branch). */
+  gitRef: 255,
+  /** A diff's patch as `diff` answers it: cut past this (its JSON stays under a request line). */
+  diffBytes: 1024 * 1024,
 } as const;
 
 /** `requestId`: 1–64 of `A-Z a-z 0-9 _ . : -`. */

@@ -40,6 +40,16 @@ import {
   type ScheduleRunResult,
   type SchedulesResult,
 } from "./schedules.js";
+import {
+  BranchesArgs,
+  type BranchesResult,
+  DiffArgs,
+  type DiffResult,
+  MergeArgs,
+  type MergeResult,
+  RmArgs,
+  type RmResult,
+} from "./worktrees.js";
 
 /** How a reply joins the agent's work: `steer` joins the run under way, `followUp` comes after it. */
 export const REPLY_MODES = ["steer", "followUp"] as const;
@@ -242,7 +252,7 @@ export const OPS = {
     writes: "none",
   },
   stop: { args: JobArgs, result: answer<{ id: string }>(), callers: USER, effects: ["stop"], writes: "kept" },
-  rm: { args: JobArgs, result: answer<{ id: string }>(), callers: USER, effects: ["stop"], writes: "kept" },
+  rm: { args: RmArgs, result: answer<RmResult>(), callers: USER, effects: ["stop"], writes: "kept" },
   respawn: {
     args: JobArgs,
     result: answer<{ id: string }>(),
@@ -279,6 +289,15 @@ export const OPS = {
     writes: "logged",
   },
   stats: { args: NoArgs, result: answer<StatsResult>(), callers: USER, effects: NONE, writes: "none" },
+  diff: { args: DiffArgs, result: answer<DiffResult>(), callers: USER, effects: NONE, writes: "none" },
+  merge: { args: MergeArgs, result: answer<MergeResult>(), callers: USER, effects: NONE, writes: "kept" },
+  branches: {
+    args: BranchesArgs,
+    result: answer<BranchesResult>(),
+    callers: USER,
+    effects: NONE,
+    writes: "none",
+  },
   task: { args: TaskArgs, result: answer<TaskResult>(), callers: ANY, effects: ["wake"], writes: "kept" },
   /** The feed carries every tree's messages: the user's and the concierge's, not a session's. */
   events: {

@@ -57,6 +57,11 @@ export const SpawnArgs = Type.Object({
   profile: Maybe(Type.String()),
   model: Maybe(Type.String({ maxLength: LIMITS.model })),
   thinking: Maybe(Type.String({ maxLength: LIMITS.thinking })),
+  /**
+   * The child in a git worktree of its own: a parent in a worktree gives its children one from its
+   * branch (false: none); true gives one to a child of a parent without, from its folder's HEAD.
+   */
+  worktree: Maybe(Type.Boolean()),
 });
 export type SpawnArgs = Static<typeof SpawnArgs>;
 

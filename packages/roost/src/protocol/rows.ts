@@ -1,5 +1,6 @@
 import type { JobRole, Suggested } from "./concierge.js";
 import type { Report } from "./report.js";
+import type { WorktreeRow } from "./worktrees.js";
 
 /** Where a job is in its life. `reaped`: its process ended and it can be started again by a reply. */
 export const LIFECYCLES = ["starting", "running", "reaped", "done", "stopped", "failed"] as const;
@@ -75,6 +76,8 @@ export interface JobRow extends ReportedState {
   rootSession?: string | null;
   /** The peer id of the parent that spawned it (absent for a job nobody spawned). */
   parent?: string;
+  /** Its git worktree's branch and work (null: it runs in its own folder, no worktree). */
+  worktree?: WorktreeRow | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -3,23 +3,35 @@ import type { Command } from "../command.js";
 
 export const dispatch: Command = {
   name: "dispatch",
-  usage: "dispatch PROFILE [TASK] [--cwd DIR] [--name NAME] [--request-id ID] [--json]",
-  summary: "Starts a job from a profile in roost.json, in DIR (default: this folder).",
+  usage:
+    "dispatch PROFILE [TASK] [--cwd DIR] [--name NAME] [--request-id ID] [--worktree [--base REF] [--branch NAME]] [--json]",
+  summary:
+    "Starts a job from a profile in roost.json, in DIR (default: this folder); --worktree runs it in a git worktree of its own, on a new branch from REF (default HEAD).",
   positionals: [1, 2],
-  options: { cwd: { type: "string" }, name: { type: "string" }, "request-id": { type: "string" } },
+  options: {
+    cwd: { type: "string" },
+    name: { type: "string" },
+    "request-id": { type: "string" },
+    worktree: { type: "boolean" },
+    base: { type: "string" },
+    branch: { type: "string" },
+  },
   run: async ({ positionals, values, client, print }) => {
     const args: DispatchArgs = { profile: positionals[0]!, cwd: (values.cwd as string) ?? process.cwd() };
     if (positionals[1] !== undefined) args.task = positionals[1];
     if (typeof values.name === "string") args.name = values.name;
     if (typeof values["request-id"] === "string") args.requestId = values["request-id"];
+    if (values.worktree === true) args.worktree = true;
+    if (typeof values.base === "string") args.base = values.base;
+    if (typeof values.branch === "string") args.branch = values.branch;
     const result = await (await client()).call("dispatch", args);
     print(`started ${result.name} (${result.id})`, result);
     return 0;
   },
 };
 
-/** stop, rm and respawn: one job by id or name. */
-function jobCommand(op: "stop" | "rm" | "respawn", summary: string, done: string): Command {
+/** stop and respawn: one job by id or name. */
+function jobCommand(op: "stop" | "respawn", summary: string, done: string): Command {
   return {
     name: op,
     usage: `${op} ID|NAME [--json]`,
@@ -38,7 +50,30 @@ export const stop = jobCommand(
   "Stops a job (SIGTERM, then SIGKILL); a reply does not start it again.",
   "stopped",
 );
-export const rm = jobCommand("rm", "Removes a job: its process, its row and its folder.", "removed");
+export const rm: Command = {
+  name: "rm",
+  usage: "rm ID|NAME [--force] [--delete-branch] [--json]",
+  summary:
+    "Removes a job: its process, its row and its folder. A worktree with uncommitted or unmerged work is refused unless --force, which saves uncommitted changes on roost/saved/NAME; the branch is kept unless --delete-branch.",
+  positionals: [1, 1],
+  options: { force: { type: "boolean" }, "delete-branch": { type: "boolean" } },
+  run: async ({ positionals, values, client, print }) => {
+    const result = await (await client()).call("rm", {
+      id: positionals[0]!,
+      force: values.force === true,
+      deleteBranch: values["delete-branch"] === true,
+    });
+    const notes = [
+      ...(result.branch
+        ? [result.branchDeleted ? `branch ${result.branch} deleted` : `branch ${result.branch} kept`]
+        : []),
+      ...(result.saved ? [`uncommitted changes saved on ${result.saved}`] : []),
+      ...(result.kept ? [`its worktree could not be removed and stays in ${result.kept}`] : []),
+    ];
+    print(`removed ${result.id}${notes.length ? `; ${notes.join("; ")}` : ""}`, result);
+    return 0;
+  },
+};
 export const respawn = jobCommand(
   "respawn",
   "Starts a job again (ending its process first if it runs).",

@@ -249,7 +249,8 @@ export class ConciergeService {
     } else {
       if (had) await this.forget(had);
       const model = readConciergeSettings(state.paths.config).model;
-      await this.deps.dispatch(launch ?? { profile: "pi" }, (record) => {
+      // The concierge watches the fleet from its own folder: never in a worktree.
+      await this.deps.dispatch({ ...(launch ?? { profile: "pi" }), worktree: false }, (record) => {
         record.role = "concierge";
         record.name = CONCIERGE_NAME;
         if (launch === undefined) asPiConcierge(record, model);

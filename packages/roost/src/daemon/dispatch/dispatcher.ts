@@ -10,19 +10,21 @@ import {
   foldName,
   isReservedName,
   jobEnvironment,
+  type Lifecycle,
   nameKey,
   RoostError,
   refuseReservedName,
 } from "../../protocol/index.js";
 
 import type { DaemonState } from "../jobs/daemon-state.js";
-import { jobFromRecord } from "../jobs/job.js";
+import { type Job, jobFromRecord } from "../jobs/job.js";
 import { profileArgv } from "../jobs/profile-argv.js";
 import { restartOf } from "../jobs/restart.js";
 import type { Supervisor } from "../jobs/supervisor.js";
 import type { JobRecord } from "../store/store.js";
 import { typeTaskAtPrompt } from "../terminal/terminal-replies.js";
 import type { TerminalRows } from "../terminal/terminal-rows.js";
+import type { PreparedWorktree, Worktrees } from "../worktrees/worktrees.js";
 
 function newJobId(state: DaemonState): string {
   for (;;) {
@@ -69,6 +71,7 @@ export class Dispatcher {
     private readonly state: DaemonState,
     private readonly supervisor: Supervisor,
     private readonly terminalRows: TerminalRows,
+    private readonly worktrees: Worktrees,
   ) {}
 
   /** The profile of that name in roost.json, read now; `not_found` names the ones there are. */
@@ -123,7 +126,12 @@ export class Dispatcher {
     if (!state.host) await state.waitForHost();
     state.requireHost();
     // From here to the job's being known there is no await: names and ids are taken as they stand.
-    const name = (requestedName !== undefined && foldName(requestedName)) || freeName(state, profileName);
+    let name = (requestedName !== undefined && foldName(requestedName)) || freeName(state, profileName);
+    // Without a worktree there is no await here either (a spawn's caps hold to the job's being known).
+    const mode = this.worktrees.modeFor(args, profile);
+    const prepared = mode === false ? null : await this.worktrees.prepare(mode, args, profile, cwd, name);
+    // A name taken while the worktree was made is made free again.
+    if (prepared && requestedName === undefined) name = freeName(state, profileName);
 
     const id = newJobId(state);
     const token = randomBytes(24).toString("base64url");
@@ -136,7 +144,7 @@ export class Dispatcher {
       name,
       profile: profileName,
       kind: profile.protocol ? "protocol" : "terminal",
-      cwd,
+      cwd: prepared?.cwd ?? cwd,
       task,
       command: profileArgv(profile, task),
       env: {
@@ -163,6 +171,7 @@ export class Dispatcher {
       nextSeq: typed !== null ? 2 : 1,
       createdAt: now,
       updatedAt: now,
+      ...(prepared ? { worktree: prepared.worktree } : {}),
     };
     extend?.(record);
     // A terminal agent's task is typed once it runs; a protocol agent takes it as a pending reply.
@@ -179,12 +188,40 @@ export class Dispatcher {
     } catch (err) {
       // Not kept, so not made: a resend makes it anew.
       if (state.jobs.get(id) === job) state.jobs.delete(id);
+      if (prepared) await this.worktrees.discard(prepared.worktree);
       throw err;
+    }
+    if (prepared) {
+      this.worktrees.track(job);
+      if (prepared.setup) {
+        // Answered now, started once set up: a setup (`npm ci`) may take minutes.
+        void this.setUpThenStart(job, prepared, typed);
+        return { id, name };
+      }
     }
     await supervisor.start(job);
     // Typed once the program shows its prompt (a TUI may drop keys sent before, or take them as a dialog's answer).
     if (typed !== null && !profile.protocol && job.lifecycle === "running")
       typeTaskAtPrompt(state, this.terminalRows, job, typed);
     return { id, name };
+  }
+
+  /** Runs the worktree's setup, then starts the job; a failed setup fails the row with its last lines. */
+  private async setUpThenStart(job: Job, prepared: PreparedWorktree, typed: string | null): Promise<void> {
+    const { state } = this;
+    try {
+      await this.worktrees.setup(job, prepared);
+    } catch (err) {
+      if (state.jobs.get(job.id) !== job) return;
+      job.lifecycle = "failed";
+      job.error = (err as Error).message;
+      await state.save(job).catch(() => {});
+      return;
+    }
+    // Removed or stopped while it was set up: not started.
+    if (state.jobs.get(job.id) !== job || job.lifecycle !== "starting") return;
+    await this.supervisor.start(job);
+    if (typed !== null && job.kind === "terminal" && (job.lifecycle as Lifecycle) === "running")
+      typeTaskAtPrompt(state, this.terminalRows, job, typed);
   }
 }

@@ -46,7 +46,7 @@ export class DaemonState {
     readonly paths: StatePaths,
     readonly store: Store,
     /** Where a watcher's fault is told (the daemon's log). */
-    private readonly log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+    readonly log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
   ) {}
 
   /** Tells every watcher: one that throws is logged and the others still hear of it. */

@@ -1,6 +1,7 @@
 import type { JobRow, Report } from "../../protocol/index.js";
 import { heldReplyOf } from "../terminal/held-replies.js";
 import { screenReportOf } from "../terminal/screen-report.js";
+import { firstRow } from "../worktrees/worktree-status.js";
 import type { Job } from "./job.js";
 
 function rowState(job: Job, report: Report | null): JobRow["state"] {
@@ -49,6 +50,7 @@ export function toRow(job: Job): JobRow {
     parentSession: job.parentSession ?? null,
     rootSession: job.rootSession ?? null,
     ...(job.parentPeer ? { parent: job.parentPeer } : {}),
+    worktree: job.worktree ? (job.worktreeRow ?? firstRow(job.worktree)) : null,
     createdAt: job.createdAt,
     updatedAt: job.updatedAt,
   };

@@ -1,4 +1,4 @@
-import type { DeliverEvent, Restart } from "../../protocol/index.js";
+import type { DeliverEvent, Restart, WorktreeRow } from "../../protocol/index.js";
 import type { Caller } from "../caller.js";
 import type { DurableRecord, JobRecord, StoredReply } from "../store/store.js";
 import type { RunState } from "./run-machine.js";
@@ -20,6 +20,8 @@ export interface JobRuntime {
   savingReplies: number;
   /** What a reply does once it has ended (`restart.ts`), from its profile when it was made. */
   restart: Restart;
+  /** Its worktree's figures as git last gave them (null until read, or without a worktree). */
+  worktreeRow: WorktreeRow | null;
 }
 
 /**
@@ -66,6 +68,7 @@ const RECORD_FIELDS: Record<keyof JobRecord, true> = {
   handbackIds: true,
   role: true,
   suggested: true,
+  worktree: true,
   createdAt: true,
   updatedAt: true,
 };
@@ -78,6 +81,7 @@ class DaemonJob implements JobRuntime {
   killTimer: NodeJS.Timeout | null = null;
   startedAt: number | null = null;
   savingReplies = 0;
+  worktreeRow: WorktreeRow | null = null;
 
   constructor(
     readonly record: DurableRecord,

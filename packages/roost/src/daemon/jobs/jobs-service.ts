@@ -1,18 +1,21 @@
 /**
  * The jobs as the ops see them: found by id or name, kept, listed, and their lifecycle as a person
- * drives it (stop, respawn, rm), each checked to be still the same job after every await.
+ * drives it (stop, respawn, rm, with the work in a job's git worktree never lost by them), each
+ * checked to be still the same job after every await.
  */
-import type { JobAuth } from "../../protocol/index.js";
+import type { JobAuth, RmResult } from "../../protocol/index.js";
 import type { DaemonState } from "./daemon-state.js";
 import type { Job } from "./job.js";
 import { removeJobFolder } from "./job-folders.js";
 import { lastOutputLines } from "./output-lines.js";
+import type { Worktrees } from "../worktrees/worktrees.js";
 import type { Supervisor } from "./supervisor.js";
 
 export class Jobs {
   constructor(
     private readonly state: DaemonState,
     private readonly supervisor: Supervisor,
+    private readonly worktrees: Worktrees,
   ) {}
 
   /** A job by id, or by a name only one job has. */
@@ -82,12 +85,18 @@ export class Jobs {
   }
 
   respawn(idOrName: unknown): Promise<{ id: string }> {
+    // A worktree the person deleted is said, never made again.
+    this.worktrees.requirePresent(this.resolve(idOrName));
     return this.keptThen(idOrName, (job) => this.supervisor.respawn(job));
   }
 
-  async rm(idOrName: unknown): Promise<{ id: string }> {
+  /** `force`: even with work in its worktree (saved first); `deleteBranch`: its branch goes too. */
+  async rm(idOrName: unknown, force = false, deleteBranch = false): Promise<RmResult> {
     const { state } = this;
-    const job = this.resolve(idOrName);
+    let job = this.resolve(idOrName);
+    // Work in its worktree is not lost by a removal the person did not force.
+    await this.worktrees.checkRemoval(job, force);
+    job = state.current(job);
     // Out of the table first: its exit, screens and replies from now on find no job to act for. Kept
     // before anything else: a store that cannot write refuses the removal, the job back as it was.
     state.jobs.delete(job.id);
@@ -100,7 +109,8 @@ export class Jobs {
     state.removed(job.id);
     // The folder goes only once the host has let go of the job: its log is closed, its process reaped.
     await this.supervisor.remove(job);
+    const worktree = await this.worktrees.release(job, deleteBranch);
     removeJobFolder(job.dir);
-    return { id: job.id };
+    return { id: job.id, ...worktree };
   }
 }

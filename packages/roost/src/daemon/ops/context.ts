@@ -13,6 +13,7 @@ import type { Replies } from "../replies/replies.js";
 import type { Scheduler } from "../schedules/scheduler.js";
 import type { Attachments } from "../terminal/attachments.js";
 import type { TerminalRows } from "../terminal/terminal-rows.js";
+import type { Worktrees } from "../worktrees/worktrees.js";
 
 /** What every op works with: the services built at daemon start (never the raw state or the store). */
 export interface OpContext {
@@ -29,6 +30,7 @@ export interface OpContext {
   terminalRows: TerminalRows;
   attachments: Attachments;
   daemon: DaemonControl;
+  worktrees: Worktrees;
 }
 
 /**

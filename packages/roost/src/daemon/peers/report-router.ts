@@ -5,9 +5,12 @@ import {
   PEER_LIMITS,
   RoostError,
   type RunCause,
+  type WorktreeRow,
+  worktreeLine,
 } from "../../protocol/index.js";
 import type { Caller } from "../caller.js";
 import type { Job } from "../jobs/job.js";
+import { toRow } from "../jobs/job-row.js";
 import { deliverItem } from "./deliver-item.js";
 import { envelope } from "./envelope.js";
 import { feedLine, type PeerContext } from "./peer-context.js";
@@ -19,9 +22,17 @@ function text(value: string | null | undefined): string | null {
 }
 
 /** The report's body: its state, and what the run came to. */
-function reportBody(state: string, result: string | null, question: string | null, error: string | null) {
+function reportBody(
+  state: string,
+  result: string | null,
+  question: string | null,
+  error: string | null,
+  worktree: WorktreeRow | null,
+) {
   return [
     `state: ${state}`,
+    // A child in a worktree says where its work is, so the parent (or the person) can merge it.
+    ...(worktree ? [`worktree: ${worktreeLine(worktree)}`] : []),
     ...(result !== null ? ["", result] : []),
     ...(question !== null ? ["", `question: ${question}`] : []),
     ...(error !== null ? ["", `error: ${error}`] : []),
@@ -78,7 +89,7 @@ export class ReportRouter {
     else
       outcome = this.route(
         child,
-        reportBody(reportState, result, question, error),
+        reportBody(reportState, result, question, error, toRow(child).worktree ?? null),
         feedLine(result ?? question ?? error ?? reportState),
       );
     if (requestId !== undefined)

@@ -63,8 +63,18 @@ export class SpawnTree {
     this.checkCaps(self);
     this.spawns.record(self.root);
 
+    // A parent's worktree passes on: the child branches from the parent's branch.
+    const parentWorktree = self.job?.worktree ?? null;
+    const worktree = args.worktree ?? (parentWorktree ? true : undefined);
     const { id, name } = await this.pc.dispatcher.dispatch(
-      { profile, task, cwd: args.cwd ?? self.cwd, name: args.name },
+      {
+        profile,
+        task,
+        cwd: args.cwd ?? self.cwd,
+        name: args.name,
+        ...(worktree !== undefined ? { worktree } : {}),
+        ...(worktree && parentWorktree ? { base: parentWorktree.branch } : {}),
+      },
       (record) => {
         record.parentSession = self.session;
         record.rootSession = self.root;

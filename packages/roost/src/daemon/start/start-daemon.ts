@@ -88,6 +88,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       server.stopAccepting();
       services.schedules.stop();
       services.concierge.stop();
+      services.worktrees.close();
       try {
         await supervisor.close(all);
       } catch (err) {

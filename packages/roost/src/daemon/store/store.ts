@@ -1,7 +1,14 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
-import type { AgentInfo, DeliverKind, JobRow, ReplyMode, Report } from "../../protocol/index.js";
+import type {
+  AgentInfo,
+  DeliverKind,
+  JobRow,
+  ReplyMode,
+  Report,
+  WorktreeRecord,
+} from "../../protocol/index.js";
 import { LIMITS, RoostError } from "../../protocol/index.js";
 import { OpWrites } from "./op-writes.js";
 import { STORE_WRITER_SOURCE, WRITE_STATEMENTS, type Write } from "./store-writer.js";
@@ -52,6 +59,8 @@ export interface JobRecord
   parentRuns?: number;
   /** The last hand-backs' request ids, so a resend hands back once. */
   handbackIds?: string[];
+  /** Its git worktree (absent in a record from before worktrees: none). */
+  worktree?: WorktreeRecord | null;
 }
 
 declare const durable: unique symbol;
