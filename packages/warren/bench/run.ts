@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { Run } from "../src/engine/run.js";
 import type { RunEvent } from "../src/engine/events.js";
+import { Run } from "../src/engine/run.js";
 import { judgeGoals } from "./goals.js";
 import { stressScenario } from "./stress-scenario.js";
 

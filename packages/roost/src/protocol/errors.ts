@@ -29,7 +29,8 @@ export const ERROR_CATALOGUE = {
   worktree_root_unwritable: "the folder worktrees go in cannot be made or written",
   git_unavailable: "git is missing, or older than worktrees need (named in the error)",
   merge_conflict: "a job's work does not merge cleanly (the conflicting files named): nothing was changed",
-  checkout_dirty: "the main checkout has uncommitted changes a merge would touch (named): nothing was changed",
+  checkout_dirty:
+    "the main checkout has uncommitted changes a merge would touch (named): nothing was changed",
   unsaved_work: "a job's worktree holds work a merge or a removal would leave out or lose (said what)",
   worktree_missing: "a job's worktree folder is gone",
   internal: "a fault in the daemon: it is in the daemon's log with its stack",

@@ -4,11 +4,11 @@
  * checked to be still the same job after every await.
  */
 import type { JobAuth, RmResult } from "../../protocol/index.js";
+import type { Worktrees } from "../worktrees/worktrees.js";
 import type { DaemonState } from "./daemon-state.js";
 import type { Job } from "./job.js";
 import { removeJobFolder } from "./job-folders.js";
 import { lastOutputLines } from "./output-lines.js";
-import type { Worktrees } from "../worktrees/worktrees.js";
 import type { Supervisor } from "./supervisor.js";
 
 export class Jobs {
