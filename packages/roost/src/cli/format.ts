@@ -1,6 +1,7 @@
 import { formatAge } from "../hub/age.js";
 import { isWaiting, rowLook, rowSays, unreadReplies } from "../hub/row-look.js";
-import { type JobRow, terminalSafe } from "../protocol/index.js";
+import type { JobRow } from "../protocol/rows.js";
+import { terminalSafe } from "../protocol/terminal-text.js";
 
 const HEADER = ["ID", "NAME", "STATE", "✉", "AGE", "SAYS"];
 
