@@ -21,18 +21,6 @@ const cliAt = process.argv.indexOf("--cli");
 const CLI =
   cliAt >= 0 ? process.argv[cliAt + 1]! : fileURLToPath(new URL("../src/cli/main.ts", import.meta.url));
 
-async function openWhenReady(path: string): Promise<LinesClient> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      return await LinesClient.open(path);
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-}
-
 let busyRetries = 0;
 
 /** One dispatch; `busy` (a process host too loaded to answer a heartbeat) is tried again, as the CLI does. */
@@ -60,7 +48,7 @@ const daemon: ChildProcess = spawn(process.execPath, [...prof, "--import", "tsx"
 const exited = new Promise((r) => daemon.once("exit", r));
 let failed = false;
 try {
-  const hub = await openWhenReady(paths.socket);
+  const hub = await LinesClient.openWhenReady(paths.socket);
   // A subscriber, as the hub is: row events go to it as the fleet grows.
   await hub.request("subscribe", {});
   const batches: number[] = [];
