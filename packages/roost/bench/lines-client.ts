@@ -34,6 +34,19 @@ export class LinesClient {
     });
   }
 
+  /** Opens the connection once the server listens (a process just started), trying for 30 s. */
+  static async openWhenReady(path: string): Promise<LinesClient> {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      try {
+        return await LinesClient.open(path);
+      } catch (err) {
+        if (Date.now() > deadline) throw err;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+  }
+
   request(op: string, args: object): Promise<Message> {
     const id = this.nextId++;
     return new Promise((resolve) => {

@@ -1,7 +1,8 @@
 // `npm run bench` (add `-- --quick` for a run of a minute or two): the daemon's report→response
 // round trip and reply→deliver latency at 1, 10, 100 and 1000 connected agents, side by side with a
-// minimal JSON-lines echo server on a unix socket (the floor), then 1000 agents reporting once a
-// second, and the daemon's memory with 1000 jobs.
+// minimal JSON-lines echo server on a unix socket (the floor; for replies also the durable floor, the
+// echo committing each reply to SQLite as the store does), then 1000 agents reporting once a second,
+// and the daemon's memory with 1000 jobs.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,18 +24,6 @@ const CLI = fileURLToPath(new URL("../src/cli/main.ts", import.meta.url));
 const ECHO = fileURLToPath(new URL("./echo-server.ts", import.meta.url));
 
 const children: ChildProcess[] = [];
-
-async function openWhenReady(path: string): Promise<LinesClient> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      return await LinesClient.open(path);
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-}
 
 function startProcess(args: string[], env: NodeJS.ProcessEnv): void {
   const child = spawn(process.execPath, ["--import", "tsx", ...args], {
@@ -134,11 +123,14 @@ async function main(): Promise<void> {
     JSON.stringify({ agentProfiles: { bench: { command: ["sleep", "600"], task: "type", protocol: true } } }),
   );
   const echoSocket = join(home, "echo.sock");
+  const durableSocket = join(home, "durable-echo.sock");
   try {
     const daemonExited = startProcess([CLI, "daemon"], { ...process.env, ROOST_HOME: home });
     void startProcess([ECHO, echoSocket], process.env);
-    const hub = await openWhenReady(paths.socket);
-    const echoHub = await openWhenReady(echoSocket);
+    void startProcess([ECHO, durableSocket, "--durable", join(home, "durable-floor.db")], process.env);
+    const hub = await LinesClient.openWhenReady(paths.socket);
+    const echoHub = await LinesClient.openWhenReady(echoSocket);
+    const durableHub = await LinesClient.openWhenReady(durableSocket);
 
     console.log(
       `roost bench (${quick ? "quick" : "full"}): ${SAMPLES} samples a level, node ${process.version}`,
@@ -163,6 +155,7 @@ async function main(): Promise<void> {
 
     const agents: Agent[] = [];
     const echoes: EchoAgent[] = [];
+    const durables: EchoAgent[] = [];
     /** report→response on the daemon, then on the floor, over `n` agents. */
     const reportTrips = async (n: number, samples = SAMPLES): Promise<Figures[]> => [
       await roundTrips(n, samples, (k) =>
@@ -180,7 +173,7 @@ async function main(): Promise<void> {
         }),
       ),
     ];
-    /** reply→deliver on the daemon, then on the floor, over `n` agents. */
+    /** reply→deliver on the daemon, then on the floor, then on the durable floor, over `n` agents. */
     const deliverTrips = async (n: number, samples = SAMPLES): Promise<Figures[]> => [
       await roundTrips(n, samples, async (k) => {
         const got = waitDeliver(agents[k]!);
@@ -192,14 +185,20 @@ async function main(): Promise<void> {
         await echoHub.request("reply", { to: echoes[k]!.name, text: `reply ${k}` });
         await got;
       }),
+      await roundTrips(n, samples, async (k) => {
+        const got = waitDeliver(durables[k]!);
+        await durableHub.request("reply", { to: durables[k]!.name, text: `reply ${k}` });
+        await got;
+      }),
     ];
     console.log(
-      "\nagents | report→response p50 / p99 ms (floor) | ratio p50 | reply→deliver p50 / p99 ms (floor) | ratio p50",
+      "\nagents | report→response p50 / p99 ms (floor) | ratio p50 | reply→deliver p50 / p99 ms (floor) | ratio p50 | durable floor p50 / p99 | ratio p50 (goal <= 1.5x)",
     );
     const results: string[] = [];
     // Both sides play the ops a while first, so that the levels measure compiled code, not V8 at work.
     agents.push(await connectAgent(paths.socket, secrets[0]!.id, secrets[0]!.token));
     echoes.push(await connectEcho(echoSocket, "a0"));
+    durables.push(await connectEcho(durableSocket, "a0"));
     await reportTrips(1, WARM_UP);
     await deliverTrips(1, WARM_UP / 4);
     for (const n of LEVELS) {
@@ -207,13 +206,15 @@ async function main(): Promise<void> {
         const s = secrets[agents.length]!;
         agents.push(await connectAgent(paths.socket, s.id, s.token));
         echoes.push(await connectEcho(echoSocket, `a${echoes.length}`));
+        durables.push(await connectEcho(durableSocket, `a${durables.length}`));
       }
       const [report, reportFloor] = await reportTrips(n);
-      const [deliver, deliverFloor] = await deliverTrips(n);
+      const [deliver, deliverFloor, durableFloor] = await deliverTrips(n);
       const line =
         `${String(n).padStart(6)} | ${fmt(report.p50)} / ${fmt(report.p99)} (${fmt(reportFloor.p50)} / ${fmt(reportFloor.p99)})` +
         ` | ${(report.p50 / reportFloor.p50).toFixed(2)}x | ${fmt(deliver.p50)} / ${fmt(deliver.p99)}` +
-        ` (${fmt(deliverFloor.p50)} / ${fmt(deliverFloor.p99)}) | ${(deliver.p50 / deliverFloor.p50).toFixed(2)}x`;
+        ` (${fmt(deliverFloor.p50)} / ${fmt(deliverFloor.p99)}) | ${(deliver.p50 / deliverFloor.p50).toFixed(2)}x` +
+        ` | ${fmt(durableFloor!.p50)} / ${fmt(durableFloor!.p99)} | ${(deliver.p50 / durableFloor!.p50).toFixed(2)}x`;
       console.log(line);
       results.push(line);
     }
@@ -244,12 +245,13 @@ async function main(): Promise<void> {
         `${(stats.result.rss / 1024 / 1024).toFixed(0)} MB RSS (goal: < 200 MB)`,
     );
     for (const a of agents) a.conn.close();
-    for (const e of echoes) e.conn.close();
+    for (const e of [...echoes, ...durables]) e.conn.close();
     // The daemon ends its jobs and the process host before it exits: wait for that.
     await hub.request("shutdown", { all: true });
     await Promise.race([daemonExited, new Promise((r) => setTimeout(r, 120_000))]);
     hub.close();
     echoHub.close();
+    durableHub.close();
   } finally {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill();
     // The daemon's last log line may land after its socket closed: remove the home once it is quiet.

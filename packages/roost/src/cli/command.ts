@@ -1,7 +1,8 @@
 import { parseArgs } from "node:util";
 import { DaemonClient } from "../client/daemon-client.js";
 import { roostHome } from "../home/paths.js";
-import { RoostError, terminalSafe, terminalSafeJson } from "../protocol/index.js";
+import { RoostError } from "../protocol/errors.js";
+import { terminalSafe, terminalSafeJson } from "../protocol/terminal-text.js";
 
 type OptionSpec = { type: "string" | "boolean"; short?: string };
 

@@ -1,6 +1,8 @@
 import { formatAge } from "../hub/age.js";
 import { isWaiting, rowLook, rowSays, unreadReplies } from "../hub/row-look.js";
-import { type JobRow, terminalSafe, worktreeLine } from "../protocol/index.js";
+import type { JobRow } from "../protocol/rows.js";
+import { terminalSafe } from "../protocol/terminal-text.js";
+import { worktreeLine } from "../protocol/worktree-text.js";
 
 const HEADER = ["ID", "NAME", "STATE", "✉", "AGE", "SAYS"];
 /** Shown when some job has a worktree: its branch and work, before what it says. */

@@ -1,46 +1,39 @@
-import { attach } from "./attach.js";
 import { type Command, runCommand } from "./command.js";
-import { concierge } from "./commands/concierge.js";
-import { daemon, shutdown } from "./commands/daemon.js";
-import { describe } from "./commands/describe.js";
-import { events } from "./commands/events.js";
-import { dispatch, respawn, rm, stop } from "./commands/jobs.js";
-import { reply } from "./commands/reply.js";
-import { ls, pin, rename } from "./commands/rows.js";
-import { schedule } from "./commands/schedule.js";
-import { tasks } from "./commands/tasks.js";
-import { branches, diff, merge } from "./commands/worktrees.js";
-import { hub } from "./hub.js";
 
-const COMMANDS: Command[] = [
-  hub,
-  daemon,
-  shutdown,
-  dispatch,
-  ls,
-  describe,
-  reply,
-  attach,
-  stop,
-  rm,
-  respawn,
-  diff,
-  merge,
-  branches,
-  rename,
-  pin,
-  tasks,
-  schedule,
-  events,
-  concierge,
+/**
+ * Every command, by name, in the overview's order. Each module is loaded only when its command
+ * runs: `roost ls` starts without the hub's, the daemon's or the schemas' modules.
+ */
+const COMMANDS: [name: string, load: () => Promise<Command>][] = [
+  ["hub", async () => (await import("./hub.js")).hub],
+  ["daemon", async () => (await import("./commands/daemon.js")).daemon],
+  ["shutdown", async () => (await import("./commands/daemon.js")).shutdown],
+  ["dispatch", async () => (await import("./commands/jobs.js")).dispatch],
+  ["ls", async () => (await import("./commands/rows.js")).ls],
+  ["describe", async () => (await import("./commands/describe.js")).describe],
+  ["reply", async () => (await import("./commands/reply.js")).reply],
+  ["attach", async () => (await import("./attach.js")).attach],
+  ["stop", async () => (await import("./commands/jobs.js")).stop],
+  ["rm", async () => (await import("./commands/jobs.js")).rm],
+  ["respawn", async () => (await import("./commands/jobs.js")).respawn],
+  ["diff", async () => (await import("./commands/worktrees.js")).diff],
+  ["merge", async () => (await import("./commands/worktrees.js")).merge],
+  ["branches", async () => (await import("./commands/worktrees.js")).branches],
+  ["rename", async () => (await import("./commands/rows.js")).rename],
+  ["pin", async () => (await import("./commands/rows.js")).pin],
+  ["tasks", async () => (await import("./commands/tasks.js")).tasks],
+  ["schedule", async () => (await import("./commands/schedule.js")).schedule],
+  ["events", async () => (await import("./commands/events.js")).events],
+  ["concierge", async () => (await import("./commands/concierge.js")).concierge],
 ];
 
-function overview(): string {
+async function overview(): Promise<string> {
+  const commands = await Promise.all(COMMANDS.map(([, load]) => load()));
   // Usage on its own line and the summary under it: the usages are too long for columns at 80.
   return [
     "usage: roost COMMAND [ARGS] (roost COMMAND --help for one)",
     "",
-    ...COMMANDS.map((c) => `  roost ${c.usage}\n      ${c.summary}`),
+    ...commands.map((c) => `  roost ${c.usage}\n      ${c.summary}`),
     "",
     "Every command but daemon starts the daemon in the background when none runs.",
     "ROOST_HOME (default ~/.pi/agent) holds roost.json and the state folder roost/.",
@@ -50,15 +43,17 @@ function overview(): string {
 async function main(argv: string[]): Promise<number> {
   const [name = "hub", ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    process.stdout.write(`${overview()}\n`);
+    process.stdout.write(`${await overview()}\n`);
     return name === undefined ? 1 : 0;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
-    process.stderr.write(`roost: bad_request: unknown command ${JSON.stringify(name)}\n${overview()}\n`);
+  const load = COMMANDS.find(([known]) => known === name)?.[1];
+  if (!load) {
+    process.stderr.write(
+      `roost: bad_request: unknown command ${JSON.stringify(name)}\n${await overview()}\n`,
+    );
     return 1;
   }
-  return runCommand(command, rest);
+  return runCommand(await load(), rest);
 }
 
 process.exitCode = await main(process.argv.slice(2));

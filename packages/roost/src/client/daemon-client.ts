@@ -4,12 +4,8 @@ import type { RowEvent, RowRemovedEvent } from "../protocol/events.js";
 import type { EventMessage } from "../protocol/messages.js";
 import type { OpArgs, OpName, OpResult } from "../protocol/ops.js";
 import { Connection } from "./connection.js";
-import { startDaemonInBackground } from "./daemon-start.js";
 
 export { RoostError } from "../protocol/errors.js";
-// A foreground session as a peer takes roost's writer lock in the state folder: the user's side,
-// so here rather than in pi-roost/agent, which needs node alone.
-export { ForegroundPeer, type ForegroundPeerOptions } from "./foreground-peer.js";
 
 export interface DaemonConnectOptions {
   /** The roost home (default `$ROOST_HOME`, else `~/.pi/agent`). */
@@ -66,6 +62,8 @@ export class DaemonClient {
       await client.open();
     } catch (error) {
       if (!options.start) throw error;
+      // Loaded only now: a client that finds the daemon running starts without child_process.
+      const { startDaemonInBackground } = await import("./daemon-start.js");
       await startDaemonInBackground(home, socketPath, options.startTimeoutMs ?? 15_000);
       await client.open();
     }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { WRITER_LOCK_DIR } from "../protocol/peers.js";
+import { WRITER_LOCK_DIR } from "../protocol/state-folders.js";
 import { isProcessAlive } from "./process.js";
 
 /**

@@ -2,7 +2,8 @@ import type { ConciergeEvent, ConciergeStatus, StandingOrder } from "../protocol
 import type { DescribeResult } from "../protocol/describe.js";
 import type { JobRow } from "../protocol/rows.js";
 import type { LineEditor } from "./line-editor.js";
-import { type Entry, type Grouping, listEntries, rowEntries } from "./row-list.js";
+import { RememberedList } from "./remembered-list.js";
+import { type Entry, type Grouping, rowEntries } from "./row-list.js";
 import { rowLook } from "./row-look.js";
 
 export type ConnectionStatus = "connecting" | "connected" | "gone";
@@ -189,9 +190,17 @@ export function availablePanes(state: HubState): PaneKind[] {
   return panes;
 }
 
+/** Each state's list, laid out again only when a row moves (see `RememberedList`). */
+const lists = new WeakMap<HubState, RememberedList>();
+
 /** The list as the state shows it. */
 export function shownEntries(state: HubState): Entry[] {
-  return listEntries(state.rows, state.grouping, state.filter, state.heldGroups);
+  let list = lists.get(state);
+  if (list === undefined) {
+    list = new RememberedList();
+    lists.set(state, list);
+  }
+  return list.entries(state.rows, state.grouping, state.filter, state.heldGroups);
 }
 
 /** Grouped by state, the row acted on keeps its place until the selection moves (see `heldGroups`). */

@@ -1,4 +1,5 @@
 import { visibleWidth } from "@mariozechner/pi-tui";
+import type { JobRow } from "../protocol/rows.js";
 import { askLines } from "./ask-lines.js";
 import { hintLine, statusLine } from "./bottom-lines.js";
 import { boxLines, boxRoom, maxScroll, wrapText } from "./box-view.js";
@@ -94,12 +95,42 @@ function entryLines(
   return { lines, drawn };
 }
 
+/**
+ * The lines a row takes while it is neither selected nor edited, by the row (a changed row is a new
+ * object) and the screen's width: paging asks for every row above the selection, and drawing them
+ * all to count their lines made the frame cost what the fleet holds rather than what the screen shows.
+ */
+const restingHeights = new WeakMap<JobRow, { width: number; height: number }>();
+
+function entryHeight(
+  entry: Entry,
+  state: HubState,
+  width: number,
+  now: number,
+  selectedId: string | null,
+): number {
+  if (entry.kind === "group") return 1;
+  const { row } = entry;
+  const resting = row.id !== selectedId && editingIn(state.mode, row.id) === null;
+  const known = resting ? restingHeights.get(row) : undefined;
+  if (known?.width === width) return known.height;
+  const height = entryLines(entry, state, width, now, selectedId).lines.length;
+  if (resting) restingHeights.set(row, { width, height });
+  return height;
+}
+
 /** The index of the first entry of the page the selection is on (pages: screens of whole entries). */
-function pageStart(heights: number[], entries: Entry[], selectedId: string | null, room: number): number {
+function pageStart(
+  heightOf: (i: number) => number,
+  entries: Entry[],
+  selectedId: string | null,
+  room: number,
+): number {
+  if (selectedId === null) return 0;
   let start = 0;
   let used = 0;
   for (let i = 0; i < entries.length; i++) {
-    const h = Math.min(room, heights[i]!);
+    const h = Math.min(room, heightOf(i));
     if (used + h > room) {
       start = i;
       used = 0;
@@ -126,12 +157,12 @@ function listLines(state: HubState, entries: Entry[], width: number, room: numbe
     return [fit(dim(text), width)];
   }
   const selectedId = effectiveSelection(state, entries);
-  const drawnEntries = entries.map((e) => entryLines(e, state, width, now, selectedId));
-  const heights = drawnEntries.map((d) => d.lines.length);
+  const heightOf = (i: number) => entryHeight(entries[i]!, state, width, now, selectedId);
   const out: string[] = [];
-  for (let i = pageStart(heights, entries, selectedId, room); i < entries.length && out.length < room; i++) {
+  // Only the page's entries are drawn.
+  for (let i = pageStart(heightOf, entries, selectedId, room); i < entries.length && out.length < room; i++) {
     const entry = entries[i]!;
-    const { lines, drawn } = drawnEntries[i]!;
+    const { lines, drawn } = entryLines(entry, state, width, now, selectedId);
     if (entry.kind === "row" && drawn.length > 0) {
       const onScreen = drawn.filter((d) => out.length + d.line < room).map((d) => d.n);
       state.picks.set(entry.row.id, picksOf(entry.row, onScreen));

@@ -41,7 +41,7 @@ export function shortPath(path: string, home = homedir()): string {
   return path;
 }
 
-function matchesFilter(row: JobRow, filter: string): boolean {
+export function matchesFilter(row: JobRow, filter: string): boolean {
   if (filter === "") return true;
   const needle = filter.toLowerCase();
   const fields = [
@@ -60,7 +60,7 @@ function matchesFilter(row: JobRow, filter: string): boolean {
 /** How the rows are grouped: by their folder, or by their state. */
 export type Grouping = "dir" | "state";
 
-function groupKey(row: JobRow, grouping: Grouping, held: ReadonlyMap<string, string>): string {
+export function groupKey(row: JobRow, grouping: Grouping, held: ReadonlyMap<string, string>): string {
   return grouping === "dir" ? row.cwd : (held.get(row.id) ?? rowLook(row).group);
 }
 

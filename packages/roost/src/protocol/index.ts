@@ -16,6 +16,7 @@ export * from "./peers.js";
 export * from "./report.js";
 export * from "./rows.js";
 export * from "./schedules.js";
+export * from "./state-folders.js";
 export * from "./terminal-text.js";
 export * from "./version.js";
 export * from "./worktree-text.js";

@@ -170,6 +170,3 @@ export const PEER_LIMITS = {
   /** Hand-back request ids a child remembers. */
   handbackIdsKept: 20,
 } as const;
-
-/** The folder (in roost's state folder) of the foreground sessions' writer locks. */
-export const WRITER_LOCK_DIR = "session-locks";

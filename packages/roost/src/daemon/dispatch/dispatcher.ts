@@ -5,13 +5,10 @@ import { join, resolve } from "node:path";
 import type { AgentProfile } from "../../home/agent-profile.js";
 import { loadProfiles } from "../../home/profiles.js";
 import {
-  CONCIERGE_NAME,
   type DispatchArgs,
   foldName,
-  isReservedName,
   jobEnvironment,
   type Lifecycle,
-  nameKey,
   RoostError,
   refuseReservedName,
 } from "../../protocol/index.js";
@@ -25,6 +22,7 @@ import type { JobRecord } from "../store/store.js";
 import { typeTaskAtPrompt } from "../terminal/terminal-replies.js";
 import type { TerminalRows } from "../terminal/terminal-rows.js";
 import type { PreparedWorktree, Worktrees } from "../worktrees/worktrees.js";
+import { freeName } from "./free-name.js";
 
 function newJobId(state: DaemonState): string {
   for (;;) {
@@ -33,15 +31,8 @@ function newJobId(state: DaemonState): string {
   }
 }
 
-/**
- * The profile's name, or with `-2`, `-3`, ... when a job has it already (names compared folded):
- * names stay handy.
- */
-function freeName(state: DaemonState, base: string): string {
-  const taken = new Set([CONCIERGE_NAME, ...[...state.jobs.values()].map((j) => nameKey(j.name))]);
-  const free = (name: string) => !taken.has(nameKey(name)) && !isReservedName(name);
-  if (free(base)) return base;
-  for (let n = 2; ; n++) if (free(`${base}-${n}`)) return `${base}-${n}`;
+function* jobNames(state: DaemonState): Iterable<string> {
+  for (const job of state.jobs.values()) yield job.name;
 }
 
 function checkFolder(cwd: string): string {
@@ -126,12 +117,13 @@ export class Dispatcher {
     if (!state.host) await state.waitForHost();
     state.requireHost();
     // From here to the job's being known there is no await: names and ids are taken as they stand.
-    let name = (requestedName !== undefined && foldName(requestedName)) || freeName(state, profileName);
+    let name =
+      (requestedName !== undefined && foldName(requestedName)) || freeName(jobNames(state), profileName);
     // Without a worktree there is no await here either (a spawn's caps hold to the job's being known).
     const mode = this.worktrees.modeFor(args, profile);
     const prepared = mode === false ? null : await this.worktrees.prepare(mode, args, profile, cwd, name);
     // A name taken while the worktree was made is made free again.
-    if (prepared && requestedName === undefined) name = freeName(state, profileName);
+    if (prepared && requestedName === undefined) name = freeName(jobNames(state), profileName);
 
     const id = newJobId(state);
     const token = randomBytes(24).toString("base64url");
