@@ -4,6 +4,7 @@ import { concierge } from "./commands/concierge.js";
 import { daemon, shutdown } from "./commands/daemon.js";
 import { describe } from "./commands/describe.js";
 import { events } from "./commands/events.js";
+import { doctor, restore } from "./commands/home.js";
 import { dispatch, respawn, rm, stop } from "./commands/jobs.js";
 import { reply } from "./commands/reply.js";
 import { ls, pin, rename } from "./commands/rows.js";
@@ -29,6 +30,8 @@ const COMMANDS: Command[] = [
   schedule,
   events,
   concierge,
+  doctor,
+  restore,
 ];
 
 function overview(): string {
@@ -38,7 +41,7 @@ function overview(): string {
     "",
     ...COMMANDS.map((c) => `  roost ${c.usage}\n      ${c.summary}`),
     "",
-    "Every command but daemon starts the daemon in the background when none runs.",
+    "Every command but daemon, doctor and restore starts the daemon in the background when none runs.",
     "ROOST_HOME (default ~/.pi/agent) holds roost.json and the state folder roost/.",
   ].join("\n");
 }
