@@ -25,6 +25,8 @@ const COMMANDS: [name: string, load: () => Promise<Command>][] = [
   ["schedule", async () => (await import("./commands/schedule.js")).schedule],
   ["events", async () => (await import("./commands/events.js")).events],
   ["concierge", async () => (await import("./commands/concierge.js")).concierge],
+  ["doctor", async () => (await import("./commands/home.js")).doctor],
+  ["restore", async () => (await import("./commands/home.js")).restore],
 ];
 
 async function overview(): Promise<string> {
@@ -35,7 +37,7 @@ async function overview(): Promise<string> {
     "",
     ...commands.map((c) => `  roost ${c.usage}\n      ${c.summary}`),
     "",
-    "Every command but daemon starts the daemon in the background when none runs.",
+    "Every command but daemon, doctor and restore starts the daemon in the background when none runs.",
     "ROOST_HOME (default ~/.pi/agent) holds roost.json and the state folder roost/.",
   ].join("\n");
 }

@@ -47,12 +47,6 @@ function checkFolder(cwd: string): string {
   return path;
 }
 
-function inheritedEnvironment(): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) out[k] = v;
-  return out;
-}
-
 /**
  * Makes jobs and starts them: the user's `dispatch`, a schedule's runs and a session's `spawn` all
  * go through it.
@@ -140,7 +134,7 @@ export class Dispatcher {
       task,
       command: profileArgv(profile, task),
       env: {
-        ...inheritedEnvironment(),
+        // The daemon's own environment is added at each start (see `spawnEnvironment`), not kept.
         TERM: "xterm-256color",
         ...profile.env,
         ...jobEnvironment({ id, token, socket: state.paths.socket, dir }),

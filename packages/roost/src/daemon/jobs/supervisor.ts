@@ -5,8 +5,9 @@ import { keepLastScreen } from "../terminal/last-screen.js";
 import type { TerminalRows } from "../terminal/terminal-rows.js";
 import type { DaemonState } from "./daemon-state.js";
 import { isEnded, isLive, type Job } from "./job.js";
-import { removeStrayJobFolders } from "./job-folders.js";
 import { exitOutcome, nextRun, type RunEvent, spawnOutcome } from "./run-machine.js";
+import { spawnEnvironment } from "./spawn-environment.js";
+import { settleStrays } from "./strays.js";
 
 /** SIGTERM first; SIGKILL if the process is still there after this. */
 const STOP_GRACE_MS = 5000;
@@ -136,15 +137,12 @@ export class Supervisor {
   /** Takes up what the host runs; returns the jobs to start (a restart was due when the daemon went). */
   private async adopt(host: ProcessHost): Promise<Job[]> {
     const toStart: Job[] = [];
-    const known = new Map<string, HostJobInfo>((await host.list()).map((h) => [h.id, h]));
-    for (const id of known.keys()) {
-      // Removed while the daemon was away.
-      if (!this.state.jobs.has(id))
-        await host
-          .remove(id)
-          .catch(this.told("adopt: removing what the host ran for a removed job failed", id));
-    }
-    removeStrayJobFolders(this.state.paths.jobsDir, this.state.jobs);
+    const listed = await host.list();
+    const known = new Map<string, HostJobInfo>(listed.map((h) => [h.id, h]));
+    const { store, paths, jobs } = this.state;
+    const removed = new Set(store.removedJobs());
+    await settleStrays(host, listed, paths.jobsDir, jobs, removed, this.log);
+    store.forgetRemoved(removed);
     const screens: Promise<void>[] = [];
     for (const job of this.state.jobs.values()) {
       if (!isLive(job) || job.restartTimer !== null) continue;
@@ -259,7 +257,7 @@ export class Supervisor {
         id: job.id,
         command: job.command,
         cwd: job.cwd,
-        env: job.env,
+        env: spawnEnvironment(job.env),
         dir: job.dir,
         ...TERMINAL_SIZE,
       });

@@ -1,5 +1,6 @@
 import { appendFileSync, mkdirSync } from "node:fs";
 import { statePaths } from "../../home/paths.js";
+import { DatabaseRefusedError } from "../store/database-file.js";
 import { DaemonRunningError } from "./daemon-lock.js";
 import { startDaemon } from "./start-daemon.js";
 
@@ -30,7 +31,7 @@ export async function runDaemonForeground(home: string): Promise<number> {
     daemon = await startDaemon({ home, log });
   } catch (err) {
     log(
-      `${err instanceof DaemonRunningError ? "refused to start: " : "could not start: "}${(err as Error).message}`,
+      `${err instanceof DaemonRunningError || err instanceof DatabaseRefusedError ? "refused to start: " : "could not start: "}${(err as Error).message}`,
     );
     return 1;
   }

@@ -12,6 +12,8 @@ import { restartOf } from "../jobs/restart.js";
 import { type Log, route } from "../router.js";
 import { SocketServer } from "../server.js";
 import { buildServices } from "../services.js";
+import { keepBackups } from "../store/backups.js";
+import { prepareDatabase } from "../store/database-file.js";
 import { Store } from "../store/store.js";
 import { acquireDaemonLock } from "./daemon-lock.js";
 
@@ -46,10 +48,19 @@ function profilesNow(file: string, log: Log): Map<string, AgentProfile> {
  */
 export async function startDaemon(options: DaemonOptions = {}): Promise<RunningDaemon> {
   const paths = statePaths(options.home ?? roostHome());
-  const release = await acquireDaemonLock(paths);
-  mkdirSync(paths.jobsDir, { recursive: true, mode: 0o700 });
+  const { release, stale } = await acquireDaemonLock(paths);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  if (stale) log(`roost: ${stale}`);
+  try {
+    // Before anything else is touched: a database that is not roost's stops the daemon here.
+    prepareDatabase(paths.db, paths.stateDir);
+  } catch (err) {
+    release();
+    throw err;
+  }
+  mkdirSync(paths.jobsDir, { recursive: true, mode: 0o700 });
   const store = new Store(paths.db, log);
+  const backups = keepBackups(store, paths.stateDir, log);
   const state = new DaemonState(paths, store, log);
   // A bad value in roost.json is said at start, naming its key; the daemon goes on with the rest.
   for (const finding of checkConfig(paths.home)) log(`roost: ${finding.message}`);
@@ -108,6 +119,9 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       try {
         await letGo(all).catch((err) => log(`roost: ${(err as Error).message}`));
         await server.close();
+        // The last backup has everything the daemon wrote.
+        await store.committed().catch(() => {});
+        backups.stop();
         await store.close().catch((err) => log(`roost: ${(err as Error).message}`));
         rmSync(paths.socket, { force: true });
       } finally {

@@ -94,6 +94,8 @@ export const WRITE_STATEMENTS = {
   ackExact: "DELETE FROM replies WHERE job_id = ? AND seq = ?",
   insertReplyId: "INSERT OR REPLACE INTO reply_request_ids (job_id, request_id, seq, n) VALUES (?, ?, ?, ?)",
   trimReplyIds: "DELETE FROM reply_request_ids WHERE job_id = ? AND n <= ?",
+  insertRemoved: "INSERT OR REPLACE INTO removed_jobs (id, removed_at) VALUES (?, ?)",
+  deleteRemoved: "DELETE FROM removed_jobs WHERE id = ?",
   insertDispatch:
     "INSERT OR REPLACE INTO dispatch_request_ids (request_id, job_id, created_at) VALUES (?, ?, ?)",
 } as const;

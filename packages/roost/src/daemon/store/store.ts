@@ -10,6 +10,7 @@ import type {
   WorktreeRecord,
 } from "../../protocol/index.js";
 import { LIMITS, RoostError } from "../../protocol/index.js";
+import { markVersion } from "./database-file.js";
 import { OpWrites } from "./op-writes.js";
 import { STORE_WRITER_SOURCE, WRITE_STATEMENTS, type Write } from "./store-writer.js";
 
@@ -159,6 +160,7 @@ export class Store {
   private nextBatch = 1;
   private readonly inFlight = new Map<number, Waiter[]>();
   private broken: Error | null = null;
+  private committedBatches = 0;
   /** Set once `close` is asked: resolves when the store is closed. */
   private closed: Promise<void> | undefined;
   private readonly jobs: JobRecord[];
@@ -166,6 +168,8 @@ export class Store {
   /** Per job: request id → seq, oldest first (at most 100), and the next position. */
   private readonly replyIds = new Map<string, { ids: Map<string, number>; next: number }>();
   private readonly dispatchIds = new Map<string, string>();
+  /** Jobs removed whose process or folder may still be there (the host was away): finished off at adoption. */
+  private readonly removed = new Set<string>();
   /** Each job's row as last given to the store: what an op's failed write sets its record back to. */
   private readonly lastAsked = new Map<string, Record<string, unknown>>();
 
@@ -191,12 +195,14 @@ export class Store {
           PRIMARY KEY (job_id, request_id));
         CREATE TABLE IF NOT EXISTS dispatch_request_ids (
           request_id TEXT PRIMARY KEY, job_id TEXT NOT NULL, created_at TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS removed_jobs (id TEXT PRIMARY KEY, removed_at TEXT NOT NULL);
       `);
       // Agent items share the replies' queue (and seq); a database from before them gains the columns.
       const replyColumns = (db.pragma("table_info(replies)") as { name: string }[]).map((c) => c.name);
       if (!replyColumns.includes("kind")) db.exec("ALTER TABLE replies ADD COLUMN kind TEXT");
       if (!replyColumns.includes("sender")) db.exec("ALTER TABLE replies ADD COLUMN sender TEXT");
       if (!replyColumns.includes("relation")) db.exec("ALTER TABLE replies ADD COLUMN relation TEXT");
+      markVersion(db);
       const spawns = new Map(
         (db.prepare("SELECT id, command, env FROM job_spawn").all() as SpawnDbRow[]).map((r) => [r.id, r]),
       );
@@ -247,6 +253,8 @@ export class Store {
         job_id: string;
       }[];
       for (const r of dispatches) this.dispatchIds.set(r.request_id, r.job_id);
+      for (const r of db.prepare("SELECT id FROM removed_jobs").all() as { id: string }[])
+        this.removed.add(r.id);
     }
     this.writer = new Worker(STORE_WRITER_SOURCE, {
       eval: true,
@@ -262,6 +270,7 @@ export class Store {
         if (m.batch === undefined) return;
         const waiters = this.inFlight.get(m.batch) ?? [];
         this.inFlight.delete(m.batch);
+        this.committedBatches++;
         waiters.forEach((w, i) => {
           const error = m.errors?.[i];
           if (error) w.reject(storeError(error.message, error.code));
@@ -351,8 +360,28 @@ export class Store {
     return this.write([]);
   }
 
+  /** Transactions the writer has answered so far (what a backup asks: was anything written since). */
+  get commits(): number {
+    return this.committedBatches;
+  }
+
   loadJobs(): JobRecord[] {
     return this.jobs;
+  }
+
+  /** The jobs removed whose removal may not be finished (see `forgetRemoved`). */
+  removedJobs(): ReadonlySet<string> {
+    return this.removed;
+  }
+
+  /** The removals now finished: the host let go of those jobs and their folders are gone. */
+  forgetRemoved(ids: Iterable<string>): void {
+    const writes: Write[] = [];
+    for (const id of ids) {
+      this.removed.delete(id);
+      writes.push(["deleteRemoved", id]);
+    }
+    if (writes.length > 0) this.writeLater(writes);
   }
 
   pendingReplies(jobId: string): StoredReply[] {
@@ -426,9 +455,11 @@ export class Store {
         ["deleteReplies", id],
         ["deleteReplyIds", id],
         ["deleteDispatchIds", id],
+        ["insertRemoved", id, new Date().toISOString()],
       ],
       {
         kept: () => {
+          this.removed.add(id);
           this.replyIds.delete(id);
           this.lastAsked.delete(id);
           for (const [requestId, jobId] of this.dispatchIds)
