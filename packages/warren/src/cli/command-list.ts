@@ -1,4 +1,5 @@
 import type { CliCommand } from "./command.js";
+import { mcpCommand } from "./commands/mcp.js";
 import { playCommand } from "./commands/play.js";
 import { replayCommand } from "./commands/replay.js";
 import { runCommand } from "./commands/run.js";
@@ -30,4 +31,5 @@ export const COMMANDS: CliCommand[] = [
   lazyServe,
   runsCommand,
   playCommand,
+  mcpCommand,
 ];

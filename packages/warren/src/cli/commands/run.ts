@@ -97,7 +97,7 @@ export const runCommand: CliCommand = {
 };
 
 /** `--policy courier-1=random` flags as npc_policy: listed agents get theirs, the rest "solution". */
-function parsePolicies(flags: readonly string[]): Record<string, NpcPolicy> {
+export function parsePolicies(flags: readonly string[]): Record<string, NpcPolicy> {
   const policies: Record<string, NpcPolicy> = {};
   for (const flag of flags) {
     const [agent, policy] = flag.split("=");
