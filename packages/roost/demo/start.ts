@@ -54,7 +54,8 @@ function warrenProfiles(): Record<string, unknown> {
   const port = new URL(WARREN_URL).port;
   return {
     "warren-serve": {
-      command: [process.execPath, warren, "serve", "--port", port],
+      // Its runs kept in the demo home, beside the fleet, not in the person's own warren folder.
+      command: [process.execPath, warren, "serve", "--port", port, "--data", join(home, "warren")],
       task: "argv",
       protocol: false,
     },

@@ -32,7 +32,7 @@ const skip =
 
 /** `warren serve --port 0`, and its URL once it listens. */
 async function warrenServe(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [WARREN, "serve", "--port", "0"], {
+  const child = spawn(process.execPath, [WARREN, "serve", "--port", "0", "--no-persist"], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   let text = "";
