@@ -14,7 +14,8 @@ export const doctor: Command = {
     const { checkHome } = await import("../../daemon/doctor/doctor.js");
     const findings = await checkHome(statePaths(home), { drop: values.drop === true });
     const lines = findings.map(
-      (f) => `${f.status.padEnd(8)}${f.check}: ${f.found}${f.todo ? `\n        what to do: ${f.todo}` : ""}`,
+      (f) =>
+        `${f.status.padEnd(8)}${f.check}: ${f.found}${f.remedy ? `\n        what to do: ${f.remedy}` : ""}`,
     );
     const healthy = findings.every((f) => f.status !== "problem");
     print(lines.join("\n"), { ok: healthy, findings });

@@ -25,7 +25,7 @@ export interface Finding {
   status: FindingStatus;
   found: string;
   /** What to do about it; none for an ok. */
-  todo?: string;
+  remedy?: string;
 }
 
 /** Every file and folder under `dir` that its group or others may read, write or enter. */
@@ -93,7 +93,12 @@ export async function checkHome(paths: StatePaths, options: DoctorOptions = {}):
   else if (database.state === "missing")
     findings.push({ check: "database", status: "ok", found: `${describeFinding(database)}` });
   else
-    findings.push({ check: "database", status: "problem", found: describeFinding(database), todo: restore });
+    findings.push({
+      check: "database",
+      status: "problem",
+      found: describeFinding(database),
+      remedy: restore,
+    });
 
   const newest = backups[0];
   if (!newest)
@@ -101,7 +106,7 @@ export async function checkHome(paths: StatePaths, options: DoctorOptions = {}):
       check: "backup",
       status: "warn",
       found: "no backup yet",
-      todo: "start the daemon (it takes one at its start)",
+      remedy: "start the daemon (it takes one at its start)",
     });
   else {
     const late = Date.now() - newest.takenAt.getTime() > 2 * BACKUP_INTERVAL_MS;
@@ -119,7 +124,7 @@ export async function checkHome(paths: StatePaths, options: DoctorOptions = {}):
           check: "modes",
           status: "problem",
           found: `open to others: ${open.slice(0, 10).join(", ")}${open.length > 10 ? ` and ${open.length - 10} more` : ""}`,
-          todo: `chmod -R go= ${paths.stateDir}`,
+          remedy: `chmod -R go= ${paths.stateDir}`,
         }
       : { check: "modes", status: "ok", found: "everything is owner-only" },
   );
@@ -133,7 +138,7 @@ export async function checkHome(paths: StatePaths, options: DoctorOptions = {}):
       check: "daemon",
       status: "warn",
       found: `the pid file names ${pid}, which is ${isProcessAlive(pid) ? "not a roost daemon" : "not running"}`,
-      todo: "nothing: the next command replaces it",
+      remedy: "nothing: the next command replaces it",
     });
   else if (!answers && pid === undefined)
     findings.push({ check: "daemon", status: "ok", found: "not running (the next command starts it)" });
@@ -142,7 +147,7 @@ export async function checkHome(paths: StatePaths, options: DoctorOptions = {}):
       check: "daemon",
       status: "warn",
       found: answers ? "a daemon answers but the pid file is missing" : "the socket is stale",
-      todo: "nothing: the next command replaces it",
+      remedy: "nothing: the next command replaces it",
     });
 
   const host = await hostJobs(paths.stateDir);
@@ -154,7 +159,7 @@ export async function checkHome(paths: StatePaths, options: DoctorOptions = {}):
             check: "host",
             status: "problem",
             found: `the process host does not answer: ${host}`,
-            todo: "its jobs go on; `roost shutdown --all` ends it",
+            remedy: "its jobs go on; `roost shutdown --all` ends it",
           },
     );
   } else {
@@ -183,7 +188,8 @@ export async function checkHome(paths: StatePaths, options: DoctorOptions = {}):
         check: "strays",
         status: "warn",
         found: line,
-        todo: "keep them (a job goes on; a folder holds its output), or `roost shutdown` then `roost doctor --drop` to end and remove them",
+        remedy:
+          "keep them (a job goes on; a folder holds its output), or `roost shutdown` then `roost doctor --drop` to end and remove them",
       });
     else if (!options.drop)
       findings.push({ check: "strays", status: "ok", found: "every job and folder is the store's" });
