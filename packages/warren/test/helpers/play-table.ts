@@ -30,11 +30,13 @@ const roostBin = join(
 export async function startWarrenServe(): Promise<{ url: string; stop(): void }> {
   const child: ChildProcess = spawn(process.execPath, [warrenBin, "serve", "--port", "0", "--no-persist"], {
     cwd: warrenDir,
-    stdio: ["ignore", "pipe", "inherit"],
+    // Read, never inherited: a server left behind would hold the test runner's output open.
+    stdio: ["ignore", "pipe", "pipe"],
   });
   const stop = (): void => void child.kill("SIGKILL");
   process.once("exit", stop);
   let text = "";
+  child.stderr!.on("data", (d) => (text += String(d)));
   for await (const chunk of child.stdout!) {
     text += String(chunk);
     const url = /listening on (\S+)/.exec(text)?.[1];
