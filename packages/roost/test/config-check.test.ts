@@ -15,6 +15,9 @@ const BAD_VALUES: { section: string; config: object; key: string }[] = [
   { section: "peers", config: { agentMaxDepth: -1 }, key: "agentMaxDepth" },
   { section: "peers' reach", config: { agentExternalMessages: "yes" }, key: "agentExternalMessages" },
   { section: "pi", config: { agentTools: "off" }, key: "agentTools" },
+  { section: "worktrees", config: { worktree: "always" }, key: "worktree" },
+  { section: "worktrees' folder", config: { worktreeRoot: "" }, key: "worktreeRoot" },
+  { section: "worktrees' setup", config: { worktreeSetup: { copy: ["../x"] } }, key: "worktreeSetup" },
 ];
 
 test("checkConfig: a good file or none has no findings; a bad value in each section is named by its key", () => {
@@ -63,4 +66,32 @@ test("the daemon says at start which key of roost.json is bad, for each section,
       }
     }),
   );
+});
+
+test("roost doctor names each bad key of roost.json, says where to fix it, and fails; a good file is ok", async () => {
+  // A home no daemon has started: doctor checks it as it is.
+  const home = mkdtempSync(join(tmpdir(), "roost-config-"));
+  try {
+    writeFileSync(join(home, "roost.json"), JSON.stringify({ agentMaxDepth: -1, worktree: "always" }));
+    const sick = await runCli(home, ["doctor", "--json"]);
+    assert.equal(sick.code, 1, sick.stderr);
+    const config = (
+      JSON.parse(sick.stdout).findings as { check: string; status: string; found: string; remedy?: string }[]
+    ).find((f) => f.check === "config")!;
+    assert.equal(config.status, "problem");
+    assert.match(config.found, /roost\.json: agentMaxDepth must be a whole number, 0 or more/);
+    assert.match(config.found, /roost\.json: worktree must be true, false or "auto"/);
+    assert.match(config.remedy!, /fix those keys in .*roost\.json/);
+    const human = await runCli(home, ["doctor"]);
+    assert.match(human.stdout, /problem +config: .*agentMaxDepth/);
+
+    writeFileSync(join(home, "roost.json"), JSON.stringify({ agentMaxDepth: 2, worktree: "auto" }));
+    const well = await runCli(home, ["doctor", "--json"]);
+    const ok = (JSON.parse(well.stdout).findings as { check: string; status: string }[]).find(
+      (f) => f.check === "config",
+    )!;
+    assert.equal(ok.status, "ok");
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
 });

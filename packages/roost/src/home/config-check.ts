@@ -1,6 +1,6 @@
 /**
  * `roost.json` checked whole, against one schema for every section it has: the profiles, the
- * concierge's policy, the agent-to-agent reach and caps, and pi's tools. A bad value is a finding
+ * concierge's policy, the agent-to-agent reach and caps, pi's tools and the worktree settings. A bad value is a finding
  * naming the file and the key; the daemon logs each at start, and `roost doctor` can list them.
  * Each section's reader goes on reading the file on every use (an edit applies at once).
  */
@@ -10,6 +10,7 @@ import { type Static, Type } from "typebox";
 import { Value } from "typebox/value";
 import { ANSWER_POLICIES, RoostError } from "../protocol/index.js";
 import { loadProfiles } from "./profiles.js";
+import { checkWorktreeSetup } from "./worktree-settings.js";
 
 const Cap = Type.Integer({ minimum: 0, description: "a whole number, 0 or more" });
 const Flag = Type.Boolean({ description: "true or false" });
@@ -39,6 +40,11 @@ export const RoostConfigSchema = Type.Object({
   agentMaxSpawned: Type.Optional(Cap),
   agentSpawnsPerMinute: Type.Optional(Cap),
   agentTools: Type.Optional(Flag),
+  worktree: Type.Optional(
+    Type.Union([Type.Boolean(), Type.Literal("auto")], { description: 'true, false or "auto"' }),
+  ),
+  worktreeRoot: Type.Optional(Type.String({ minLength: 1, description: "a folder path" })),
+  worktreeSetup: Type.Optional(Type.Unknown()),
 });
 export type RoostConfig = Static<typeof RoostConfigSchema>;
 
@@ -96,12 +102,23 @@ export function checkConfig(home: string): ConfigFinding[] {
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
     return [{ key: "", message: `${file}: must hold a JSON object` }];
   const findings = schemaFindings(file, parsed);
+  const { worktreeSetup } = parsed as { worktreeSetup?: unknown };
+  const refusal = (check: () => void): string | undefined => {
+    try {
+      check();
+      return undefined;
+    } catch (err) {
+      if (!(err instanceof RoostError)) throw err;
+      return err.message;
+    }
+  };
+  const setup =
+    worktreeSetup === undefined
+      ? undefined
+      : refusal(() => checkWorktreeSetup(file, "worktreeSetup", worktreeSetup));
+  if (setup) findings.push({ key: "worktreeSetup", message: setup });
   if (findings.some((f) => f.key.startsWith("agentProfiles"))) return findings;
-  try {
-    loadProfiles(file);
-  } catch (err) {
-    if (!(err instanceof RoostError)) throw err;
-    findings.push({ key: profileKey(file, err.message), message: err.message });
-  }
+  const profiles = refusal(() => loadProfiles(file));
+  if (profiles) findings.push({ key: profileKey(file, profiles), message: profiles });
   return findings;
 }

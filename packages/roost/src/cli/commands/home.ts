@@ -6,7 +6,7 @@ export const doctor: Command = {
   name: "doctor",
   usage: "doctor [--drop] [--json]",
   summary:
-    "Checks the home (database, backup, file modes, daemon, process host, jobs the store does not know) and says what to do. --drop ends and removes those unknown jobs (no daemon may run).",
+    "Checks the home (roost.json, database, backup, file modes, daemon, process host, jobs the store does not know) and says what to do. --drop ends and removes those unknown jobs (no daemon may run).",
   positionals: [0, 0],
   options: { drop: { type: "boolean" } },
   run: async ({ home, values, print }) => {

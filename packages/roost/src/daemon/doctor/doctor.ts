@@ -1,12 +1,14 @@
 /**
- * `roost doctor`: checks a home without starting anything and says, for each finding, what to do.
+ * `roost doctor`: checks a home (its roost.json, database, backups, file modes, daemon, process
+ * host and the jobs the store does not know) without starting anything and says, for each finding, what to do.
  * It reads the database read-only, asks the process host (if one serves) what it runs, and
  * changes nothing unless asked (`drop`: ends the host's jobs and removes the folders the store
  * does not know, only while no daemon runs).
  */
-import { lstatSync, readdirSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
+import { checkConfig } from "../../home/config-check.js";
 import type { StatePaths } from "../../home/paths.js";
 import { isProcessAlive, isRoostDaemon } from "../../home/process.js";
 import type { HostJobInfo } from "../host/api.js";
@@ -21,7 +23,7 @@ import { describeFinding, inspectDatabase } from "../store/database-file.js";
 export type FindingStatus = "ok" | "warn" | "problem";
 
 export interface Finding {
-  check: "database" | "backup" | "modes" | "daemon" | "host" | "strays";
+  check: "config" | "database" | "backup" | "modes" | "daemon" | "host" | "strays";
   status: FindingStatus;
   found: string;
   /** What to do about it; none for an ok. */
@@ -31,6 +33,8 @@ export interface Finding {
 /** Every file and folder under `dir` that its group or others may read, write or enter. */
 function openToOthers(dir: string): string[] {
   const found: string[] = [];
+  // A home no daemon has started yet has no state folder: nothing in it is open.
+  if (!existsSync(dir)) return found;
   const walk = (path: string) => {
     const stat = lstatSync(path);
     if (stat.isSymbolicLink()) return;
@@ -83,6 +87,17 @@ export interface DoctorOptions {
 
 export async function checkHome(paths: StatePaths, options: DoctorOptions = {}): Promise<Finding[]> {
   const findings: Finding[] = [];
+  const config = checkConfig(paths.home);
+  findings.push(
+    config.length
+      ? {
+          check: "config",
+          status: "problem",
+          found: config.map((f) => f.message).join("; "),
+          remedy: `fix ${config.length === 1 ? "that key" : "those keys"} in ${paths.config}`,
+        }
+      : { check: "config", status: "ok", found: `${paths.config} is as roost reads it (or absent)` },
+  );
   const database = inspectDatabase(paths.db, true);
   const backups = listBackups(paths.stateDir);
   const restore = backups.length
