@@ -105,7 +105,7 @@ function protocolJob(id: string): Job {
       task: null,
       command: ["false"],
       env: {},
-      token: "token",
+      tokenHash: "",
       dir,
       lifecycle: "starting",
       report: null,

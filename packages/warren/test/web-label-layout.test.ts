@@ -108,6 +108,20 @@ describe("label placement", () => {
     assert.deepEqual(dropped, ["a"]);
   });
 
+  it("places again, the dropped label first, when an earlier label took its only spot but had another", () => {
+    // A bar across the top, a row of marks along the bottom but for b's anchor: one free band between.
+    const band = { x: 0, y: 0, w: 120, h: 60 };
+    const a = { x: 0, y: 0, w: 120, h: 20 };
+    const b = { x: 50, y: 40, w: 20, h: 20 };
+    const marks = [a, b, { x: 0, y: 40, w: 50, h: 20 }, { x: 70, y: 40, w: 50, h: 20 }];
+    // In order, a's long form takes the band and b's label (one form, above its anchor only) fits nowhere.
+    const labels = [named("a", a, 100, 20), named("b", b, 60)];
+    const { placed, dropped } = placeLabels({ bounds: band, marks, labels });
+    assert.deepEqual(dropped, []);
+    assert.equal(placed.get("a")!.variant, 1, "a took its short form");
+    assert.equal(overlapCount([...marks, ...placed.values()]), 0);
+  });
+
   it("puts an item mark inside its cell first, over its own place's square only", () => {
     const place = { ...cell(2, 2), key: "place:p" };
     const item = (mayCover?: string[]): Label => ({

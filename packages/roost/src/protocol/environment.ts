@@ -25,11 +25,15 @@ export function jobIdentityFromEnv(env: NodeJS.ProcessEnv = process.env): JobIde
   return { id, token, socket, dir };
 }
 
-/** The environment a job is started with: every name, new and old. */
-export function jobEnvironment(identity: JobIdentity): Record<string, string> {
+/**
+ * The environment a job is started with, for the parts of its identity given: every name, new and
+ * old. The job's record keeps all but the token; the token is added at each start.
+ */
+export function jobEnvironment(identity: Partial<JobIdentity>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const key of Object.keys(JOB_ENV) as (keyof JobIdentity)[]) {
-    for (const name of JOB_ENV[key]) out[name] = identity[key];
+    const value = identity[key];
+    if (value !== undefined) for (const name of JOB_ENV[key]) out[name] = value;
   }
   return out;
 }

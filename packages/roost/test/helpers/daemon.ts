@@ -247,18 +247,53 @@ export async function startTestDaemon(options: { config?: object; home?: string 
 
 export { waitFor };
 
-/** A job's id, token and folder as the daemon keeps them (read from its database, read-only). */
+/**
+ * Each job's id, token and folder. The database keeps only the token's hash: the token is read where
+ * the job's process got it, its environment, and checked against the hash. Waits until every job
+ * that runs has one ("" for a job that does not run).
+ */
 export async function jobSecrets(stateDir: string): Promise<{ id: string; token: string; dir: string }[]> {
   const { default: Database } = await import("better-sqlite3");
-  const db = new Database(join(stateDir, "roost.db"), { readonly: true, fileMustExist: true });
-  try {
-    return (db.prepare("SELECT data FROM jobs").all() as { data: string }[]).map((r) => {
-      const job = JSON.parse(r.data) as { id: string; token: string; dir: string };
-      return { id: job.id, token: job.token, dir: job.dir };
-    });
-  } finally {
-    db.close();
+  const { tokenHash } = await import("../../src/daemon/jobs/job-token.js");
+  interface Kept {
+    id: string;
+    tokenHash: string;
+    dir: string;
+    pid: number | null;
+    lifecycle: string;
   }
+  const tokenOf = (job: Kept): string | undefined => {
+    if (job.pid === null) return undefined;
+    let environ: string;
+    try {
+      environ = readFileSync(`/proc/${job.pid}/environ`, "utf8");
+    } catch {
+      return undefined;
+    }
+    const token = environ
+      .split("\0")
+      .find((v) => v.startsWith("ROOST_JOB_TOKEN="))
+      ?.slice("ROOST_JOB_TOKEN=".length);
+    return token !== undefined && tokenHash(token) === job.tokenHash ? token : undefined;
+  };
+  return waitFor("every running job's token", async () => {
+    const db = new Database(join(stateDir, "roost.db"), { readonly: true, fileMustExist: true });
+    try {
+      const jobs = (db.prepare("SELECT data FROM jobs").all() as { data: string }[]).map(
+        (r) => JSON.parse(r.data) as Kept,
+      );
+      const secrets = [];
+      for (const job of jobs) {
+        const token = tokenOf(job);
+        if (token === undefined && (job.lifecycle === "starting" || job.lifecycle === "running"))
+          return undefined;
+        secrets.push({ id: job.id, token: token ?? "", dir: job.dir });
+      }
+      return secrets;
+    } finally {
+      db.close();
+    }
+  });
 }
 
 const TEST_AGENT = fileURLToPath(new URL("../fixtures/daemon-agent.mjs", import.meta.url));

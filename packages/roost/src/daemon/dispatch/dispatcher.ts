@@ -120,7 +120,6 @@ export class Dispatcher {
     if (prepared && requestedName === undefined) name = freeName(jobNames(state), profileName);
 
     const id = newJobId(state);
-    const token = randomBytes(24).toString("base64url");
     const dir = join(state.paths.jobsDir, id);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const typed = profile.task === "type" && task !== null && task !== "" ? task : null;
@@ -137,9 +136,9 @@ export class Dispatcher {
         // The daemon's own environment is added at each start (see `spawnEnvironment`), not kept.
         TERM: "xterm-256color",
         ...profile.env,
-        ...jobEnvironment({ id, token, socket: state.paths.socket, dir }),
+        ...jobEnvironment({ id, socket: state.paths.socket, dir }),
       },
-      token,
+      tokenHash: "",
       dir,
       lifecycle: "starting",
       report: null,

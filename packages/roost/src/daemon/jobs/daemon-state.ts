@@ -5,6 +5,7 @@ import type { ProcessHost } from "../host/api.js";
 import type { Store } from "../store/store.js";
 import { type Job, jobRecord } from "./job.js";
 import { toRow } from "./job-row.js";
+import { tokenMatches } from "./job-token.js";
 import { RequestsInFlight } from "./requests-in-flight.js";
 
 /** How long row changes gather before subscribers hear of them. */
@@ -192,7 +193,8 @@ export class DaemonState {
   authorize({ id, token }: JobAuth): Job {
     const job = this.jobs.get(id);
     if (!job) throw roostErrors.noJob(id);
-    if (job.token !== token) throw new RoostError("unauthorized", `wrong token for job ${id}`);
+    if (!tokenMatches(job.tokenHash, token))
+      throw new RoostError("unauthorized", `wrong token for job ${id}`);
     return job;
   }
 

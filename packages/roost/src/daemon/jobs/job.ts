@@ -22,6 +22,11 @@ export interface JobRuntime {
   restart: Restart;
   /** Its worktree's figures as git last gave them (null until read, or without a worktree). */
   worktreeRow: WorktreeRow | null;
+  /**
+   * The token its process was started with while this daemon runs (the store keeps its hash only):
+   * a start tried again gives the same one, so a process that did start after all still speaks.
+   */
+  token: string | null;
 }
 
 /**
@@ -45,7 +50,7 @@ const RECORD_FIELDS: Record<keyof JobRecord, true> = {
   task: true,
   command: true,
   env: true,
-  token: true,
+  tokenHash: true,
   dir: true,
   lifecycle: true,
   report: true,
@@ -82,6 +87,7 @@ class DaemonJob implements JobRuntime {
   startedAt: number | null = null;
   savingReplies = 0;
   worktreeRow: WorktreeRow | null = null;
+  token: string | null = null;
 
   constructor(
     readonly record: DurableRecord,

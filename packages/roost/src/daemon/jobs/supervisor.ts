@@ -1,10 +1,11 @@
-import { RoostError } from "../../protocol/index.js";
+import { jobEnvironment, RoostError } from "../../protocol/index.js";
 import type { HostJobInfo, ProcessHost, ScreenSnapshot } from "../host/api.js";
 import { dropHeldReply, heldReplyOf } from "../terminal/held-replies.js";
 import { keepLastScreen } from "../terminal/last-screen.js";
 import type { TerminalRows } from "../terminal/terminal-rows.js";
 import type { DaemonState } from "./daemon-state.js";
 import { isEnded, isLive, type Job } from "./job.js";
+import { newJobToken, tokenHash } from "./job-token.js";
 import { exitOutcome, nextRun, type RunEvent, spawnOutcome } from "./run-machine.js";
 import { spawnEnvironment } from "./spawn-environment.js";
 import { settleStrays } from "./strays.js";
@@ -252,12 +253,14 @@ export class Supervisor {
    * same: tried again, the host says the job runs, and that process is the job's.
    */
   private async spawnOrFind(host: ProcessHost, job: Job): Promise<HostJobInfo> {
+    job.token ??= newJobToken();
+    job.tokenHash = tokenHash(job.token);
     try {
       return await host.spawn({
         id: job.id,
         command: job.command,
         cwd: job.cwd,
-        env: spawnEnvironment(job.env),
+        env: { ...spawnEnvironment(job.env), ...jobEnvironment({ token: job.token }) },
         dir: job.dir,
         ...TERMINAL_SIZE,
       });

@@ -9,7 +9,8 @@ import type {
   Report,
   WorktreeRecord,
 } from "../../protocol/index.js";
-import { LIMITS, RoostError } from "../../protocol/index.js";
+import { JOB_ENV, LIMITS, RoostError } from "../../protocol/index.js";
+import { tokenHash } from "../jobs/job-token.js";
 import { markVersion } from "./database-file.js";
 import { OpWrites } from "./op-writes.js";
 import { STORE_WRITER_SOURCE, WRITE_STATEMENTS, type Write } from "./store-writer.js";
@@ -40,7 +41,8 @@ export interface JobRecord
   > {
   command: string[];
   env: Record<string, string>;
-  token: string;
+  /** The hash of the token its process was last started with (`job-token.ts`); "" before its first start. */
+  tokenHash: string;
   dir: string;
   report: Report | null;
   /** The name the agent last reported, so a hub rename holds until the agent names itself anew. */
@@ -100,6 +102,19 @@ interface SpawnDbRow {
  * A job's row as written on every change: without how it is started (its command and its
  * environment), which is written once, with the job, and would only make every write bigger.
  */
+/**
+ * A record from before tokens were kept hashed holds its token, in its row and its spawn record:
+ * the hash takes its place (a process still running with it still speaks). Whether it changed.
+ */
+function hashKeptToken(job: JobRecord): boolean {
+  const old = job as JobRecord & { token?: string };
+  if (typeof old.token !== "string") return false;
+  job.tokenHash = tokenHash(old.token);
+  delete old.token;
+  for (const name of JOB_ENV.token) delete job.env[name];
+  return true;
+}
+
 function jobData(job: JobRecord): string {
   const { command: _command, env: _env, ...changing } = job;
   return JSON.stringify(changing);
@@ -206,6 +221,7 @@ export class Store {
       const spawns = new Map(
         (db.prepare("SELECT id, command, env FROM job_spawn").all() as SpawnDbRow[]).map((r) => [r.id, r]),
       );
+      let hashed = false;
       this.jobs = (db.prepare("SELECT id, data FROM jobs").all() as JobDbRow[]).map((r) => {
         const job = JSON.parse(r.data) as JobRecord;
         const spawn = spawns.get(r.id);
@@ -213,9 +229,18 @@ export class Store {
           job.command = JSON.parse(spawn.command) as string[];
           job.env = JSON.parse(spawn.env) as Record<string, string>;
         }
-        this.lastAsked.set(job.id, JSON.parse(r.data) as Record<string, unknown>);
+        if (hashKeptToken(job)) {
+          // The row's old text is overwritten, not left in a free page.
+          db.pragma("secure_delete = ON");
+          db.prepare("UPDATE jobs SET data = ? WHERE id = ?").run(jobData(job), job.id);
+          db.prepare("UPDATE job_spawn SET env = ? WHERE id = ?").run(JSON.stringify(job.env), job.id);
+          hashed = true;
+        }
+        this.lastAsked.set(job.id, JSON.parse(jobData(job)) as Record<string, unknown>);
         return job;
       });
+      // The pages that held the plain tokens are written over in the file now, not at some later checkpoint.
+      if (hashed) db.pragma("wal_checkpoint(TRUNCATE)");
       const replies = db
         .prepare("SELECT job_id, seq, text, mode, kind, sender, relation FROM replies ORDER BY job_id, seq")
         .all() as {

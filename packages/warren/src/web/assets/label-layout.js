@@ -130,7 +130,30 @@
     }
   }
 
-  function placeLabels({ bounds, marks, labels, soft = () => 0, previous = new Map() }) {
+  /** How many times the labels are placed again, those that found no place first, while any is dropped. */
+  const RETRIES = 3;
+
+  /**
+   * A place for each label, in the order given, covering no mark and no label placed before it.
+   * When some find none, they go first in another pass (an earlier label usually has a spot it can
+   * give up for a shorter form or another side), and the pass that drops fewest is kept.
+   */
+  function placeLabels(input) {
+    let best = placeInOrder(input, input.labels);
+    for (let pass = 0; pass < RETRIES && best.dropped.length > 0; pass++) {
+      const first = new Set(best.dropped);
+      const order = [
+        ...input.labels.filter((l) => first.has(l.key)),
+        ...input.labels.filter((l) => !first.has(l.key)),
+      ];
+      const next = placeInOrder(input, order);
+      if (next.dropped.length < best.dropped.length) best = next;
+      else break;
+    }
+    return best;
+  }
+
+  function placeInOrder({ bounds, marks, soft = () => 0, previous = new Map() }, labels) {
     const taken = new TakenBoxes();
     for (const mark of marks) taken.add(mark);
     const placed = new Map();

@@ -58,7 +58,7 @@
   }
 
   class MapMarks {
-    /** `map`: {space, cell}; `colorOf(agent)` is its token's colour. */
+    /** `map`: {space, cell, margin}, margin the strip above and below the map labels may use; `colorOf(agent)` is its token's colour. */
     constructor(layer, map, colorOf) {
       this.layer = layer;
       this.map = map;
@@ -199,7 +199,12 @@
       });
       const ordered = [...itemLabels, ...labels, ...agentLabels];
       const { placed, dropped } = placeLabels({
-        bounds: { x: 0, y: 0, w: space.width * cell, h: space.height * cell },
+        bounds: {
+          x: 0,
+          y: -this.map.margin,
+          w: space.width * cell,
+          h: space.height * cell + 2 * this.map.margin,
+        },
         marks,
         labels: ordered,
         soft: (box) => this.wallArea(box),

@@ -37,6 +37,11 @@
   const MAX_LABELLED_THINGS = 200;
   /** The height a map's figure takes beside its canvas: the caption and the margins. */
   const FIGURE_CHROME_PX = 40;
+  /**
+   * A labelled map's strip above and below its canvas, one label high: names of things on its top
+   * and bottom rows go there when their neighbours leave no room on the map (a phone's small cells).
+   */
+  const LABEL_MARGIN_PX = 14;
 
   class MapView {
     constructor(container, { onSelect }) {
@@ -72,7 +77,8 @@
         model.agents.size <= MAX_LABELLED_AGENTS &&
         model.places.size + model.items.size <= MAX_LABELLED_THINGS;
       for (const space of model.spaces.values()) {
-        const fit = Math.min((width - 4) / space.width, (height - 4) / space.height);
+        const margins = labelled ? 2 * LABEL_MARGIN_PX : 0;
+        const fit = Math.min((width - 4) / space.width, (height - 4 - margins) / space.height);
         const cell = Math.max(2, Math.min(56, Math.floor(fit)));
         const figure = document.createElement("figure");
         figure.className = "space";
@@ -92,10 +98,22 @@
         canvas.dataset.space = space.id;
         canvas.addEventListener("click", (e) => this.click(space.id, cell, canvas, e));
         stage.append(canvas);
-        const map = { space, cell, canvas, ratio, background: null, backgroundKey: -1, marks: null };
+        const map = {
+          space,
+          cell,
+          canvas,
+          ratio,
+          background: null,
+          backgroundKey: -1,
+          marks: null,
+          margin: 0,
+        };
         if (labelled && cell >= MIN_LABELLED_CELL) {
+          map.margin = LABEL_MARGIN_PX;
+          stage.style.paddingBlock = `${LABEL_MARGIN_PX}px`;
           const layer = document.createElement("div");
           layer.className = "map-marks";
+          layer.style.top = `${LABEL_MARGIN_PX + 1}px`;
           layer.setAttribute("aria-hidden", "true");
           stage.append(layer);
           map.marks = new viewer.MapMarks(layer, map, (agent) => this.colorOf(agent));
