@@ -8,14 +8,9 @@ const packageDir = fileURLToPath(new URL("..", import.meta.url));
 
 function warren(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ["--import", "tsx", "src/cli/main.ts", ...args],
-      { cwd: packageDir },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-      },
-    );
+    execFile(process.execPath, ["bin/warren.js", ...args], { cwd: packageDir }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+    });
   });
 }
 

@@ -355,7 +355,7 @@ describe("the viewer in a browser", { skip }, () => {
       await new Promise<void>((resolve, reject) =>
         execFile(
           process.execPath,
-          ["--import", "tsx", "src/cli/main.ts", "run", "bridge_repair", "--seed", "3", "--html", file],
+          ["bin/warren.js", "run", "bridge_repair", "--seed", "3", "--html", file],
           { cwd: packageDir },
           (error) => (error ? reject(error) : resolve()),
         ),

@@ -135,7 +135,7 @@ describe("warren run --html", () => {
     const code = await new Promise<number>((resolve) =>
       execFile(
         process.execPath,
-        ["--import", "tsx", "src/cli/main.ts", "run", "bridge_repair", "--seed", "3", "--html", file],
+        ["bin/warren.js", "run", "bridge_repair", "--seed", "3", "--html", file],
         { cwd: packageDir },
         (error) => resolve(error ? Number(error.code ?? 1) : 0),
       ),
