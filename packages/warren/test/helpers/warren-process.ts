@@ -2,6 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { assertBuiltAfter } from "../../../../scripts/stale-build.mjs";
 import type { RunRecord } from "../../src/sweep/run-record.js";
 
 export const packageDir = fileURLToPath(new URL("../..", import.meta.url));
@@ -11,6 +12,9 @@ export const packageDir = fileURLToPath(new URL("../..", import.meta.url));
  * pool's processes they fork inherit no tsx either.
  */
 export const warrenBin = join(packageDir, "bin", "warren.js");
+/** `warren serve` on its own (`src/cli/serve.ts` runs alone too), as built. */
+export const warrenServeFile = join(packageDir, "dist", "cli", "serve.js");
+assertBuiltAfter(join(packageDir, "dist", "cli", "main.js"), join(packageDir, "src"));
 
 export interface WarrenProcess {
   child: ChildProcess;
