@@ -26,13 +26,8 @@ test("roost's README lists every command of `roost --help`", async () => {
 });
 
 test("warren's README lists every command of `warren --help`", async () => {
-  // warren is its sibling package: its command is run, never imported.
-  const { stdout } = await run(process.execPath, [
-    "--import",
-    "tsx",
-    `${PACKAGES}warren/src/cli/main.ts`,
-    "--help",
-  ]);
+  // warren is its sibling package: its command (as built) is run, never imported.
+  const { stdout } = await run(process.execPath, [`${PACKAGES}warren/bin/warren.js`, "--help"]);
   const listed = helpCommands(stdout, "warren");
   assert.ok(listed.length > 5, stdout);
   assert.deepEqual(tableCommands(readme("warren"), "warren"), listed);

@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -8,7 +7,7 @@ import { type Envelope, type Receipt, WarrenClient } from "../src/client/index.j
 import type { Decision } from "../src/engine/index.js";
 import { findScenario } from "../src/scenarios/index.js";
 import { serverForSuite } from "./helpers/server.js";
-import { packageDir } from "./helpers/warren-process.js";
+import { packageDir, warrenBin } from "./helpers/warren-process.js";
 
 const live = serverForSuite();
 const clients: Client[] = [];
@@ -20,7 +19,7 @@ after(async () => {
 async function mcpClient(args: string[]): Promise<{ client: Client; stderr: () => string }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ["--import", "tsx", join(packageDir, "src/cli/main.ts"), "mcp", "--server", live.url, ...args],
+    args: [warrenBin, "mcp", "--server", live.url, ...args],
     cwd: packageDir,
     stderr: "pipe",
   });

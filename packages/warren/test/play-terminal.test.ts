@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { after, before, describe, it } from "node:test";
-import { startWarrenServe, warrenBin } from "./helpers/play-table.js";
+import { startWarrenServe } from "./helpers/play-table.js";
+import { warrenBin } from "./helpers/warren-process.js";
 
 /** `warren play ARGS`, outside any roost job: on the terminal. */
 function play(...args: string[]) {

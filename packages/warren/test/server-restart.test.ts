@@ -5,14 +5,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { WebSocket } from "ws";
 import type { RunEvent } from "../src/protocol/index.js";
 import { STORE_FILE } from "../src/server/run-store.js";
 import { call, engineerAwaitingCourier, waitFor } from "./helpers/server.js";
+import { warrenServeFile } from "./helpers/warren-process.js";
 
-const serveFile = fileURLToPath(new URL("../src/cli/serve.ts", import.meta.url));
 const children: ChildProcess[] = [];
 const folders: string[] = [];
 after(() => {
@@ -22,7 +21,7 @@ after(() => {
 
 /** A real `warren serve` on a free port keeping its runs in `dataDir`; resolves with its URL. */
 async function serve(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", serveFile, "--port", "0", "--data", dataDir], {
+  const child = spawn(process.execPath, [warrenServeFile, "--port", "0", "--data", dataDir], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.push(child);
@@ -171,7 +170,7 @@ describe("runs outlive the server", () => {
     assert.notEqual(freshClaim.json.lease, lease);
 
     // A second server on the same folder would interrupt the first's runs: it refuses to start.
-    const rival = spawn(process.execPath, ["--import", "tsx", serveFile, "--port", "0", "--data", dataDir], {
+    const rival = spawn(process.execPath, [warrenServeFile, "--port", "0", "--data", dataDir], {
       stdio: ["ignore", "pipe", "pipe"],
     });
     children.push(rival);

@@ -5,11 +5,10 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
 import { STORE_FILE } from "../src/server/run-store.js";
 import { call, waitFor } from "./helpers/server.js";
+import { warrenServeFile } from "./helpers/warren-process.js";
 
-const serveFile = fileURLToPath(new URL("../src/cli/serve.ts", import.meta.url));
 const children: ChildProcess[] = [];
 after(() => {
   for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
@@ -17,7 +16,7 @@ after(() => {
 
 /** `warren serve` keeping its runs in memory, so a test leaves nothing in the user's state folder. */
 function serve(...args: string[]): ChildProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", serveFile, "--no-persist", ...args], {
+  const child = spawn(process.execPath, [warrenServeFile, "--no-persist", ...args], {
     stdio: "pipe",
   });
   children.push(child);
@@ -93,7 +92,7 @@ describe("warren serve", () => {
   it("keeps its runs in the user's state folder unless told otherwise", async () => {
     const state = mkdtempSync(join(tmpdir(), "warren-state-"));
     try {
-      const child = spawn(process.execPath, ["--import", "tsx", serveFile, "--port", "0"], {
+      const child = spawn(process.execPath, [warrenServeFile, "--port", "0"], {
         stdio: "pipe",
         env: { ...process.env, XDG_STATE_HOME: state },
       });

@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { MAX_ARGS_JSON_CHARS, MAX_COMMAND_ID_CHARS } from "../src/protocol/index.js";
 import { call, waitFor } from "./helpers/server.js";
-import { packageDir } from "./helpers/warren-process.js";
+import { warrenBin } from "./helpers/warren-process.js";
 
 /** The server's heap: small enough that what the issue saw (+0.85 MB a command) kills it in ~100 commands. */
 const HEAP_MB = 96;
@@ -30,9 +29,7 @@ async function startSmallServer(): Promise<{ url: string; child: ChildProcess }>
     process.execPath,
     [
       `--max-old-space-size=${HEAP_MB}`,
-      "--import",
-      "tsx",
-      join(packageDir, "src/cli/main.ts"),
+      warrenBin,
       "serve",
       "--port",
       "0",

@@ -51,7 +51,8 @@ test("agent mixes: remote clients, baselines beside runners (hashing as warren r
     "sweep",
     "bridge_repair",
     "--seeds",
-    "1-3",
+    // Two seeds show each property (the CLI check below plays seed 2); each further seed costs two tsx clients.
+    "1-2",
     "--agents",
     mixes,
     "--out",
@@ -62,8 +63,8 @@ test("agent mixes: remote clients, baselines beside runners (hashing as warren r
   assert.equal(sweep.code, 0, sweep.stderr);
   const records = readRecords(out);
   const byKey = new Map<string, RunRecord>(records.map((r) => [r.key, r]));
-  assert.equal(byKey.size, 24);
-  for (const seed of [1, 2, 3]) {
+  assert.equal(byKey.size, 16);
+  for (const seed of [1, 2]) {
     const solo = byKey.get(`bridge_repair/solution/${seed}`)!;
     const remote = byKey.get(`bridge_repair/remote-engineer/${seed}`)!;
     // Remote play over HTTP decides as the runner would, so the run is the same run.
@@ -119,6 +120,6 @@ test("agent mixes: remote clients, baselines beside runners (hashing as warren r
   assert.equal(row("no-lookout").mean_tested_contribution, 0, "a noop earns nothing");
   assert.equal(row("no-lookout").success_rate, 0);
   assert.ok(row("remote-engineer").mean_tested_contribution! > 0, "the remote engineer did its part");
-  assert.match(sweep.stdout, /^bridge_repair\s+quitter\s+3\s+0\.0%/m);
+  assert.match(sweep.stdout, /^bridge_repair\s+quitter\s+2\s+0\.0%/m);
   assert.match(sweep.stdout, /time ratio\s+tested contrib/);
 });

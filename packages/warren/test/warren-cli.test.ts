@@ -3,19 +3,15 @@ import { execFile } from "node:child_process";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { RunResult, schemaProblems } from "../src/protocol/index.js";
+import { warrenBin } from "./helpers/warren-process.js";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
 
 function warren(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ["--import", "tsx", "src/cli/main.ts", ...args],
-      { cwd: packageDir },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-      },
-    );
+    execFile(process.execPath, [warrenBin, ...args], { cwd: packageDir }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+    });
   });
 }
 

@@ -11,6 +11,7 @@ import { browserForSuite, browserMissing, openPage } from "./helpers/browser.js"
 import { catalogWithLoudYard, shout } from "./helpers/loud-yard.js";
 import { call, runWithClaims, serverForSuite, waitFor } from "./helpers/server.js";
 import { TcpProxy } from "./helpers/server-proxy.js";
+import { warrenBin } from "./helpers/warren-process.js";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
 /** Screenshots for people to look at (gitignored). */
@@ -355,7 +356,7 @@ describe("the viewer in a browser", { skip }, () => {
       await new Promise<void>((resolve, reject) =>
         execFile(
           process.execPath,
-          ["--import", "tsx", "src/cli/main.ts", "run", "bridge_repair", "--seed", "3", "--html", file],
+          [warrenBin, "run", "bridge_repair", "--seed", "3", "--html", file],
           { cwd: packageDir },
           (error) => (error ? reject(error) : resolve()),
         ),

@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { CRATES } from "../src/scenarios/harvest_rush/map.js";
 import { VIEWER_SCRIPTS, VIEWER_STYLESHEET, viewerAsset } from "../src/web/assets.js";
 import { call, runWithClaims, serverForSuite } from "./helpers/server.js";
+import { warrenBin } from "./helpers/warren-process.js";
 
 const live = serverForSuite();
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
@@ -135,7 +136,7 @@ describe("warren run --html", () => {
     const code = await new Promise<number>((resolve) =>
       execFile(
         process.execPath,
-        ["--import", "tsx", "src/cli/main.ts", "run", "bridge_repair", "--seed", "3", "--html", file],
+        [warrenBin, "run", "bridge_repair", "--seed", "3", "--html", file],
         { cwd: packageDir },
         (error) => resolve(error ? Number(error.code ?? 1) : 0),
       ),

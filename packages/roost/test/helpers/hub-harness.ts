@@ -5,13 +5,12 @@ import { Hub } from "../../src/hub/hub.js";
 import { type RawConnection, startTestDaemon, type TestDaemon } from "./daemon.js";
 import { HeadlessTerminal } from "./hub-terminal.js";
 
-const AGENT = fileURLToPath(new URL("./hub-agent.ts", import.meta.url));
-const TSX = fileURLToPath(import.meta.resolve("tsx"));
+const AGENT = fileURLToPath(new URL("./hub-agent.mjs", import.meta.url));
 
 /** The profiles the hub's tests dispatch from: `agent`, the scripted protocol agent. */
 export const HUB_TEST_CONFIG = {
   agentProfiles: {
-    agent: { command: [process.execPath, "--import", TSX, AGENT], task: "type", protocol: true },
+    agent: { command: [process.execPath, AGENT], task: "type", protocol: true },
   },
 };
 

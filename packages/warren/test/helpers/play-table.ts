@@ -10,13 +10,9 @@ import type { JobRow } from "pi-roost/protocol";
 
 import { createRun } from "../../src/index.js";
 import type { Briefing, Envelope } from "../../src/protocol/index.js";
+import { warrenBin } from "./warren-process.js";
 
 const warrenDir = fileURLToPath(new URL("../..", import.meta.url));
-/**
- * warren's command as built (`npm test` builds first): the processes these tests start, several
- * per test, start in a third of the time they take from the source through tsx.
- */
-export const warrenBin = join(warrenDir, "bin", "warren.js");
 /** roost's command, as installed beside warren (the workspace's build). */
 const roostBin = join(
   dirname(fileURLToPath(import.meta.resolve("pi-roost/agent"))),

@@ -2,9 +2,19 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { assertBuiltAfter } from "../../../../scripts/stale-build.mjs";
 import type { RunRecord } from "../../src/sweep/run-record.js";
 
 export const packageDir = fileURLToPath(new URL("../..", import.meta.url));
+/**
+ * warren's command as built (`npm test` builds first): the processes the tests start, many per
+ * file, start in a third of the time (and CPU) they take from the source through tsx, and the run
+ * pool's processes they fork inherit no tsx either.
+ */
+export const warrenBin = join(packageDir, "bin", "warren.js");
+/** `warren serve` on its own (`src/cli/serve.ts` runs alone too), as built. */
+export const warrenServeFile = join(packageDir, "dist", "cli", "serve.js");
+assertBuiltAfter(join(packageDir, "dist", "cli", "main.js"), join(packageDir, "src"));
 
 export interface WarrenProcess {
   child: ChildProcess;
@@ -16,15 +26,13 @@ export interface WarrenProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** `warren ARGS...` from source, as a real process with its output collected. */
+/** The built `warren ARGS...`, as a real process with its output collected. */
 export function startWarren(
   args: string[],
   cwd = packageDir,
   env: NodeJS.ProcessEnv = process.env,
 ): WarrenProcess {
-  // tsx named by its full address, so warren can start from any folder.
-  const tsx = import.meta.resolve("tsx");
-  const child = spawn(process.execPath, ["--import", tsx, join(packageDir, "src/cli/main.ts"), ...args], {
+  const child = spawn(process.execPath, [warrenBin, ...args], {
     cwd,
     env,
     stdio: ["ignore", "pipe", "pipe"],
@@ -91,7 +99,7 @@ export function readRecords(dir: string): RunRecord[] {
 
 /**
  * The run pool's processes whose parent is `pid` (not tsx's esbuild service, which a warren started
- * from its source may have beside them).
+ * from its source would have beside them).
  */
 export function poolProcessesOf(pid: number): number[] {
   try {
