@@ -1,24 +1,21 @@
+/**
+ * The viewer's maps measured in a real browser, at one window size per test file (each file's time
+ * stays well inside the per-file limit): every scenario, at every event from start to end, with
+ * every label and mark clear of the others, off the walls, placed, and inside the window.
+ */
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { bundledScenarios } from "../src/server/index.js";
-import { browserForSuite, browserMissing } from "./helpers/browser.js";
-import { serverForSuite } from "./helpers/server.js";
+import { bundledScenarios } from "../../src/server/index.js";
+import { browserForSuite, browserMissing } from "./browser.js";
+import { serverForSuite } from "./server.js";
 
-const packageDir = fileURLToPath(new URL("..", import.meta.url));
+const packageDir = fileURLToPath(new URL("../..", import.meta.url));
 /** Screenshots for people to look at (git-ignored), one per scenario and window size. */
 const outputDir = join(packageDir, "test-output", "viewer");
-const live = serverForSuite();
-const suite = browserForSuite();
 const skip = browserMissing || undefined;
-
-/** A desktop window and a phone's. */
-const WINDOWS = [
-  { width: 1400, height: 900 },
-  { width: 390, height: 844 },
-];
 
 interface Measure {
   /** Pairs of a label or an item mark with anything else on the map that it covers, described. */
@@ -92,21 +89,22 @@ const MEASURE = `(() => {
   return found;
 })()`;
 
-describe("the maps in a browser: every label and mark clear of the others, the map inside the window", {
-  skip,
-}, () => {
-  const runs = new Map<string, string>();
-  before(async () => {
-    mkdirSync(outputDir, { recursive: true });
-    if (skip) return;
-    for (const scenario of bundledScenarios.list()) {
-      const hosted = live.server.registry.create(scenario.name, 3, {});
-      await hosted.run.whenEnded();
-      runs.set(scenario.name, hosted.run.id);
-    }
-  });
-
-  for (const { width, height } of WINDOWS) {
+export function mapLayoutSuite(width: number, height: number): void {
+  const live = serverForSuite();
+  const suite = browserForSuite();
+  describe(`the maps in a browser at ${width}×${height}: every label and mark clear of the others, the map inside the window`, {
+    skip,
+  }, () => {
+    const runs = new Map<string, string>();
+    before(async () => {
+      mkdirSync(outputDir, { recursive: true });
+      if (skip) return;
+      for (const scenario of bundledScenarios.list()) {
+        const hosted = live.server.registry.create(scenario.name, 3, {});
+        await hosted.run.whenEnded();
+        runs.set(scenario.name, hosted.run.id);
+      }
+    });
     it(`at ${width}×${height}: in every scenario, from start to end, no overlap, no label on a wall, the whole map seen`, async () => {
       assert.equal(runs.size, 6, "six scenarios");
       const page = await suite.browser.newPage({ viewport: { width, height } });
@@ -154,5 +152,5 @@ describe("the maps in a browser: every label and mark clear of the others, the m
       await page.close();
       process.stderr.write(`${width}×${height}: ${report.join("; ")}\n`);
     });
-  }
-});
+  });
+}
