@@ -15,6 +15,14 @@ const BAD_VALUES: { section: string; config: object; key: string }[] = [
   { section: "peers", config: { agentMaxDepth: -1 }, key: "agentMaxDepth" },
   { section: "peers' reach", config: { agentExternalMessages: "yes" }, key: "agentExternalMessages" },
   { section: "pi", config: { agentTools: "off" }, key: "agentTools" },
+  { section: "notify", config: { notify: { command: "notify-send" } }, key: "notify.command" },
+  { section: "notify's argv", config: { notify: { command: [] } }, key: "notify.command" },
+  {
+    section: "notify's debounce",
+    config: { notify: { command: ["x"], debounceMs: -5 } },
+    key: "notify.debounceMs",
+  },
+  { section: "hub's bell", config: { hub: { bell: "loud" } }, key: "hub.bell" },
 ];
 
 test("checkConfig: a good file or none has no findings; a bad value in each section is named by its key", () => {

@@ -14,6 +14,7 @@ const COMMANDS: [name: string, load: () => Promise<Command>][] = [
   ["reply", async () => (await import("./commands/reply.js")).reply],
   ["attach", async () => (await import("./attach.js")).attach],
   ["web", async () => (await import("./commands/web.js")).web],
+  ["notify", async () => (await import("./commands/notify.js")).notify],
   ["stop", async () => (await import("./commands/jobs.js")).stop],
   ["rm", async () => (await import("./commands/jobs.js")).rm],
   ["respawn", async () => (await import("./commands/jobs.js")).respawn],
