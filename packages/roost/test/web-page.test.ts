@@ -69,6 +69,10 @@ const rowOf = (page: Page, name: string) =>
 
 const skip = browserMissing || undefined;
 
+/** What the page showed as notifications, as recorded in it. */
+const shown = (page: Page) =>
+  page.evaluate(() => (globalThis as unknown as { shown: { title: string; body: string }[] }).shown);
+
 test("the page lists the rows live, waiting ones first with the hub's marks and words; filter and search", {
   skip,
 }, async () => {
@@ -231,5 +235,40 @@ test("markup in a summary, a question and a screen is shown as text: no element 
   assert.deepEqual(made, { elements: 0, pwned: null });
   assert.deepEqual(errors, []);
   await fleet.daemon.cli(["stop", screen]);
+  await context.close();
+});
+
+test("the page tells of a session that starts waiting through the browser's notifications, once", {
+  skip,
+}, async () => {
+  const browser: Browser = suite.browser;
+  const context = await browser.newContext();
+  // The desktop's notification surface is not there headless: the page's calls to it are recorded.
+  await context.addInitScript(`
+    window.shown = [];
+    window.Notification = class {
+      static permission = "granted";
+      static requestPermission() { return Promise.resolve("granted"); }
+      constructor(title, options) { window.shown.push({ title, body: options.body }); }
+    };
+  `);
+  const page = await context.newPage();
+  await page.goto(fleet.web.url);
+  await page.locator(".status", { hasText: "live" }).waitFor();
+  assert.equal(await page.locator(".notify-me").isVisible(), false, "no need to ask: allowed already");
+  // Its first prompt is a wait for the person: told of once it holds.
+  const id = await dispatch("asker", "notified");
+  await waitFor("a notification", async () => (await shown(page)).length > 0);
+  // Asked something, then something else, it still waits: no new moment.
+  await fleet.daemon.cli(["reply", id, "plan"]);
+  await rowOf(page, "notified").locator(".question", { hasText: "what after plan?" }).waitFor();
+  await fleet.daemon.cli(["reply", id, "again"]);
+  await rowOf(page, "notified").locator(".question", { hasText: "what after again?" }).waitFor();
+  await fleet.daemon.cli(["reply", id, "exit"]);
+  await waitFor("a second notification", async () => (await shown(page)).length > 1);
+  assert.deepEqual(await shown(page), [
+    { title: "notified waits for you", body: "ready" },
+    { title: "notified is done", body: "finished" },
+  ]);
   await context.close();
 });

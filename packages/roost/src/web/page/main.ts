@@ -2,6 +2,7 @@ import { replyOutcome } from "../../hub/reply-outcome.js";
 import { isWaiting, STATE_GROUPS } from "../../hub/row-look.js";
 import type { JobRow } from "../../protocol/rows.js";
 import type { WebMessage } from "../../protocol/web.js";
+import { BrowserNotices } from "./browser-notices.js";
 import { el } from "./dom.js";
 import { orderedRows, rowItem, type StateFilter } from "./fleet-list.js";
 import { Live } from "./live.js";
@@ -31,6 +32,7 @@ const list = el("ul", { class: "rows" });
 const notice = el("p", { class: "notice", title: "how your last action went" });
 notice.setAttribute("role", "status");
 const main = el("main", {}, list);
+const notices = new BrowserNotices();
 
 document.body.append(
   el(
@@ -39,6 +41,7 @@ document.body.append(
     el("h1", {}, "roost"),
     count,
     status,
+    notices.ask,
     el("div", { class: "filters" }, search, stateFilter),
   ),
   notice,
@@ -57,8 +60,11 @@ function receive(message: WebMessage): void {
   if (message.type === "rows") {
     rows.clear();
     for (const row of message.rows) rows.set(row.id, row);
-  } else if (message.type === "row") rows.set(message.row.id, message.row);
-  else if (message.type === "row-removed") rows.delete(message.id);
+    notices.seen(message.rows);
+  } else if (message.type === "row") {
+    rows.set(message.row.id, message.row);
+    notices.changed(message.row, () => rows.get(message.row.id));
+  } else if (message.type === "row-removed") rows.delete(message.id);
   else if (message.type === "daemon") {
     daemon = message.status;
     if (daemon === "connected") live.resendWaiting();
