@@ -16,7 +16,7 @@ export class BrowserNotices {
   private readonly kinds = new Map<string, NotifyKind | null>();
   private readonly timers = new Map<string, number>();
   /** The button that asks the browser's permission, shown while it has not been given or refused. */
-  readonly ask = button("🔔 Notify me", () => void this.requestPermission(), "notify-me");
+  readonly ask = button("Notify me", () => void this.requestPermission(), "notify-me");
 
   constructor() {
     this.showAsk();
