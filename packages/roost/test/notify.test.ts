@@ -44,7 +44,10 @@ function kept(out: string): { event: NotifyEvent; env: string }[] {
   }
 }
 
-test("the notify command runs once per transition, with the event's JSON, under a burst of 100 sessions", async () => {
+// A hundred sessions started and answered take a while on a loaded machine: more than a file's usual test.
+test("the notify command runs once per transition, with the event's JSON, under a burst of 100 sessions", {
+  timeout: 300_000,
+}, async () => {
   const daemon = await startTestDaemon({ config: { agentProfiles: { asks: ASKS } } });
   const out = join(daemon.home, "notified.txt");
   writeFileSync(
