@@ -145,8 +145,9 @@ test("a slow, a missing or a failing notify command blocks nothing, and its fail
       /roost notify: bad_request: no notify command: set "notify": \{"command": \[argv\]\}/,
     );
 
-    // Slow: it reads its event and sleeps far past the test; meanwhile the daemon goes on.
-    config(["/bin/sh", "-c", `cat > /dev/null; echo started >> ${started}; exec sleep 300`]);
+    // Slow: it reads its event and runs on past the test (a follow that names its file, so that the
+    // test finds it and ends it); meanwhile the daemon goes on.
+    config(["/bin/sh", "-c", `cat > /dev/null; echo started >> ${started}; exec tail -f ${started}`]);
     const conn = await daemon.connect();
     const first = (await conn.request("dispatch", { profile: "asks", name: "first", cwd: daemon.home }))
       .result.id as string;
