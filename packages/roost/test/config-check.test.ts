@@ -18,6 +18,14 @@ const BAD_VALUES: { section: string; config: object; key: string }[] = [
   { section: "worktrees", config: { worktree: "always" }, key: "worktree" },
   { section: "worktrees' folder", config: { worktreeRoot: "" }, key: "worktreeRoot" },
   { section: "worktrees' setup", config: { worktreeSetup: { copy: ["../x"] } }, key: "worktreeSetup" },
+  { section: "notify", config: { notify: { command: "notify-send" } }, key: "notify.command" },
+  { section: "notify's argv", config: { notify: { command: [] } }, key: "notify.command" },
+  {
+    section: "notify's debounce",
+    config: { notify: { command: ["x"], debounceMs: -5 } },
+    key: "notify.debounceMs",
+  },
+  { section: "hub's bell", config: { hub: { bell: "loud" } }, key: "hub.bell" },
 ];
 
 test("checkConfig: a good file or none has no findings; a bad value in each section is named by its key", () => {

@@ -13,6 +13,8 @@ const COMMANDS: [name: string, load: () => Promise<Command>][] = [
   ["describe", async () => (await import("./commands/describe.js")).describe],
   ["reply", async () => (await import("./commands/reply.js")).reply],
   ["attach", async () => (await import("./attach.js")).attach],
+  ["web", async () => (await import("./commands/web.js")).web],
+  ["notify", async () => (await import("./commands/notify.js")).notify],
   ["stop", async () => (await import("./commands/jobs.js")).stop],
   ["rm", async () => (await import("./commands/jobs.js")).rm],
   ["respawn", async () => (await import("./commands/jobs.js")).respawn],

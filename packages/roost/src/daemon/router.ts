@@ -15,7 +15,7 @@ import {
   conciergeSuggest,
 } from "./ops/concierge.js";
 import type { OpContext, OpHandlers } from "./ops/context.js";
-import { shutdown, stats } from "./ops/daemon.js";
+import { notifyTest, shutdown, stats } from "./ops/daemon.js";
 import { describe } from "./ops/describe.js";
 import { events } from "./ops/events.js";
 import { dispatch, respawn, rm, stop } from "./ops/jobs.js";
@@ -52,6 +52,7 @@ const HANDLERS: OpHandlers = {
   reorder,
   shutdown,
   stats,
+  "notify-test": notifyTest,
   diff,
   merge,
   branches,

@@ -11,6 +11,7 @@ import type { DaemonState } from "./jobs/daemon-state.js";
 import { isLive } from "./jobs/job.js";
 import { Jobs } from "./jobs/jobs-service.js";
 import { Supervisor } from "./jobs/supervisor.js";
+import { Notifier } from "./notify/notifier.js";
 import type { OpContext } from "./ops/context.js";
 import { ForegroundPeers } from "./peers/foreground.js";
 import { PeerService } from "./peers/peer-service.js";
@@ -38,7 +39,8 @@ export interface ServiceDeps {
  * dispatch, a schedule's runs and a session's spawn all start jobs through it), the peers, the task
  * board (it hears of every job's change and removal, to release what an ended job held), the
  * schedules, the concierge (it replies through the replies as the user does), who is attached to
- * which terminal, and the jobs' git worktrees.
+ * which terminal, the jobs' git worktrees, and the notifier (it hears of every change, to tell the
+ * person of a session that waits, failed or finished).
  */
 export function buildServices({ state, store, connect, log }: ServiceDeps): OpContext {
   const clock = clockFromEnv();
@@ -70,6 +72,7 @@ export function buildServices({ state, store, connect, log }: ServiceDeps): OpCo
     dispatch: (launch, extend) => dispatcher.dispatch(launch as DispatchArgs, extend),
     reply: (job, text, mode, by) => replies.take(job, text, mode, { by }),
   });
+  const notifier = new Notifier(state, log);
   state.jobWatchers.push(
     { changed: (job) => concierge.jobChanged(job), removed: (id) => concierge.jobRemoved(id) },
     { changed: (job) => board.jobChanged(job), removed: (id) => board.jobRemoved(id) },
@@ -77,6 +80,7 @@ export function buildServices({ state, store, connect, log }: ServiceDeps): OpCo
     { changed: (job) => peers.jobChanged(job), removed: (id) => peers.jobRemoved(id) },
     { changed: () => {}, removed: (id) => terminalRows.removed(id) },
     { changed: () => {}, removed: (id) => worktrees.untrack(id) },
+    { changed: (job) => notifier.jobChanged(job), removed: (id) => notifier.jobRemoved(id) },
   );
   worktrees.start();
   return {
@@ -94,5 +98,6 @@ export function buildServices({ state, store, connect, log }: ServiceDeps): OpCo
     concierge,
     daemon: new DaemonControl(state),
     worktrees,
+    notifier,
   };
 }

@@ -1,7 +1,8 @@
 /**
  * `roost.json` checked whole, against one schema for every section it has: the profiles, the
- * concierge's policy, the agent-to-agent reach and caps, pi's tools and the worktree settings. A bad value is a finding
- * naming the file and the key; the daemon logs each at start, and `roost doctor` can list them.
+ * concierge's policy, the agent-to-agent reach and caps, pi's tools, the worktree settings, the
+ * notify command, the hub's bell. A bad value is a finding naming the file and the key; the daemon
+ * logs each at start, and `roost doctor` lists them.
  * Each section's reader goes on reading the file on every use (an edit applies at once).
  */
 import { readFileSync } from "node:fs";
@@ -45,6 +46,21 @@ export const RoostConfigSchema = Type.Object({
   ),
   worktreeRoot: Type.Optional(Type.String({ minLength: 1, description: "a folder path" })),
   worktreeSetup: Type.Optional(Type.Unknown()),
+  notify: Type.Optional(
+    Type.Object(
+      {
+        command: Type.Optional(
+          Type.Array(Type.String({ minLength: 1 }), {
+            minItems: 1,
+            description: "an argv array: the program, then its arguments (non-empty strings)",
+          }),
+        ),
+        debounceMs: Type.Optional(Cap),
+      },
+      { description: "an object" },
+    ),
+  ),
+  hub: Type.Optional(Type.Object({ bell: Type.Optional(Flag) }, { description: "an object" })),
 });
 export type RoostConfig = Static<typeof RoostConfigSchema>;
 

@@ -3,10 +3,10 @@ import { isDisconnected } from "../client/daemon-client.js";
 import { statePaths } from "../home/paths.js";
 import { loadProfiles } from "../home/profiles.js";
 import { RoostError } from "../protocol/errors.js";
-import type { ReplyResult } from "../protocol/ops.js";
 import type { HubConnection } from "./hub-connection.js";
 import type { HubState, JobDetail, NoticeTone } from "./hub-state.js";
 import { isMissingOp } from "./optional-ops.js";
+import { replyOutcome } from "./reply-outcome.js";
 import { compareRows } from "./row-list.js";
 
 /** The least time between two descriptions of a job that keeps changing. */
@@ -326,30 +326,6 @@ function errorText(error: unknown): string {
   const code = error instanceof RoostError ? error.code : "internal";
   const message = error instanceof Error ? error.message : String(error);
   return `${code}: ${message}`;
-}
-
-function replyOutcome(name: string, result: ReplyResult, steer: boolean): string {
-  const started =
-    !("started" in result) || result.started === undefined
-      ? ""
-      : result.started === "resumes"
-        ? `${name} resumes. `
-        : `${name} started again. `;
-  return started + outcomeOfReply(name, result, steer);
-}
-
-function outcomeOfReply(name: string, result: ReplyResult, steer: boolean): string {
-  if ("ended" in result)
-    return `It ended (${result.ended}) before it asked anything: the reply was not typed.`;
-  if ("stopped" in result) return `${name} stopped (/stop is not delivered).`;
-  if ("dropped" in result) return `The reply held for ${name} was dropped.`;
-  if ("held" in result && result.asks === "other")
-    return `${name} asks something else now: the reply is held, not given as its answer. Enter on the row sends it, or edit it.`;
-  if ("held" in result)
-    return `${name} asks nothing now: the reply is held, not typed. Send it when it asks (Enter on the row).`;
-  if ("duplicate" in result)
-    return `Reply to ${name} was saved already (duplicate)${result.seq ? `: #${result.seq}` : ""}.`;
-  return `Reply #${result.seq} saved for ${name}${steer ? " (steer)" : ""}.`;
 }
 
 function profileNames(result: unknown): string[] | undefined {

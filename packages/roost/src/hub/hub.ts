@@ -1,7 +1,8 @@
 import type { Component, Terminal } from "@mariozechner/pi-tui";
-import { roostHome } from "../home/paths.js";
+import { roostHome, statePaths } from "../home/paths.js";
 import type { JobRow } from "../protocol/rows.js";
 import { FullScreenTUI } from "./full-screen-tui.js";
+import { HubBell } from "./hub-bell.js";
 import { HubCommands } from "./hub-commands.js";
 import { HubConnection } from "./hub-connection.js";
 import { HubFeeds } from "./hub-feeds.js";
@@ -67,6 +68,7 @@ export class Hub {
   private readonly feeds: HubFeeds;
   private readonly commands: HubCommands;
   private readonly home: string;
+  private readonly bell: HubBell;
   private readonly now: () => number;
   private ticker: NodeJS.Timeout | undefined;
   private attaching = false;
@@ -79,6 +81,7 @@ export class Hub {
     this.state = initialHubState();
     this.terminal = options.terminal ?? new AlternateScreenTerminal();
     this.tui = new FullScreenTUI(this.terminal);
+    this.bell = new HubBell(statePaths(this.home), this.terminal);
     const changed = () => this.changed();
     this.connection = new HubConnection(
       { home: this.home, socketPath: options.socketPath, startDaemon: options.startDaemon },
@@ -89,11 +92,13 @@ export class Hub {
           changed();
         },
         rows: (rows) => {
+          this.bell.seen(rows);
           for (const row of rows) this.noteChange(row);
           this.state.rows = new Map(rows.map((r) => [r.id, r]));
           changed();
         },
         row: (row) => {
+          this.bell.changed(row);
           this.noteChange(row);
           this.state.rows.set(row.id, row);
           // The details shown follow the job.
@@ -102,6 +107,7 @@ export class Hub {
           changed();
         },
         rowRemoved: (id) => {
+          this.bell.removed(id);
           removeRow(this.state, id);
           changed();
         },

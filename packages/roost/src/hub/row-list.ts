@@ -1,6 +1,9 @@
 import { homedir } from "node:os";
 import type { JobRow } from "../protocol/rows.js";
 import { rowLook, STATE_GROUPS, type StateGroup } from "./row-look.js";
+import { compareRows, matchesFilter } from "./row-query.js";
+
+export { compareRows, matchesFilter };
 
 /** One line-group of the list: a group's heading, or a row (with its depth under its parent). */
 export type Entry =
@@ -28,33 +31,10 @@ function parentId(row: JobRow, rows?: Map<string, JobRow>): string | null {
   return candidates.find((id) => rows?.has(id)) ?? candidates[0] ?? null;
 }
 
-/** Pinned rows first, then the user's order; creation breaks ties. */
-export function compareRows(a: JobRow, b: JobRow): number {
-  if (a.pinned !== b.pinned) return a.pinned ? -1 : 1;
-  if (a.order !== b.order) return a.order - b.order;
-  return a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0;
-}
-
 /** A folder as the user reads it: the home folder as `~`. */
 export function shortPath(path: string, home = homedir()): string {
   if (home !== "/" && (path === home || path.startsWith(`${home}/`))) return `~${path.slice(home.length)}`;
   return path;
-}
-
-export function matchesFilter(row: JobRow, filter: string): boolean {
-  if (filter === "") return true;
-  const needle = filter.toLowerCase();
-  const fields = [
-    row.name,
-    row.profile,
-    row.cwd,
-    row.summary,
-    row.question,
-    row.task,
-    row.id,
-    rowLook(row).label,
-  ];
-  return fields.some((f) => f?.toLowerCase().includes(needle));
 }
 
 /** How the rows are grouped: by their folder, or by their state. */

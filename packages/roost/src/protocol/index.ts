@@ -11,6 +11,7 @@ export * from "./framing.js";
 export * from "./limits.js";
 export * from "./messages.js";
 export * from "./names.js";
+export * from "./notify.js";
 export * from "./ops.js";
 export * from "./peers.js";
 export * from "./report.js";

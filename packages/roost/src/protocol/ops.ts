@@ -18,6 +18,7 @@ import { DispatchArgs } from "./dispatch.js";
 import { EventsArgs, type EventsResult } from "./feed.js";
 import { JobRef, Maybe, NoArgs, RequestId } from "./fields.js";
 import { LIMITS } from "./limits.js";
+import type { NotifyTestResult } from "./notify.js";
 import {
   HandbackArgs,
   type HandbackResult,
@@ -289,6 +290,14 @@ export const OPS = {
     writes: "logged",
   },
   stats: { args: NoArgs, result: answer<StatsResult>(), callers: USER, effects: NONE, writes: "none" },
+  /** Runs `notify.command` with a sample event, answered once it has run. */
+  "notify-test": {
+    args: NoArgs,
+    result: answer<NotifyTestResult>(),
+    callers: USER,
+    effects: NONE,
+    writes: "none",
+  },
   diff: { args: DiffArgs, result: answer<DiffResult>(), callers: USER, effects: NONE, writes: "none" },
   merge: { args: MergeArgs, result: answer<MergeResult>(), callers: USER, effects: NONE, writes: "kept" },
   branches: {

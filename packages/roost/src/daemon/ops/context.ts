@@ -8,6 +8,7 @@ import type { EventsFeed } from "../feed/events-feed.js";
 import type { AgentConnections } from "../jobs/agent-connections.js";
 import type { Jobs } from "../jobs/jobs-service.js";
 import type { Supervisor } from "../jobs/supervisor.js";
+import type { Notifier } from "../notify/notifier.js";
 import type { PeerService } from "../peers/peer-service.js";
 import type { Replies } from "../replies/replies.js";
 import type { Scheduler } from "../schedules/scheduler.js";
@@ -31,6 +32,7 @@ export interface OpContext {
   attachments: Attachments;
   daemon: DaemonControl;
   worktrees: Worktrees;
+  notifier: Notifier;
 }
 
 /**

@@ -10,3 +10,5 @@ export const shutdown: OpHandler<"shutdown"> = async ({ daemon }, _caller, args)
 };
 
 export const stats: OpHandler<"stats"> = ({ daemon }, caller) => daemon.stats(caller);
+
+export const notifyTest: OpHandler<"notify-test"> = ({ notifier }) => notifier.test();

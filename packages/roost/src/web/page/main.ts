@@ -1,0 +1,193 @@
+import { replyOutcome } from "../../hub/reply-outcome.js";
+import { isWaiting, STATE_GROUPS } from "../../hub/row-look.js";
+import type { JobRow } from "../../protocol/rows.js";
+import type { WebMessage } from "../../protocol/web.js";
+import { BrowserNotices } from "./browser-notices.js";
+import { el } from "./dom.js";
+import { orderedRows, rowItem, type StateFilter } from "./fleet-list.js";
+import { Live } from "./live.js";
+import { SessionView } from "./session-view.js";
+
+/** The least time between two descriptions of the session shown, as the hub's details. */
+const DESCRIBE_EVERY_MS = 500;
+
+const rows = new Map<string, JobRow>();
+let daemon: Extract<WebMessage, { type: "daemon" }>["status"] = "connecting";
+let linked = false;
+let session: SessionView | null = null;
+let drawPending = false;
+let describedAt = 0;
+let describeTimer: number | undefined;
+
+const count = el("span", { class: "count" });
+const status = el("span", { class: "status" });
+const search = el("input", { class: "search" });
+search.type = "search";
+search.placeholder = "Filter: name, folder, what it says…";
+search.setAttribute("aria-label", "filter");
+const stateFilter = el("select", { class: "state-filter" });
+stateFilter.setAttribute("aria-label", "state");
+for (const value of ["all", ...STATE_GROUPS]) stateFilter.append(el("option", {}, value));
+const list = el("ul", { class: "rows" });
+const notice = el("p", { class: "notice", title: "how your last action went" });
+notice.setAttribute("role", "status");
+const main = el("main", {}, list);
+const notices = new BrowserNotices();
+
+document.body.append(
+  el(
+    "header",
+    {},
+    el("h1", {}, "roost"),
+    count,
+    status,
+    notices.ask,
+    el("div", { class: "filters" }, search, stateFilter),
+  ),
+  notice,
+  main,
+);
+search.addEventListener("input", draw);
+stateFilter.addEventListener("change", draw);
+
+const live = new Live(receive, (open) => {
+  linked = open;
+  draw();
+});
+live.start();
+
+function receive(message: WebMessage): void {
+  if (message.type === "rows") {
+    rows.clear();
+    for (const row of message.rows) rows.set(row.id, row);
+    notices.seen(message.rows);
+  } else if (message.type === "row") {
+    rows.set(message.row.id, message.row);
+    notices.changed(message.row, () => rows.get(message.row.id));
+  } else if (message.type === "row-removed") rows.delete(message.id);
+  else if (message.type === "daemon") {
+    daemon = message.status;
+    if (daemon === "connected") live.resendWaiting();
+  }
+  draw();
+}
+
+function say(text: string, tone: "ok" | "warn" | "error" = "ok"): void {
+  notice.textContent = text;
+  notice.className = `notice ${tone}`;
+}
+
+/** Draws at the next frame, once however many changes came before it. */
+function draw(): void {
+  if (drawPending) return;
+  drawPending = true;
+  requestAnimationFrame(() => {
+    drawPending = false;
+    render();
+  });
+}
+
+function render(): void {
+  const now = Date.now();
+  const waiting = [...rows.values()].filter(isWaiting).length;
+  document.title = waiting > 0 ? `(${waiting}) roost` : "roost";
+  count.textContent = `${rows.size} sessions · ${waiting} waiting`;
+  const away = !linked ? "not connected to roost web" : daemon !== "connected" ? "the daemon is away" : "";
+  status.textContent = away || "● live";
+  status.className = `status${away ? " away" : ""}`;
+  const shown = orderedRows(rows.values(), search.value, stateFilter.value as StateFilter);
+  list.replaceChildren(
+    ...shown.map((row) =>
+      rowItem(row, row.id === session?.id, now, { select, pick: (r, c, q) => void reply(r, c, q) }),
+    ),
+  );
+  if (shown.length === 0)
+    list.append(
+      el(
+        "li",
+        { class: "empty" },
+        rows.size === 0
+          ? "No sessions yet: roost dispatch PROFILE TASK starts one."
+          : "No session matches the filter.",
+      ),
+    );
+  if (session) {
+    const row = rows.get(session.id);
+    if (row) {
+      session.update(row);
+      describeSoon();
+    } else close();
+  }
+}
+
+function select(id: string): void {
+  const row = rows.get(id);
+  if (!row) return;
+  if (session?.id !== id) {
+    session?.element.remove();
+    session = new SessionView(row, { back: close, reply, held, stop });
+    main.append(session.element);
+    document.body.classList.add("with-session");
+    describedAt = 0;
+  }
+  draw();
+}
+
+function close(): void {
+  session?.element.remove();
+  session = null;
+  document.body.classList.remove("with-session");
+  draw();
+}
+
+/** The shown session's details, at most twice a second. */
+function describeSoon(): void {
+  if (describeTimer !== undefined || !session) return;
+  const id = session.id;
+  describeTimer = window.setTimeout(
+    async () => {
+      describedAt = Date.now();
+      const answer = await live.call("describe", { id, lines: 40 });
+      describeTimer = undefined;
+      if (answer.ok && session?.id === id) session.details(answer.result as never);
+    },
+    Math.max(0, describedAt + DESCRIBE_EVERY_MS - Date.now()),
+  );
+}
+
+/** A reply, with the question it answers and a request id of its own: sent again after a break, it counts once. */
+async function reply(row: JobRow, text: string, question: string | null): Promise<boolean> {
+  say(`Sending to ${row.name}…`);
+  const answer = await live.call(
+    "reply",
+    { id: row.id, text, question, requestId: `web-${crypto.randomUUID()}` },
+    true,
+  );
+  if (!answer.ok) {
+    say(`Reply to ${row.name} refused: ${answer.code}: ${answer.error}`, "error");
+    return false;
+  }
+  const result = answer.result as Parameters<typeof replyOutcome>[1];
+  say(replyOutcome(row.name, result, false, "“Send held reply”"), "held" in result ? "warn" : "ok");
+  return true;
+}
+
+async function held(row: JobRow, what: "send" | "drop"): Promise<void> {
+  const answer = await live.call(
+    "reply",
+    { id: row.id, held: what, requestId: `web-${crypto.randomUUID()}` },
+    true,
+  );
+  if (!answer.ok) return say(`Held reply of ${row.name}: ${answer.code}: ${answer.error}`, "error");
+  say(
+    replyOutcome(row.name, answer.result as Parameters<typeof replyOutcome>[1], false, "“Send held reply”"),
+  );
+}
+
+async function stop(row: JobRow): Promise<void> {
+  const answer = await live.call("stop", { id: row.id });
+  say(
+    answer.ok ? `Stopped ${row.name}.` : `Stop ${row.name} refused: ${answer.code}: ${answer.error}`,
+    answer.ok ? "ok" : "error",
+  );
+}

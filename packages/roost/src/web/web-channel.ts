@@ -1,0 +1,58 @@
+import type { WebSocket } from "ws";
+import { RoostError } from "../protocol/errors.js";
+import { WEB_OPS, type WebMessage, type WebOp, type WebRequest } from "../protocol/web.js";
+import type { WebFleet } from "./web-fleet.js";
+
+/** One page's push channel: the fleet's changes out, the person's ops in, each answered by its `rid`. */
+export function serveChannel(socket: WebSocket, fleet: WebFleet): void {
+  const send = (message: WebMessage) => {
+    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+  };
+  const leave = fleet.join(send);
+  socket.on("close", leave);
+  socket.on("error", leave);
+  socket.on("message", (data, isBinary) => {
+    const request = isBinary ? null : parseRequest(String(data));
+    if (request === null) {
+      send({ type: "answer", rid: -1, ok: false, code: "bad_request", error: "not an op message" });
+      return;
+    }
+    if (request.op === "reply" && !request.args.requestId) {
+      send({
+        type: "answer",
+        rid: request.rid,
+        ok: false,
+        code: "bad_request",
+        error: "a reply needs a requestId",
+      });
+      return;
+    }
+    fleet.connection.call(request.op, request.args).then(
+      (result) => send({ type: "answer", rid: request.rid, ok: true, result: result as never }),
+      (error) =>
+        send({
+          type: "answer",
+          rid: request.rid,
+          ok: false,
+          code: error instanceof RoostError ? error.code : "internal",
+          error: error instanceof Error ? error.message : String(error),
+        }),
+    );
+  });
+}
+
+/** A page's message as an op it may ask for, or null; the daemon checks the op's arguments itself. */
+export function parseRequest(text: string): WebRequest | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof value !== "object" || value === null) return null;
+  const { type, rid, op, args } = value as Record<string, unknown>;
+  if (type !== "op" || !Number.isSafeInteger(rid) || (rid as number) < 0) return null;
+  if (!WEB_OPS.includes(op as WebOp)) return null;
+  if (typeof args !== "object" || args === null || Array.isArray(args)) return null;
+  return value as WebRequest;
+}
