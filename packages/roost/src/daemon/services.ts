@@ -1,6 +1,7 @@
 import type { DispatchArgs } from "../protocol/index.js";
 import { BoardService } from "./board/board-service.js";
 import { ConciergeService } from "./concierge/concierge-service.js";
+import { ConversationReader } from "./conversations/conversation-reader.js";
 import { DaemonControl } from "./daemon-control.js";
 import { Dispatcher } from "./dispatch/dispatcher.js";
 import { EventsFeed } from "./feed/events-feed.js";
@@ -45,6 +46,7 @@ export function buildServices({ state, store, connect, log }: ServiceDeps): OpCo
   const terminalRows = new TerminalRows(state);
   const supervisor = new Supervisor(state, connect, log, terminalRows);
   const worktrees = new Worktrees(state, log);
+  const conversations = new ConversationReader(state, log);
   const jobs = new Jobs(state, supervisor, worktrees);
   const feed = new EventsFeed(store, () => state.now());
   const replies = new Replies(state, supervisor, feed, terminalRows);
@@ -77,8 +79,10 @@ export function buildServices({ state, store, connect, log }: ServiceDeps): OpCo
     { changed: (job) => peers.jobChanged(job), removed: (id) => peers.jobRemoved(id) },
     { changed: () => {}, removed: (id) => terminalRows.removed(id) },
     { changed: () => {}, removed: (id) => worktrees.untrack(id) },
+    { changed: () => {}, removed: (id) => conversations.removed(id) },
   );
   worktrees.start();
+  conversations.start();
   return {
     jobs,
     agents: new AgentConnections(jobs),
@@ -94,5 +98,6 @@ export function buildServices({ state, store, connect, log }: ServiceDeps): OpCo
     concierge,
     daemon: new DaemonControl(state),
     worktrees,
+    conversations,
   };
 }

@@ -12,7 +12,7 @@ import {
   RoostError,
   refuseReservedName,
 } from "../../protocol/index.js";
-
+import { startConversation } from "../conversations/conversation-start.js";
 import type { DaemonState } from "../jobs/daemon-state.js";
 import { type Job, jobFromRecord } from "../jobs/job.js";
 import { profileArgv } from "../jobs/profile-argv.js";
@@ -159,6 +159,7 @@ export class Dispatcher {
       updatedAt: now,
       ...(prepared ? { worktree: prepared.worktree } : {}),
     };
+    startConversation(record, profile);
     extend?.(record);
     // A terminal agent's task is typed once it runs; a protocol agent takes it as a pending reply.
     const queued = typed !== null && profile.protocol;

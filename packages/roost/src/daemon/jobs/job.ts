@@ -69,6 +69,7 @@ const RECORD_FIELDS: Record<keyof JobRecord, true> = {
   role: true,
   suggested: true,
   worktree: true,
+  conversation: true,
   createdAt: true,
   updatedAt: true,
 };

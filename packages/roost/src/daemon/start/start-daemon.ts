@@ -100,6 +100,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       services.schedules.stop();
       services.concierge.stop();
       services.worktrees.close();
+      services.conversations.close();
       try {
         await supervisor.close(all);
       } catch (err) {

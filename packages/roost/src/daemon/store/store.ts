@@ -10,6 +10,7 @@ import type {
   WorktreeRecord,
 } from "../../protocol/index.js";
 import { LIMITS, RoostError } from "../../protocol/index.js";
+import type { ConversationRecord } from "../conversations/conversation.js";
 import { markVersion } from "./database-file.js";
 import { OpWrites } from "./op-writes.js";
 import { STORE_WRITER_SOURCE, WRITE_STATEMENTS, type Write } from "./store-writer.js";
@@ -62,6 +63,8 @@ export interface JobRecord
   handbackIds?: string[];
   /** Its git worktree (absent in a record from before worktrees: none). */
   worktree?: WorktreeRecord | null;
+  /** Its program's own conversation (Claude Code, Codex): where it is kept and what it used. */
+  conversation?: ConversationRecord | null;
 }
 
 declare const durable: unique symbol;
