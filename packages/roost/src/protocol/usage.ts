@@ -41,3 +41,11 @@ export function tokenUsageOf(raw: Record<string, unknown> | null | undefined): T
   const cost = count(raw.cost);
   return { input, output, cacheRead, cacheWrite, ...(cost !== null ? { cost } : {}) };
 }
+
+/** How a job that can resume its conversation was last started. */
+export interface ResumeRow {
+  /** Whether its program was started taking up its conversation. */
+  resumed: boolean;
+  /** Why it started fresh instead (asked so, or its conversation's record is gone); null when resumed. */
+  note: string | null;
+}

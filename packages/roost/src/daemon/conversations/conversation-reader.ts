@@ -5,13 +5,12 @@
  * row waits or leaves it out; a line that should carry usage and does not read so makes the row's
  * usage unknown. Nothing here fails a job.
  */
-import { realpathSync } from "node:fs";
 import type { DaemonState } from "../jobs/daemon-state.js";
 import { isLive, type Job } from "../jobs/job.js";
-import { spawnEnvironment } from "../jobs/spawn-environment.js";
 import { AppendedLines } from "./appended-lines.js";
 import type { ConversationRecord } from "./conversation.js";
-import type { RecordTally } from "./session-record.js";
+import { recordPlace } from "./record-place.js";
+import { type RecordTally, takeLines } from "./session-record.js";
 import { SESSION_RECORDS } from "./session-records.js";
 
 /** How often the records are looked at. */
@@ -23,25 +22,6 @@ interface Reading {
   file: string;
   lines: AppendedLines;
   tally: RecordTally;
-}
-
-function parsed(line: string): Record<string, unknown> | null {
-  try {
-    const value: unknown = JSON.parse(line);
-    return typeof value === "object" && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : null;
-  } catch {
-    return null;
-  }
-}
-
-function realFolder(cwd: string): string {
-  try {
-    return realpathSync(cwd);
-  } catch {
-    return cwd;
-  }
 }
 
 export class ConversationReader {
@@ -89,8 +69,8 @@ export class ConversationReader {
   private async readJob(job: Job, record: ConversationRecord): Promise<void> {
     const format = SESSION_RECORDS[record.program];
     let reading = this.readings.get(job.id);
-    // Its conversation has moved to another record (a fresh start): the old one is done with.
-    if (reading && record.file !== null && reading.file !== record.file) reading = undefined;
+    // A new conversation (a fresh start): the old record is done with.
+    if (reading && reading.file !== record.file) reading = undefined;
     if (!reading) {
       const file = record.file ?? (await this.find(job, record));
       if (file === null) return;
@@ -101,13 +81,11 @@ export class ConversationReader {
       const read = await reading.lines.read();
       if (read === null) break;
       if (read.restarted) reading.tally = format.tally();
-      for (const line of read.lines) {
-        const value = parsed(line);
-        if (value !== null) reading.tally.take(value);
-      }
+      takeLines(reading.tally, read.lines);
       if (!read.more) break;
     }
-    if (this.state.jobs.get(job.id) !== job) return;
+    // Removed, or started fresh, meanwhile: what was read is no longer its.
+    if (this.state.jobs.get(job.id) !== job || job.conversation !== record) return;
     const facts = reading.tally.facts();
     const next: ConversationRecord = {
       ...record,
@@ -130,14 +108,6 @@ export class ConversationReader {
     this.skipped.set(job.id, skip);
     for (const other of this.state.jobs.values())
       if (other !== job && other.conversation?.file) skip.add(other.conversation.file);
-    return SESSION_RECORDS[record.program].find(
-      {
-        env: spawnEnvironment(job.env),
-        cwd: realFolder(job.cwd),
-        sessionId: record.sessionId,
-        startedAt: job.startedAt,
-      },
-      skip,
-    );
+    return SESSION_RECORDS[record.program].find(recordPlace(job, record.sessionId, job.startedAt), skip);
   }
 }

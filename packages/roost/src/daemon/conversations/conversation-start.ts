@@ -19,11 +19,17 @@ function programOf(profile: AgentProfile, command: readonly string[]): Conversat
   return (CONVERSATION_PROGRAMS as readonly string[]).includes(name) ? (name as ConversationProgram) : null;
 }
 
-/** Gives a new terminal job's record its conversation (and Claude Code its session id). */
+/**
+ * Gives a new terminal job's record its conversation (and Claude Code its session id), or for
+ * another program the profile's own `resume`.
+ */
 export function startConversation(record: JobRecord, profile: AgentProfile): void {
   if (record.kind !== "terminal") return;
   const program = programOf(profile, record.command);
-  if (program === null) return;
+  if (program === null) {
+    if (profile.resume) record.resumeArgs = [...profile.resume];
+    return;
+  }
   const choosesId =
     program === "claude" &&
     Array.isArray(profile.command) &&

@@ -44,3 +44,20 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 export function tokens(value: unknown): number | null {
   return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : null;
 }
+
+function parsed(line: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(line);
+    return isObject(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A record's lines given to its tally; a line that is not a JSON object is passed over. */
+export function takeLines(tally: RecordTally, lines: string[]): void {
+  for (const line of lines) {
+    const value = parsed(line);
+    if (value !== null) tally.take(value);
+  }
+}

@@ -166,7 +166,7 @@ export class Dispatcher {
     const job = jobFromRecord(
       record,
       queued ? [{ jobId: id, seq: 1, text: typed, mode: null }] : [],
-      restartOf(record.kind, profile),
+      restartOf(record, profile),
     );
     // Known at once (a resend meanwhile finds it); started once its row is committed.
     state.jobs.set(id, job);

@@ -36,6 +36,7 @@ export function toRow(job: Job): JobRow {
     context: r?.context ?? job.conversation?.context ?? null,
     usage: tokenUsageOf(r?.usage) ?? job.conversation?.usage ?? null,
     conversation: job.conversation ? conversationRow(job.conversation) : null,
+    resume: job.resume ?? null,
     lifecycle: job.lifecycle,
     reported: job.report !== null,
     connected: job.connection !== null,

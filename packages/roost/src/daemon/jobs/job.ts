@@ -70,6 +70,9 @@ const RECORD_FIELDS: Record<keyof JobRecord, true> = {
   suggested: true,
   worktree: true,
   conversation: true,
+  resumeArgs: true,
+  started: true,
+  resume: true,
   createdAt: true,
   updatedAt: true,
 };

@@ -7,6 +7,7 @@ import type {
   JobRow,
   ReplyMode,
   Report,
+  ResumeRow,
   WorktreeRecord,
 } from "../../protocol/index.js";
 import { LIMITS, RoostError } from "../../protocol/index.js";
@@ -65,6 +66,12 @@ export interface JobRecord
   worktree?: WorktreeRecord | null;
   /** Its program's own conversation (Claude Code, Codex): where it is kept and what it used. */
   conversation?: ConversationRecord | null;
+  /** A profile's `resume`: what makes its program take up its last conversation when started again. */
+  resumeArgs?: string[];
+  /** Whether its process was ever started: a first start has nothing to resume. */
+  started?: boolean;
+  /** How its last start went (resumed, or fresh and why). */
+  resume?: ResumeRow | null;
 }
 
 declare const durable: unique symbol;
