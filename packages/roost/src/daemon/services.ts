@@ -1,6 +1,7 @@
 import type { DispatchArgs } from "../protocol/index.js";
 import { BoardService } from "./board/board-service.js";
 import { ConciergeService } from "./concierge/concierge-service.js";
+import { ConversationReader } from "./conversations/conversation-reader.js";
 import { DaemonControl } from "./daemon-control.js";
 import { Dispatcher } from "./dispatch/dispatcher.js";
 import { EventsFeed } from "./feed/events-feed.js";
@@ -47,6 +48,7 @@ export function buildServices({ state, store, connect, log }: ServiceDeps): OpCo
   const terminalRows = new TerminalRows(state);
   const supervisor = new Supervisor(state, connect, log, terminalRows);
   const worktrees = new Worktrees(state, log);
+  const conversations = new ConversationReader(state, log);
   const jobs = new Jobs(state, supervisor, worktrees);
   const feed = new EventsFeed(store, () => state.now());
   const replies = new Replies(state, supervisor, feed, terminalRows);
@@ -81,8 +83,10 @@ export function buildServices({ state, store, connect, log }: ServiceDeps): OpCo
     { changed: () => {}, removed: (id) => terminalRows.removed(id) },
     { changed: () => {}, removed: (id) => worktrees.untrack(id) },
     { changed: (job) => notifier.jobChanged(job), removed: (id) => notifier.jobRemoved(id) },
+    { changed: () => {}, removed: (id) => conversations.removed(id) },
   );
   worktrees.start();
+  conversations.start();
   return {
     jobs,
     agents: new AgentConnections(jobs),
@@ -99,5 +103,6 @@ export function buildServices({ state, store, connect, log }: ServiceDeps): OpCo
     daemon: new DaemonControl(state),
     worktrees,
     notifier,
+    conversations,
   };
 }

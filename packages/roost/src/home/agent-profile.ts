@@ -19,6 +19,11 @@ export interface AgentProfile {
    * starts it without asking; default: protocol agents do, terminal agents run their command anew.
    */
   resumes?: boolean;
+  /**
+   * Arguments put after the program's name when a job starts again, so that the program takes up
+   * its last conversation (`["--continue"]`); built in for Claude Code and Codex.
+   */
+  resume?: string[];
   /** Each job in its own git worktree (`auto`: when its folder is in a repository); default: roost.json's `worktree`. */
   worktree?: WorktreeMode;
   /** What a new worktree of this profile's jobs gets before the agent starts; default: roost.json's. */

@@ -43,6 +43,14 @@ function checkProfile(file: string, name: string, raw: unknown): AgentProfile {
     bad("env", "an object of strings");
   if (p.reader !== undefined && !isReaderName(p.reader)) bad("reader", `one of ${READER_NAMES.join(", ")}`);
   if (p.resumes !== undefined && typeof p.resumes !== "boolean") bad("resumes", "true or false");
+  const resume = p.resume;
+  if (
+    resume !== undefined &&
+    !(Array.isArray(resume) && resume.length > 0 && resume.every((a) => typeof a === "string" && a !== ""))
+  )
+    bad("resume", "a non-empty array of non-empty strings");
+  if (resume !== undefined && !argvOk)
+    bad("resume", "given with a command that is an array (not a shell string)");
   if (p.worktree !== undefined && !isWorktreeMode(p.worktree)) bad("worktree", 'true, false or "auto"');
   return {
     command: command as string[] | string,
@@ -55,6 +63,7 @@ function checkProfile(file: string, name: string, raw: unknown): AgentProfile {
       : {}),
     ...(p.reader !== undefined ? { reader: p.reader as string } : {}),
     ...(p.resumes !== undefined ? { resumes: p.resumes as boolean } : {}),
+    ...(resume !== undefined ? { resume: resume as string[] } : {}),
     ...(p.worktree !== undefined ? { worktree: p.worktree as boolean | "auto" } : {}),
     ...(p.worktreeSetup !== undefined
       ? { worktreeSetup: checkWorktreeSetup(file, `${key}.worktreeSetup`, p.worktreeSetup) }

@@ -255,7 +255,7 @@ export const OPS = {
   stop: { args: JobArgs, result: answer<{ id: string }>(), callers: USER, effects: ["stop"], writes: "kept" },
   rm: { args: RmArgs, result: answer<RmResult>(), callers: USER, effects: ["stop"], writes: "kept" },
   respawn: {
-    args: JobArgs,
+    args: Type.Object({ id: JobRef, fresh: Maybe(Type.Boolean()) }),
     result: answer<{ id: string }>(),
     callers: USER,
     effects: ["start", "stop"],

@@ -1,5 +1,6 @@
 import type { JobRole, Suggested } from "./concierge.js";
 import type { Report } from "./report.js";
+import type { ConversationRow, ResumeRow, TokenUsage } from "./usage.js";
 import type { WorktreeRow } from "./worktrees.js";
 
 /** Where a job is in its life. `reaped`: its process ended and it can be started again by a reply. */
@@ -78,6 +79,12 @@ export interface JobRow extends ReportedState {
   parent?: string;
   /** Its git worktree's branch and work (null: it runs in its own folder, no worktree). */
   worktree?: WorktreeRow | null;
+  /** Tokens used so far, from its reports (pi) or its program's session record (null: unknown). */
+  usage?: TokenUsage | null;
+  /** A terminal job's conversation in its program's own record (Claude Code, Codex); absent otherwise. */
+  conversation?: ConversationRow | null;
+  /** How its last start went, for a job whose program can resume its conversation (null: not started again yet). */
+  resume?: ResumeRow | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -12,6 +12,8 @@ export interface FakeModel {
   url: string;
   /** The user texts that started a turn (title and other side calls left out), in order. */
   tasks: string[];
+  /** Each turn's conversation as the model was given it (its messages as JSON), in the order of `tasks`. */
+  turns: string[];
   close(): Promise<void>;
 }
 
@@ -71,13 +73,14 @@ function sse(res: ServerResponse, events: [string, Json][]): void {
   res.end();
 }
 
-function listen(server: Server, tasks: string[]): Promise<FakeModel> {
+function listen(server: Server, tasks: string[], turns: string[] = []): Promise<FakeModel> {
   return new Promise((resolve) => {
     server.listen(0, "127.0.0.1", () => {
       const { port } = server.address() as AddressInfo;
       resolve({
         url: `http://127.0.0.1:${port}`,
         tasks,
+        turns,
         close: () =>
           new Promise((done) => {
             server.closeAllConnections();
@@ -142,6 +145,7 @@ function anthropicBash(res: ServerResponse, command: string): void {
 /** Claude Code's model: `POST /v1/messages` (streamed), `HEAD /` for its reachability check. */
 export function startFakeAnthropic(): Promise<FakeModel> {
   const tasks: string[] = [];
+  const turns: string[] = [];
   const server = createServer(async (req, res) => {
     if (req.method !== "POST" || !req.url?.startsWith("/v1/messages")) {
       res.writeHead(200, { "content-type": "application/json" });
@@ -156,11 +160,12 @@ export function startFakeAnthropic(): Promise<FakeModel> {
     if (toolResult) return anthropicText(res, "ANSWER: the command ran");
     const task = taskIn(text);
     tasks.push(task);
+    turns.push(JSON.stringify(body.messages));
     await slowIfAsked(task);
     if (task.startsWith("RUN ")) return anthropicBash(res, task.slice(4));
     anthropicText(res, `ANSWER: ${task.replace(/^TASK /, "")}`);
   });
-  return listen(server, tasks);
+  return listen(server, tasks, turns);
 }
 
 function responsesEvents(output: Json[]): [string, Json][] {
@@ -208,6 +213,7 @@ function responsesEvents(output: Json[]): [string, Json][] {
 /** Codex's model: `POST /v1/responses` (streamed). */
 export function startFakeResponses(): Promise<FakeModel> {
   const tasks: string[] = [];
+  const turns: string[] = [];
   const server = createServer(async (req, res) => {
     if (req.method !== "POST" || !req.url?.includes("/responses")) {
       res.writeHead(200, { "content-type": "application/json" });
@@ -229,6 +235,7 @@ export function startFakeResponses(): Promise<FakeModel> {
     if (toolResult) return sse(res, responsesEvents([message("ANSWER: the command ran")]));
     const task = taskIn(text);
     tasks.push(task);
+    turns.push(JSON.stringify(input));
     await slowIfAsked(task);
     if (task.startsWith("RUN ")) {
       const call = {
@@ -247,7 +254,7 @@ export function startFakeResponses(): Promise<FakeModel> {
     }
     sse(res, responsesEvents([message(`ANSWER: ${task.replace(/^TASK /, "")}`)]));
   });
-  return listen(server, tasks);
+  return listen(server, tasks, turns);
 }
 
 /** pi's model: `POST /v1/chat/completions` (streamed chunks, then `[DONE]`). */

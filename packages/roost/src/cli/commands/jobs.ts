@@ -30,8 +30,8 @@ export const dispatch: Command = {
   },
 };
 
-/** stop and respawn: one job by id or name. */
-function jobCommand(op: "stop" | "respawn", summary: string, done: string): Command {
+/** stop: one job by id or name. */
+function jobCommand(op: "stop", summary: string, done: string): Command {
   return {
     name: op,
     usage: `${op} ID|NAME [--json]`,
@@ -74,8 +74,19 @@ export const rm: Command = {
     return 0;
   },
 };
-export const respawn = jobCommand(
-  "respawn",
-  "Starts a job again (ending its process first if it runs).",
-  "respawned",
-);
+export const respawn: Command = {
+  name: "respawn",
+  usage: "respawn ID|NAME [--fresh] [--json]",
+  summary:
+    "Starts a job again (ending its process first if it runs); Claude Code and a profile with resume take up their conversation, unless --fresh.",
+  positionals: [1, 1],
+  options: { fresh: { type: "boolean" } },
+  run: async ({ positionals, values, client, print }) => {
+    const result = await (await client()).call("respawn", {
+      id: positionals[0]!,
+      fresh: values.fresh === true,
+    });
+    print(`respawned ${result.id}${values.fresh === true ? " fresh" : ""}`, result);
+    return 0;
+  },
+};

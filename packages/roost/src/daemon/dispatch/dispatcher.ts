@@ -12,7 +12,7 @@ import {
   RoostError,
   refuseReservedName,
 } from "../../protocol/index.js";
-
+import { startConversation } from "../conversations/conversation-start.js";
 import type { DaemonState } from "../jobs/daemon-state.js";
 import { type Job, jobFromRecord } from "../jobs/job.js";
 import { profileArgv } from "../jobs/profile-argv.js";
@@ -158,13 +158,14 @@ export class Dispatcher {
       updatedAt: now,
       ...(prepared ? { worktree: prepared.worktree } : {}),
     };
+    startConversation(record, profile);
     extend?.(record);
     // A terminal agent's task is typed once it runs; a protocol agent takes it as a pending reply.
     const queued = typed !== null && profile.protocol;
     const job = jobFromRecord(
       record,
       queued ? [{ jobId: id, seq: 1, text: typed, mode: null }] : [],
-      restartOf(record.kind, profile),
+      restartOf(record, profile),
     );
     // Known at once (a resend meanwhile finds it); started once its row is committed.
     state.jobs.set(id, job);

@@ -1,4 +1,5 @@
-import type { JobRow, Report } from "../../protocol/index.js";
+import { type JobRow, type Report, tokenUsageOf } from "../../protocol/index.js";
+import { conversationRow } from "../conversations/conversation.js";
 import { heldReplyOf } from "../terminal/held-replies.js";
 import { screenReportOf } from "../terminal/screen-report.js";
 import { firstRow } from "../worktrees/worktree-status.js";
@@ -29,9 +30,13 @@ export function toRow(job: Job): JobRow {
     choices: r?.choices ?? [],
     tool: r?.tool ?? null,
     error: job.lifecycle === "failed" && job.error ? job.error : (r?.error ?? job.error),
-    model: r?.model ?? null,
+    // A terminal agent reports nothing: its program's own session record says these (Claude Code, Codex).
+    model: r?.model ?? job.conversation?.model ?? null,
     thinking: r?.thinking ?? null,
-    context: r?.context ?? null,
+    context: r?.context ?? job.conversation?.context ?? null,
+    usage: tokenUsageOf(r?.usage) ?? job.conversation?.usage ?? null,
+    conversation: job.conversation ? conversationRow(job.conversation) : null,
+    resume: job.resume ?? null,
     lifecycle: job.lifecycle,
     reported: job.report !== null,
     connected: job.connection !== null,

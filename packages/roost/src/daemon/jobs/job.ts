@@ -74,6 +74,10 @@ const RECORD_FIELDS: Record<keyof JobRecord, true> = {
   role: true,
   suggested: true,
   worktree: true,
+  conversation: true,
+  resumeArgs: true,
+  started: true,
+  resume: true,
   createdAt: true,
   updatedAt: true,
 };

@@ -4,6 +4,7 @@
  * checked to be still the same job after every await.
  */
 import type { JobAuth, RmResult } from "../../protocol/index.js";
+import { startFresh } from "../conversations/job-launch.js";
 import type { Worktrees } from "../worktrees/worktrees.js";
 import type { DaemonState } from "./daemon-state.js";
 import type { Job } from "./job.js";
@@ -84,10 +85,14 @@ export class Jobs {
     return this.keptThen(idOrName, (job) => this.supervisor.stop(job));
   }
 
-  respawn(idOrName: unknown): Promise<{ id: string }> {
+  /** `fresh`: its program starts a new conversation rather than taking up its last one. */
+  respawn(idOrName: unknown, fresh = false): Promise<{ id: string }> {
     // A worktree the person deleted is said, never made again.
     this.worktrees.requirePresent(this.resolve(idOrName));
-    return this.keptThen(idOrName, (job) => this.supervisor.respawn(job));
+    return this.keptThen(idOrName, (job) => {
+      if (fresh) startFresh(job, "started fresh, as asked");
+      return this.supervisor.respawn(job);
+    });
   }
 
   /** `force`: even with work in its worktree (saved first); `deleteBranch`: its branch goes too. */

@@ -1,4 +1,5 @@
 import { jobEnvironment, RoostError } from "../../protocol/index.js";
+import { launchCommand } from "../conversations/job-launch.js";
 import type { HostJobInfo, ProcessHost, ScreenSnapshot } from "../host/api.js";
 import { dropHeldReply, heldReplyOf } from "../terminal/held-replies.js";
 import { keepLastScreen } from "../terminal/last-screen.js";
@@ -258,7 +259,7 @@ export class Supervisor {
     try {
       return await host.spawn({
         id: job.id,
-        command: job.command,
+        command: await launchCommand(job),
         cwd: job.cwd,
         env: { ...spawnEnvironment(job.env), ...jobEnvironment({ token: job.token }) },
         dir: job.dir,

@@ -2,6 +2,7 @@ import type { OpArgs, OpName, OpResult } from "../../protocol/index.js";
 import type { BoardService } from "../board/board-service.js";
 import type { Caller } from "../caller.js";
 import type { ConciergeService } from "../concierge/concierge-service.js";
+import type { ConversationReader } from "../conversations/conversation-reader.js";
 import type { DaemonControl } from "../daemon-control.js";
 import type { Dispatcher } from "../dispatch/dispatcher.js";
 import type { EventsFeed } from "../feed/events-feed.js";
@@ -33,6 +34,7 @@ export interface OpContext {
   daemon: DaemonControl;
   worktrees: Worktrees;
   notifier: Notifier;
+  conversations: ConversationReader;
 }
 
 /**

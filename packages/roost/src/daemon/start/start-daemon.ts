@@ -66,7 +66,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
   for (const finding of checkConfig(paths.home)) log(`roost: ${finding.message}`);
   const profiles = profilesNow(paths.config, log);
   for (const record of store.loadJobs()) {
-    const restart = restartOf(record.kind, profiles.get(record.profile));
+    const restart = restartOf(record, profiles.get(record.profile));
     state.jobs.set(record.id, jobFromRecord(record, store.pendingReplies(record.id), restart));
   }
   const connect = options.connect ?? ((stateDir: string) => connectHost({ stateDir }));
@@ -100,6 +100,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       services.schedules.stop();
       services.concierge.stop();
       services.worktrees.close();
+      services.conversations.close();
       try {
         await supervisor.close(all);
       } catch (err) {

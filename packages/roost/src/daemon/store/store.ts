@@ -7,9 +7,11 @@ import type {
   JobRow,
   ReplyMode,
   Report,
+  ResumeRow,
   WorktreeRecord,
 } from "../../protocol/index.js";
 import { JOB_ENV, LIMITS, RoostError } from "../../protocol/index.js";
+import type { ConversationRecord } from "../conversations/conversation.js";
 import { tokenHash } from "../jobs/job-token.js";
 import { markVersion } from "./database-file.js";
 import { OpWrites } from "./op-writes.js";
@@ -64,6 +66,14 @@ export interface JobRecord
   handbackIds?: string[];
   /** Its git worktree (absent in a record from before worktrees: none). */
   worktree?: WorktreeRecord | null;
+  /** Its program's own conversation (Claude Code, Codex): where it is kept and what it used. */
+  conversation?: ConversationRecord | null;
+  /** A profile's `resume`: what makes its program take up its last conversation when started again. */
+  resumeArgs?: string[];
+  /** Whether its process was ever started: a first start has nothing to resume. */
+  started?: boolean;
+  /** How its last start went (resumed, or fresh and why). */
+  resume?: ResumeRow | null;
 }
 
 declare const durable: unique symbol;

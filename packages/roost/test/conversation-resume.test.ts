@@ -1,0 +1,138 @@
+// Claude Code jobs take up their conversations: after the daemon, the process host and
+// the program went down together, a reply starts the program resuming, and the request that reaches
+// the fake model carries the earlier turn. A conversation whose record is gone starts fresh with
+// the row saying so.
+import assert from "node:assert/strict";
+import { readdirSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import {
+  type Message,
+  type RawConnection,
+  startTestDaemon,
+  type TestDaemon,
+  waitFor,
+} from "./helpers/daemon.js";
+import { type FakeModel, startFakeAnthropic } from "./helpers/fake-models.js";
+import { killAll, processesMentioning } from "./helpers/leftovers.js";
+import { claudeProfile, cliProgram, projectFolder } from "./helpers/real-clis.js";
+import { rowWhen } from "./helpers/terminal.js";
+
+interface Case {
+  name: "claude";
+  model: () => Promise<FakeModel>;
+  profile: (program: string, modelUrl: string, trusted: string[]) => { env: Record<string, string> };
+}
+
+const CASES: Case[] = [{ name: "claude", model: startFakeAnthropic, profile: claudeProfile }];
+
+const START_MS = 60_000;
+
+/** The session records under `dir` whose name has `text` in it. */
+function filesNamed(dir: string, text: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .map((name) => join(dir, name))
+    .filter((file) => file.endsWith(".jsonl") && file.includes(text) && statSync(file).isFile());
+}
+
+for (const c of CASES) {
+  const found = cliProgram(c.name);
+  describe(`${c.name}: conversations resume`, { skip: "skip" in found ? found.skip : false }, () => {
+    let daemon: TestDaemon;
+    let conn: RawConnection;
+    let model: FakeModel;
+    let cwd: string;
+    let home: string;
+    let id: string;
+
+    before(async () => {
+      model = await c.model();
+      cwd = projectFolder();
+      const profile = c.profile((found as { program: string }).program, model.url, [cwd]);
+      home = profile.env.HOME!;
+      daemon = await startTestDaemon({ config: { agentProfiles: { [c.name]: profile } } });
+      conn = await daemon.connect();
+    });
+
+    after(async () => {
+      conn?.close();
+      await daemon?.stop();
+      await model?.close();
+      if (cwd) rmSync(cwd, { recursive: true, force: true });
+    });
+
+    const answered = (task: string) => (r: Message) => r.state === "done" && r.summary === `ANSWER: ${task}`;
+    /** The conversation the model was given with `task`. */
+    const turnOf = (task: string) => model.turns[model.tasks.lastIndexOf(`TASK ${task}`)] ?? "";
+
+    /**
+     * Replies `task` (starting the job again if it ended) and waits for its answer. While its
+     * program starts again a reply is refused untyped (`unsupported`): it is sent again.
+     */
+    async function ask(task: string): Promise<Message> {
+      await waitFor(
+        "the reply to be typed",
+        async () => {
+          const reply = await conn.request("reply", { id, text: `TASK ${task}` });
+          if (reply.ok) return true;
+          if (reply.code === "unsupported") throw new Error(JSON.stringify(reply));
+          assert.fail(JSON.stringify(reply));
+        },
+        START_MS,
+      );
+      return rowWhen(conn, id, answered(task), START_MS);
+    }
+
+    /** Every roost process and the program killed together (a crash of all of it), then the daemon back. */
+    async function crashAll(): Promise<void> {
+      conn.close();
+      const killed = killAll(processesMentioning(daemon.home));
+      assert.ok(killed >= 2, `${killed} processes killed`);
+      await daemon.kill("SIGKILL").catch(() => {});
+      await daemon.start();
+      conn = await daemon.connect();
+      await rowWhen(conn, id, (r) => r.lifecycle === "reaped" || r.lifecycle === "failed", START_MS);
+    }
+
+    test("the daemon, the process host and the program killed together: a reply resumes the conversation, the model is given the earlier turn", async () => {
+      const answer = await conn.request("dispatch", { profile: c.name, task: "TASK remember apple", cwd });
+      id = answer.result.id;
+      // Its record holds the turn (the program writes it as it goes): there is something to resume.
+      const first = await rowWhen(
+        conn,
+        id,
+        (r) => answered("remember apple")(r) && r.usage !== null,
+        START_MS,
+      );
+      assert.equal(first.restart, "resumes");
+      assert.equal(first.resume, null, "a first start resumes nothing");
+      await crashAll();
+      const row = await ask("after the crash");
+      assert.deepEqual(row.resume, { resumed: true, note: null });
+      assert.equal(row.conversation.sessionId, first.conversation.sessionId);
+      assert.match(turnOf("after the crash"), /remember apple/);
+    });
+
+    test("a conversation whose record is gone starts fresh, and the row says why", async () => {
+      const row = await rowWhen(conn, id, (r) => r.conversation?.read && r.usage !== null, START_MS);
+      const records = filesNamed(home, row.conversation.sessionId);
+      assert.equal(records.length, 1, JSON.stringify(records));
+      await crashAll();
+      rmSync(records[0]!);
+      const after = await ask("record gone");
+      assert.equal(after.resume.resumed, false);
+      assert.match(after.resume.note, /^started fresh: its conversation's record is gone/);
+      assert.doesNotMatch(turnOf("record gone"), /remember apple/);
+      await waitFor(
+        "a new conversation",
+        async () => {
+          const now = ((await conn.request("list")).result.rows as Message[]).find((r) => r.id === id)!;
+          return now.conversation.sessionId && now.conversation.sessionId !== row.conversation.sessionId
+            ? true
+            : undefined;
+        },
+        START_MS,
+      );
+    });
+  });
+}
