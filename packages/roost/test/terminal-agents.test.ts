@@ -111,6 +111,22 @@ describe("terminal agents", () => {
     assert.deepEqual(receivedLines(dir), ["chose No"]);
   });
 
+  // Keys typed as the menu is drawn are dropped (as Codex drops them when it switches screens): the
+  // arrows wait until it reads keys, and an Enter it dropped is pressed again; the option is taken once.
+  for (const [profile, option] of [
+    ["dropsKeys", "No"],
+    ["dropsEnter", "Yes"],
+  ] as const) {
+    test(`a menu that drops the keys typed as it is drawn (${profile}) takes "${option}" once`, async () => {
+      const { id, dir } = await dispatchTerminal(daemon, conn, profile);
+      await rowWhen(conn, id, (r) => r.state === "blocked");
+      const answer = await conn.request("reply", { id, text: option });
+      assert.equal(answer.result?.saved, true, JSON.stringify(answer));
+      await rowWhen(conn, id, (r) => r.summary === `you chose ${option}`);
+      assert.deepEqual(receivedLines(dir), [`chose ${option}`]);
+    });
+  }
+
   test("a menu whose highlight does not follow the arrows: the reply is refused (not_chosen), nothing taken", async () => {
     const { id, dir } = await dispatchTerminal(daemon, conn, "stuckMenu");
     await rowWhen(conn, id, (r) => r.state === "blocked");

@@ -14,6 +14,17 @@ export const TERMINAL_PROFILES = {
   givesUp: { command: ["/bin/sh", fixture("terminal-gives-up.sh")], task: "argv", protocol: false },
   paste: { command: ["python3", fixture("terminal-paste.py")], task: "argv", protocol: false },
   pointerMenu: { command: ["python3", fixture("terminal-pointer-menu.py")], task: "argv", protocol: false },
+  /** Drops the keys typed in its first 0.15 s; then the first 0.6 s. */
+  dropsKeys: {
+    command: ["python3", fixture("terminal-pointer-menu.py"), "--flush-after", "0.15"],
+    task: "argv",
+    protocol: false,
+  },
+  dropsEnter: {
+    command: ["python3", fixture("terminal-pointer-menu.py"), "--flush-after", "0.6"],
+    task: "argv",
+    protocol: false,
+  },
   stuckMenu: {
     command: ["python3", fixture("terminal-pointer-menu.py"), "--stuck"],
     task: "argv",
