@@ -125,7 +125,7 @@ test("the notify command runs once per transition, with the event's JSON, under 
   }
 });
 
-test("a slow, a missing or a failing notify command blocks nothing, and its failure is in the daemon's log", async () => {
+test("a slow, a missing or a failing notify command blocks nothing, its failure is in the daemon's log, and it ends with the daemon", async () => {
   const daemon = await startTestDaemon({ config: { agentProfiles: { asks: ASKS } } });
   const started = join(daemon.home, "slow-started.txt");
   const config = (command: string[] | undefined) =>
@@ -137,6 +137,7 @@ test("a slow, a missing or a failing notify command blocks nothing, and its fail
       }),
     );
   const log = () => readFileSync(join(daemon.stateDir, "daemon.log"), "utf8");
+  let stopped = false;
   try {
     const none = await daemon.cli(["notify", "test"]);
     assert.equal(none.code, 1);
@@ -193,8 +194,15 @@ test("a slow, a missing or a failing notify command blocks nothing, and its fail
     assert.equal(kept(out)[0]?.event.event, "test");
     assert.match(kept(out)[0]!.env, /^test test a sample notification/);
     conn.close();
+    assert.ok(processesMentioning(started).length > 0, "the slow commands still run");
+    await daemon.stop();
+    stopped = true;
+    await waitFor(
+      "the slow commands to end with the daemon",
+      () => processesMentioning(started).length === 0,
+    );
   } finally {
     killAll(processesMentioning(started));
-    await daemon.stop();
+    if (!stopped) await daemon.stop();
   }
 });

@@ -13,6 +13,7 @@ const RUN_BYTES = 100_000;
 const MiB = 1 << 20;
 
 let server: ChildProcess | undefined;
+let serverStderr = "";
 after(() => {
   if (server?.exitCode === null) server.kill("SIGKILL");
 });
@@ -42,7 +43,10 @@ async function startSmallServer(): Promise<{ url: string; child: ChildProcess }>
   child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
     out += chunk;
   });
-  child.stderr!.resume();
+  // Its last words, should it die under the flood.
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
+    serverStderr = (serverStderr + chunk).slice(-4000);
+  });
   const url = await waitFor("the server to listen", async () => /listening on (\S+)/.exec(out)?.[1]);
   return { url, child };
 }
@@ -138,13 +142,18 @@ describe("a hostile client against a server with a small heap", () => {
     );
     let peakRss = startRss;
     const sampler = setInterval(() => {
-      peakRss = Math.max(peakRss, rssBytes(child.pid!));
+      if (child.exitCode === null) peakRss = Math.max(peakRss, rssBytes(child.pid!));
     }, 100);
+    // A failure here must not leave the sampler keeping the test's process alive.
     const [flooded] = await Promise.all([
       Promise.all([1, 2, 3].map((id) => flood(url, id))),
       hostileCreations(url),
-    ]);
-    clearInterval(sampler);
+    ])
+      .catch((err: Error) => {
+        const died = child.exitCode !== null || child.signalCode !== null;
+        throw died ? new Error(`${err.message}; the server died: ${serverStderr}`) : err;
+      })
+      .finally(() => clearInterval(sampler));
     assert.equal(child.exitCode, null, "the server lives");
     for (const runId of flooded) {
       const view = (await call(url, "GET", `/v1/runs/${runId}`)).json;

@@ -56,6 +56,13 @@ export class Notifier {
     this.moments.delete(id);
   }
 
+  /** The daemon stops: no more notifications, and the commands still running end. */
+  close(): void {
+    for (const moment of this.moments.values()) if (moment.timer) clearTimeout(moment.timer);
+    this.moments.clear();
+    this.runner.close();
+  }
+
   /** `roost notify test`: a sample event through the command, answered when it has run. */
   async test(): Promise<NotifyOutcome & { command: string[] }> {
     const { command } = readNotifySettings(this.state.paths);

@@ -23,16 +23,24 @@ interface Queued {
 /**
  * Runs the person's notify command for an event: the event as one JSON line on its standard input
  * and in `ROOST_NOTIFY_*` variables. Never awaited by what changes a job: each run is a child
- * process of its own, a few at a time, killed when it runs too long, its failure logged.
+ * process of its own (in a process group of its own), a few at a time, killed when it runs too long
+ * or when the daemon stops, its failure logged.
  */
 export class NotifyRunner {
   private running = 0;
   private readonly queue: Queued[] = [];
+  /** Each running command's group, to end with the daemon. */
+  private readonly groups = new Set<number>();
+  private closed = false;
 
   constructor(private readonly log: (line: string) => void) {}
 
   run(command: string[], event: NotifyEvent): Promise<NotifyOutcome> {
     return new Promise((done) => {
+      if (this.closed) {
+        done({ code: null, error: "the daemon stops" });
+        return;
+      }
       if (this.queue.length >= QUEUED_AT_MOST) {
         this.log(
           `roost: notify: ${QUEUED_AT_MOST} events wait already; ${event.event} of ${event.name} dropped`,
@@ -43,6 +51,13 @@ export class NotifyRunner {
       this.queue.push({ command, event, done });
       this.next();
     });
+  }
+
+  /** The daemon stops: what waits is dropped, what runs is ended (SIGTERM to its group). */
+  close(): void {
+    this.closed = true;
+    for (const item of this.queue.splice(0)) item.done({ code: null, error: "the daemon stops" });
+    for (const group of this.groups) signalGroup(group, "SIGTERM");
   }
 
   private next(): void {
@@ -66,12 +81,16 @@ export class NotifyRunner {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      if (group !== undefined) this.groups.delete(group);
       finish(outcome);
     };
     const child = spawn(program, args, {
       stdio: ["pipe", "ignore", "pipe"],
       env: { ...process.env, ...notifyEnvironment(event) },
+      detached: true,
     });
+    const group = child.pid;
+    if (group !== undefined) this.groups.add(group);
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => {
       if (stderr.length < 2000) stderr += chunk;
@@ -80,7 +99,7 @@ export class NotifyRunner {
     child.stdin.on("error", () => {});
     child.stdin.end(`${JSON.stringify(event)}\n`);
     const timer = setTimeout(() => {
-      child.kill("SIGKILL");
+      if (group !== undefined) signalGroup(group, "SIGKILL");
       settle({ code: null, error: `${program} ran past ${RUN_AT_MOST_MS / 1000} s and was killed` });
     }, RUN_AT_MOST_MS);
     timer.unref();
@@ -95,6 +114,15 @@ export class NotifyRunner {
             },
       ),
     );
+  }
+}
+
+/** Signals a process group that may be gone already. */
+function signalGroup(group: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-group, signal);
+  } catch {
+    // Gone already.
   }
 }
 

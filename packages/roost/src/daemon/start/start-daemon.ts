@@ -101,6 +101,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       services.concierge.stop();
       services.worktrees.close();
       services.conversations.close();
+      services.notifier.close();
       try {
         await supervisor.close(all);
       } catch (err) {

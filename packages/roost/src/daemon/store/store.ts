@@ -109,10 +109,6 @@ interface SpawnDbRow {
 }
 
 /**
- * A job's row as written on every change: without how it is started (its command and its
- * environment), which is written once, with the job, and would only make every write bigger.
- */
-/**
  * A record from before tokens were kept hashed holds its token, in its row and its spawn record:
  * the hash takes its place (a process still running with it still speaks). Whether it changed.
  */
@@ -125,6 +121,10 @@ function hashKeptToken(job: JobRecord): boolean {
   return true;
 }
 
+/**
+ * A job's row as written on every change: without how it is started (its command and its
+ * environment), which is written once, with the job, and would only make every write bigger.
+ */
 function jobData(job: JobRecord): string {
   const { command: _command, env: _env, ...changing } = job;
   return JSON.stringify(changing);
