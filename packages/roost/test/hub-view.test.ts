@@ -8,11 +8,32 @@ import { overlayScrollMost, renderHub } from "../src/hub/hub-view.js";
 import { LIST_KEYS } from "../src/hub/key-map.js";
 import { editLine, emptyEditor } from "../src/hub/line-editor.js";
 import type { JobRow } from "../src/protocol/rows.js";
+import type { WorktreeRow } from "../src/protocol/worktrees.js";
 import { jobRow, NOW } from "./helpers/job-row.js";
 
 const plain = (line: string) => line.replace(/\x1b\[[0-9;]*m/g, "");
 
 const row = jobRow;
+
+/** A worktree row on `roost/fix`, one commit ahead with one file changed, mergeable, as `extra` changes it. */
+const worktreeRow = (extra: Partial<WorktreeRow> = {}): WorktreeRow => ({
+  branch: "roost/fix",
+  base: "HEAD",
+  into: "main",
+  path: "/tmp/wt",
+  ahead: 1,
+  behind: 0,
+  files: 1,
+  added: 1,
+  removed: 1,
+  uncommitted: 0,
+  mergeable: true,
+  conflicts: [],
+  merged: false,
+  missing: false,
+  error: null,
+  ...extra,
+});
 
 function stateWith(rows: JobRow[], change: Partial<HubState> = {}): HubState {
   const state = initialHubState();
@@ -60,6 +81,9 @@ function recorder() {
     dropOrder: (id) => calls.push(`drop order ${id}`),
     attach: (id) => calls.push(`attach ${id}`),
     describe: (id) => calls.push(`describe ${id}`),
+    diff: (id) => calls.push(`diff ${id}`),
+    planMerge: (id) => calls.push(`plan merge ${id}`),
+    merge: (id) => calls.push(`merge ${id}`),
     redraw: () => calls.push("redraw"),
     quit: () => calls.push("quit"),
   };
@@ -315,6 +339,66 @@ describe("the hub's keys", () => {
     assert.equal(state.mode.kind, "list");
   });
 
+  test("d shows a worktree's diff, made safe; m merges only what its dry run showed, after y", () => {
+    const worktree = worktreeRow({ branch: "roost/a", base: "main", path: "/tmp/wt/a" });
+    const state = stateWith([row("a", { worktree }), row("b", { order: 1 })]);
+    const { calls, actions } = recorder();
+    // Read afresh after each key (the compiler would keep it as the first assert left it).
+    const mode = (): HubState["mode"] => state.mode;
+    press(state, actions, "d");
+    assert.deepEqual(state.mode, { kind: "diff", id: "a", scroll: 0 });
+    assert.match(view(state).join("\n"), /a · diff[\s\S]*asking the daemon…/);
+    const files = [{ path: "shared.txt", added: 1, removed: 1 }];
+    state.diff = {
+      id: "a",
+      result: { worktree, files, patch: "@@ -1 +1 @@\n-base\n+alpha\x1b]0;pwned\x07\n", truncated: false },
+      error: null,
+    };
+    const shown = view(state, 80, 24).join("\n");
+    assert.match(shown, /roost\/a ↑1 ↓0 · 1 file \+1 −1 · mergeable/);
+    assert.match(shown, /│ {2}shared\.txt {2}\+1 −1/);
+    assert.match(shown, /│ \+alpha/);
+    assert.doesNotMatch(view(state).join(""), /\x1b\]|\x07/, "a file's escapes are not drawn");
+    // m from the diff: the confirmation asks the dry run first, and y does nothing until it is back.
+    press(state, actions, "m", "y");
+    assert.equal(mode().kind, "confirm-merge");
+    assert.match(view(state).join("\n"), /Merge a\? Asking what it brings… Esc: back/);
+    const asked = mode();
+    assert.ok(asked.kind === "confirm-merge");
+    asked.plan.result = {
+      id: "a",
+      branch: "roost/a",
+      into: "main",
+      strategy: "merge",
+      dryRun: true,
+      files,
+      commit: null,
+      committedAgentChanges: false,
+    };
+    assert.match(
+      view(state).join("\n"),
+      /Merge roost\/a into main\? +y: merge +n: keep · 1 file \+1 −1 \(merge\)/,
+    );
+    press(state, actions, "y");
+    assert.equal(mode().kind, "list");
+    // A refused dry run shows why, keys first, and y merges nothing.
+    press(state, actions, "m");
+    const refused = mode();
+    assert.ok(refused.kind === "confirm-merge");
+    refused.plan.error = "conflict: main changed shared.txt";
+    assert.match(
+      view(state).join("\n"),
+      /Esc: back · merging a is refused: conflict: main changed shared\.txt/,
+    );
+    press(state, actions, "y", "\x1b");
+    assert.equal(mode().kind, "list");
+    // A row with no worktree says so.
+    press(state, actions, "j", "d", "m");
+    assert.equal(mode().kind, "list");
+    assert.match(state.notice?.text ?? "", /b works in no worktree of roost's: nothing to diff or merge/);
+    assert.deepEqual(calls, ["diff a", "plan merge a", "merge a", "plan merge a"]);
+  });
+
   test("remove asks, and only y removes", () => {
     const state = stateWith([row("a")]);
     const { calls, actions } = recorder();
@@ -568,23 +652,15 @@ describe("the hub's keys", () => {
 });
 
 test("a job in a worktree shows its branch, ahead/behind, changes and whether it merges on its row", () => {
-  const worktree = {
-    branch: "roost/fix",
-    base: "HEAD",
-    into: "main",
-    path: "/tmp/wt",
+  const worktree = worktreeRow({
     ahead: 2,
     behind: 1,
     files: 3,
     added: 10,
     removed: 2,
-    uncommitted: 0,
     mergeable: false,
     conflicts: ["a.ts"],
-    merged: false,
-    missing: false,
-    error: null,
-  };
+  });
   const lines = view(stateWith([row("w1", { name: "fix", worktree })]), 120, 24);
   assert.ok(
     lines.some((l) => l.includes("⎇ roost/fix ↑2 ↓1 · 3 files +10 −2 · conflicts (1) ·")),

@@ -1,5 +1,6 @@
 /** The hub's two bottom lines: how the last action went (or the dialog open), and the keys. */
 
+import { statOf, statText } from "../protocol/worktree-text.js";
 import { conciergeStatusLine } from "./concierge-view.js";
 import { startConfirmText } from "./finished-reply.js";
 import {
@@ -56,6 +57,7 @@ export function statusLine(state: HubState, width: number): string {
     const name = oneLine(state.rows.get(mode.id)?.name ?? mode.id);
     return errorBackground(fit(` ${CONFIRM_TEXT[mode.action](name)}`, width));
   }
+  if (mode.kind === "confirm-merge") return mergeConfirmLine(state, mode, width);
   if (mode.kind === "confirm-start") {
     const row = state.rows.get(mode.id);
     return errorBackground(fit(` ${row ? startConfirmText(row) : "The row is gone. Esc: back"}`, width));
@@ -100,6 +102,23 @@ export function statusLine(state: HubState, width: number): string {
   return "";
 }
 
+/** `m`: what the merge brings, from its dry run, before `y` acts; its refusal, keys first. */
+function mergeConfirmLine(
+  state: HubState,
+  mode: Extract<Mode, { kind: "confirm-merge" }>,
+  width: number,
+): string {
+  const name = oneLine(state.rows.get(mode.id)?.name ?? mode.id);
+  const { result, error } = mode.plan;
+  if (error !== null)
+    return errorBackground(fit(` Esc: back · merging ${name} is refused: ${oneLine(error)}`, width));
+  if (result === null) return fit(cyan(` Merge ${name}? Asking what it brings… Esc: back`), width);
+  const what = `${oneLine(result.branch)} into ${oneLine(result.into)}`;
+  return errorBackground(
+    fit(` Merge ${what}?  y: merge  n: keep · ${statText(statOf(result.files))} (${result.strategy})`, width),
+  );
+}
+
 const HINTS: Partial<Record<Mode["kind"], string>> = {
   list: "Enter reply · s steer · 1-9 pick · Tab waiting · i details · a attach · x stop · o respawn · n new · / filter",
   reply: "Enter send · Esc cancel · C-t steer/after",
@@ -117,6 +136,8 @@ const HINTS: Partial<Record<Mode["kind"], string>> = {
   "schedule-pick": "←/→ schedule · r run now · p pause / resume · Esc back",
   help: "↑↓ PgUp PgDn scroll · any other key closes the help",
   detail: "↑↓ PgUp PgDn scroll · Esc back · a key of the list acts on this row",
+  diff: "↑↓ PgUp PgDn scroll · m merge · Esc back · a key of the list acts on this row",
+  "confirm-merge": "y merge · n or Esc keep",
 };
 
 /** Kept at the end of the list's hints whatever the width: how to get help and out. */

@@ -1,3 +1,5 @@
+import type { MergePlan } from "./hub-state.js";
+
 /** What the keys ask of the daemon and of the hub around the view. */
 export interface HubActions {
   /** `start`: the person confirmed that it starts a finished command again. */
@@ -29,6 +31,11 @@ export interface HubActions {
   attach(id: string): void;
   /** Asks the daemon for the job's details (into `state.detail`). */
   describe(id: string): void;
+  /** Asks the daemon for the job's worktree diff (into `state.diff`). */
+  diff(id: string): void;
+  /** A merge's dry run, into the plan the confirmation shows. */
+  planMerge(id: string, plan: MergePlan): void;
+  merge(id: string): void;
   redraw(): void;
   quit(): void;
 }

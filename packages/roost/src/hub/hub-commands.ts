@@ -3,30 +3,36 @@ import { isDisconnected } from "../client/daemon-client.js";
 import { statePaths } from "../home/paths.js";
 import { loadProfiles } from "../home/profiles.js";
 import { RoostError } from "../protocol/errors.js";
+import { statOf, statText } from "../protocol/worktree-text.js";
 import type { HubConnection } from "./hub-connection.js";
-import type { HubState, JobDetail, NoticeTone } from "./hub-state.js";
+import type { HubState, MergePlan, NoticeTone } from "./hub-state.js";
 import { isMissingOp } from "./optional-ops.js";
 import { replyOutcome } from "./reply-outcome.js";
 import { compareRows } from "./row-list.js";
+import { ViewRefresher } from "./view-refresher.js";
 
-/** The least time between two descriptions of a job that keeps changing. */
-const DESCRIBE_EVERY_MS = 500;
+/** The least time between two descriptions (or diffs) of a job that keeps changing. */
+const REFRESH_EVERY_MS = 500;
 
 /** How long a reply or dispatch interrupted by a daemon restart waits for it to be back. */
 const RESEND_WAIT_MS = 60_000;
 
 /** What the hub asks of the daemon on the user's behalf; each outcome shows as the notice. */
 export class HubCommands {
-  /** The job a `describe` is on its way for, and whether to ask again when it is back. */
-  private describing: string | null = null;
-  private describeAgain = false;
+  private readonly details: ViewRefresher;
+  private readonly diffs: ViewRefresher;
 
   constructor(
     private readonly state: HubState,
     private readonly connection: HubConnection,
     private readonly home: string,
     private readonly changed: () => void,
-  ) {}
+  ) {
+    const showing = (kind: "detail" | "diff") => (id: string) =>
+      this.state.mode.kind === kind && this.state.mode.id === id;
+    this.details = new ViewRefresher(REFRESH_EVERY_MS, (id) => this.fetchDetail(id), showing("detail"));
+    this.diffs = new ViewRefresher(REFRESH_EVERY_MS, (id) => this.fetchDiff(id), showing("diff"));
+  }
 
   reply(id: string, text: string, steer: boolean, start = false): void {
     this.send(id, text, steer, this.state.rows.get(id)?.question ?? null, start);
@@ -99,38 +105,73 @@ export class HubCommands {
 
   /** The job's details for the detail view; the view says why when the daemon cannot give them. */
   describe(id: string): void {
-    // One request at a time: a job that changes often is asked again once the answer is in.
-    if (this.describing === id) {
-      this.describeAgain = true;
-      return;
-    }
-    this.describing = id;
-    // The details shown before stay while the new ones come.
-    const kept = this.state.detail?.id === id ? this.state.detail.result : null;
-    const detail: JobDetail = { id, result: kept, error: null };
-    this.state.detail = detail;
-    this.connection
-      .call("describe", { id, lines: 40 })
+    this.details.refresh(id);
+  }
+
+  private fetchDetail(id: string): Promise<void> {
+    return this.fetchView("detail", id, "No details", () =>
+      this.connection.call("describe", { id, lines: 40 }),
+    );
+  }
+
+  /** The job's worktree diff for the diff view, asked again as its worktree changes. */
+  diff(id: string): void {
+    this.diffs.refresh(id);
+  }
+
+  private fetchDiff(id: string): Promise<void> {
+    return this.fetchView("diff", id, "No diff", () => this.connection.call("diff", { id }));
+  }
+
+  /** Asks for what the view `key` shows of the job; what it showed before stays while the answer comes. */
+  private fetchView<K extends "detail" | "diff">(
+    key: K,
+    id: string,
+    failed: string,
+    ask: () => Promise<NonNullable<HubState[K]>["result"]>,
+  ): Promise<void> {
+    const before = this.state[key];
+    const view = { id, result: before?.id === id ? before.result : null, error: null } as NonNullable<
+      HubState[K]
+    >;
+    this.state[key] = view;
+    return ask()
       .then(
         (result) => {
-          detail.result = result;
+          view.result = result;
         },
         (error) => {
-          detail.error = `No details: ${errorText(error)}`;
+          view.error = `${failed}: ${errorText(error)}`;
         },
       )
-      .finally(() => {
+      .finally(() => this.changed());
+  }
+
+  /** What merging would bring, for the confirmation; a refusal (conflicts, uncommitted work) shows there. */
+  planMerge(id: string, plan: MergePlan): void {
+    this.connection.call("merge", { id, dryRun: true }).then(
+      (result) => {
+        plan.result = result;
         this.changed();
-        // A job that changes all the time is described at most twice a second: changes meanwhile
-        // are taken by the next description.
-        setTimeout(() => {
-          if (this.describing !== id) return;
-          this.describing = null;
-          const again = this.describeAgain;
-          this.describeAgain = false;
-          if (again && this.state.mode.kind === "detail" && this.state.mode.id === id) this.describe(id);
-        }, DESCRIBE_EVERY_MS).unref();
-      });
+      },
+      (error) => {
+        plan.error = errorText(error);
+        this.changed();
+      },
+    );
+  }
+
+  merge(id: string): void {
+    const name = this.nameOf(id);
+    this.notify(`Merging ${name}…`, "info");
+    this.connection.call("merge", { id }).then(
+      (result) =>
+        this.notify(
+          `Merged ${result.branch} into ${result.into}: ${statText(statOf(result.files))}${result.commit ? ` (${result.commit.slice(0, 10)})` : ""}.`,
+          "ok",
+        ),
+      (error) => this.refused(`Merge ${name}`, error),
+    );
   }
 
   /** Swaps the row with its neighbour among the rows of its kind (pinned or not), and sends the order. */

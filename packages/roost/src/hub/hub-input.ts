@@ -125,6 +125,19 @@ function confirmingWhileLive(action: "stop" | "respawn"): CommandRun {
     });
 }
 
+/** `d` and `m` act on a job's worktree: a row without one says how to get one. */
+function withWorktree(state: HubState, then: (id: string) => void): void {
+  withSelected(state, (id) => {
+    const row = state.rows.get(id)!;
+    if (row.worktree) then(id);
+    else
+      state.notice = {
+        text: `${row.name} works in no worktree of roost's: nothing to diff or merge (dispatch with --worktree).`,
+        tone: "info",
+      };
+  });
+}
+
 function cyclePane(state: HubState): void {
   const panes = availablePanes(state);
   if (panes.length === 0) {
@@ -159,6 +172,17 @@ const LIST_COMMANDS: Record<ListCommand, CommandRun> = {
     withSelected(state, (id) => {
       state.mode = { kind: "detail", id, scroll: 0 };
       actions.describe(id);
+    }),
+  diff: (state, actions) =>
+    withWorktree(state, (id) => {
+      state.mode = { kind: "diff", id, scroll: 0 };
+      actions.diff(id);
+    }),
+  merge: (state, actions) =>
+    withWorktree(state, (id) => {
+      const plan = { result: null, error: null };
+      state.mode = { kind: "confirm-merge", id, plan };
+      actions.planMerge(id, plan);
     }),
   stop: confirmingWhileLive("stop"),
   respawn: confirmingWhileLive("respawn"),
@@ -207,7 +231,7 @@ const LIST_COMMANDS: Record<ListCommand, CommandRun> = {
   quit: (_state, actions) => actions.quit(),
 };
 
-/** Moves a scrolled overlay (the help, the details) for a key; false when the key does not scroll. */
+/** Moves a scrolled overlay (the help, the details, a diff) for a key; false when the key does not scroll. */
 function scrollKey(
   mode: { scroll: number },
   key: string | undefined,
@@ -230,7 +254,9 @@ function scrollKey(
   return true;
 }
 
-const CLOSES_OVERLAY = new Set(["escape", "q", "ctrl+c", "?", "i", "f1"]);
+/** Keys that close a row's overlay rather than act on the row: Esc and the like, and the overlay's own key. */
+const CLOSES_OVERLAY = new Set(["escape", "q", "ctrl+c", "?", "f1"]);
+const OWN_KEY = { detail: "i", diff: "d" } as const;
 
 /**
  * Applies one key to the hub: the UI state changes here, and what needs the daemon goes to
@@ -267,11 +293,22 @@ function applyKey(
       if (!scrollKey(mode, key, pageSize, overlayMost)) state.mode = { kind: "list" };
       return;
     case "detail":
+    case "diff":
       if (scrollKey(mode, key, pageSize, overlayMost)) return;
       state.mode = { kind: "list" };
       // Any other key of the list acts on the row shown.
       state.selectedId = mode.id;
-      if (key !== undefined && !CLOSES_OVERLAY.has(key)) runListCommand(state, key, actions, pageSize);
+      if (key !== undefined && !CLOSES_OVERLAY.has(key) && key !== OWN_KEY[mode.kind])
+        runListCommand(state, key, actions, pageSize);
+      return;
+    case "confirm-merge":
+      // Only what the dry run showed is merged: before it is back, or when it refused, y does nothing.
+      if ((key === "y" || key === "Y") && mode.plan.result !== null) {
+        holdPlace(state, mode.id);
+        actions.merge(mode.id);
+        state.mode = { kind: "list" };
+      } else if (key === "n" || key === "N" || key === "escape" || key === "ctrl+c")
+        state.mode = { kind: "list" };
       return;
     case "confirm":
       if (key === "y" || key === "Y") {

@@ -1,6 +1,7 @@
 import type { ConciergeEvent, ConciergeStatus, StandingOrder } from "../protocol/concierge.js";
 import type { DescribeResult } from "../protocol/describe.js";
 import type { JobRow } from "../protocol/rows.js";
+import type { DiffResult, MergeResult } from "../protocol/worktrees.js";
 import type { LineEditor } from "./line-editor.js";
 import { RememberedList } from "./remembered-list.js";
 import { type Entry, type Grouping, rowEntries } from "./row-list.js";
@@ -10,11 +11,22 @@ export type ConnectionStatus = "connecting" | "connected" | "gone";
 /** The lower pane: each shows only when the daemon answers its op. */
 export type PaneKind = "events" | "board" | "schedules" | "orders";
 
-/** The job's details as it was last described: what `i` shows. */
-export interface JobDetail {
+/** What a view over one job shows, as the daemon last gave it. */
+export interface JobView<T> {
   id: string;
-  result: DescribeResult | null;
-  /** Why it could not be described (the daemon's code and reason). */
+  result: T | null;
+  /** Why the daemon could not give it (its code and reason). */
+  error: string | null;
+}
+
+/** The job's details as it was last described: what `i` shows. */
+export type JobDetail = JobView<DescribeResult>;
+/** A job's worktree diff as last asked for: what `d` shows. */
+export type JobDiff = JobView<DiffResult>;
+
+/** What a merge would bring (a dry run), asked before `y` merges; `error` is the refusal. */
+export interface MergePlan {
+  result: MergeResult | null;
   error: string | null;
 }
 
@@ -51,7 +63,10 @@ export type Mode =
   | { kind: "drop-order"; editor: LineEditor }
   | { kind: "schedule-pick"; choice: number }
   | { kind: "help"; scroll: number }
-  | { kind: "detail"; id: string; scroll: number };
+  | { kind: "detail"; id: string; scroll: number }
+  | { kind: "diff"; id: string; scroll: number }
+  /** `m`: the merge's dry run shows first; `y` merges only once it says what comes. */
+  | { kind: "confirm-merge"; id: string; plan: MergePlan };
 
 export type NoticeTone = "ok" | "info" | "warn" | "error";
 
@@ -145,6 +160,8 @@ export interface HubState {
   concierge: ConciergeView | null;
   /** The job the detail view shows, as last described. */
   detail: JobDetail | null;
+  /** The job whose worktree diff shows, as last asked for. */
+  diff: JobDiff | null;
   /**
    * Grouped by state, the group a row acted on stays in until the selection moves: the row does not
    * jump from under the cursor right after the action, where the next key would hit another row.
@@ -174,6 +191,7 @@ export function initialHubState(): HubState {
     schedules: null,
     concierge: null,
     detail: null,
+    diff: null,
     heldGroups: new Map(),
     changedAt: new Map(),
     picks: new Map(),

@@ -5,6 +5,7 @@ import { hintLine, statusLine } from "./bottom-lines.js";
 import { boxLines, boxRoom, maxScroll, wrapText } from "./box-view.js";
 import { conciergeLine, suggestedLine } from "./concierge-view.js";
 import { detailBody, detailLines } from "./detail-view.js";
+import { diffBody, diffOverlayLines } from "./diff-view.js";
 import { replyNote } from "./finished-reply.js";
 import { helpBody, helpLines } from "./help-view.js";
 import { availablePanes, type HubState, type Mode, picksOf, shownEntries } from "./hub-state.js";
@@ -211,12 +212,14 @@ function overlayHeight(state: HubState, height: number): number {
   return listHeight(state, height) + (shownPane(state) ? paneHeight(height) : 0);
 }
 
-/** How far the overlay shown (the help, the details) scrolls on this screen. */
+/** How far the overlay shown (the help, the details, a diff) scrolls on this screen. */
 export function overlayScrollMost(state: HubState, width: number, height: number, now: number): number {
   const room = boxRoom(overlayHeight(state, height));
   if (state.mode.kind === "help") return maxScroll(helpBody(width).length, room);
   if (state.mode.kind === "detail" && state.detail)
     return maxScroll(detailBody(state.detail, now, width).lines.length, room);
+  if (state.mode.kind === "diff")
+    return maxScroll(diffBody(state.diff?.id === state.mode.id ? state.diff : null).length, room);
   return 0;
 }
 
@@ -248,6 +251,8 @@ export function renderHub(state: HubState, width: number, height: number, now: n
     );
   else if (mode.kind === "detail")
     lines.push(...detailLines(state, width, overlayHeight(state, height), now, mode.scroll));
+  else if (mode.kind === "diff")
+    lines.push(...diffOverlayLines(state, mode.id, width, overlayHeight(state, height), mode.scroll));
   else {
     const list = listLines(state, entries, width, room, now);
     while (list.length < room) list.push("");

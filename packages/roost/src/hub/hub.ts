@@ -100,10 +100,17 @@ export class Hub {
         row: (row) => {
           this.bell.changed(row);
           this.noteChange(row);
+          const before = this.state.rows.get(row.id);
           this.state.rows.set(row.id, row);
-          // The details shown follow the job.
-          if (this.state.mode.kind === "detail" && this.state.mode.id === row.id)
-            this.commands.describe(row.id);
+          // The details shown follow the job, and its diff its worktree.
+          const mode = this.state.mode;
+          if (mode.kind === "detail" && mode.id === row.id) this.commands.describe(row.id);
+          if (
+            mode.kind === "diff" &&
+            mode.id === row.id &&
+            JSON.stringify(before?.worktree) !== JSON.stringify(row.worktree)
+          )
+            this.commands.diff(row.id);
           changed();
         },
         rowRemoved: (id) => {
@@ -139,6 +146,9 @@ export class Hub {
       dropOrder: (id) => commands.dropOrder(id),
       attach: (id) => void this.attach(id),
       describe: (id) => commands.describe(id),
+      diff: (id) => commands.diff(id),
+      planMerge: (id, plan) => commands.planMerge(id, plan),
+      merge: (id) => commands.merge(id),
       redraw: () => this.tui.requestRender(true),
       quit: () => this.quit(),
     };

@@ -15,6 +15,8 @@ export type ListCommand =
   | "steer"
   | "attach"
   | "describe"
+  | "diff"
+  | "merge"
   | "stop"
   | "respawn"
   | "remove"
@@ -58,6 +60,8 @@ export const LIST_KEYS: KeyBinding[] = [
   { command: "steer", keys: ["s"], label: "s", help: "steer (joins current work)" },
   { command: "attach", keys: ["a"], label: "a", help: "attach to its terminal" },
   { command: "describe", keys: ["i"], label: "i", help: "details: how it runs, last output, events" },
+  { command: "diff", keys: ["d"], label: "d", help: "its worktree's changes against the base" },
+  { command: "merge", keys: ["m"], label: "m", help: "merge its worktree's work (shows what, asks first)" },
   { command: "stop", keys: ["x"], label: "x", help: "stop the session (asks first)" },
   { command: "respawn", keys: ["o"], label: "o", help: "start again (asks first if it runs)" },
   { command: "remove", keys: ["D", "delete"], label: "D Del", help: "remove (asks first)" },
@@ -87,7 +91,7 @@ export const DIALOG_KEYS: { label: string; help: string }[] = [
   { label: "Esc", help: "in a line or dialog: cancel" },
   { label: "C-t", help: "in a reply: steer / after" },
   { label: "← →", help: "new job, schedules: choose" },
-  { label: "y n", help: "remove, stop, respawn: confirm / keep" },
+  { label: "y n", help: "remove, stop, respawn, merge: confirm / keep" },
 ];
 
 const BY_KEY = new Map<string, ListCommand>(
