@@ -49,25 +49,49 @@ test("checkConfig: a good file or none has no findings; a bad value in each sect
       );
       assert.ok(findings[0]!.message.includes(`roost.json: ${key} `), findings[0]!.message);
     }
+    // Many bad keys in one file: each is named, none hidden by another.
+    for (const { config, keys } of badFiles()) {
+      writeFileSync(join(home, "roost.json"), JSON.stringify(config));
+      assert.deepEqual(
+        checkConfig(home)
+          .map((f) => f.key)
+          .sort(),
+        [...keys].sort(),
+      );
+    }
   } finally {
     rmSync(home, { recursive: true, force: true });
   }
 });
 
+/** The bad values in as few files as hold them: no two in one file set the same top-level key. */
+function badFiles(): { config: Record<string, unknown>; keys: string[] }[] {
+  const files: { config: Record<string, unknown>; keys: string[] }[] = [];
+  for (const { config, key } of BAD_VALUES) {
+    const fits = files.find((f) => Object.keys(config).every((k) => !(k in f.config)));
+    if (fits) {
+      Object.assign(fits.config, config);
+      fits.keys.push(key);
+    } else files.push({ config: { ...config }, keys: [key] });
+  }
+  return files;
+}
+
 test("the daemon says at start which key of roost.json is bad, for each section, and goes on", async () => {
-  // One home and one daemon for each section, side by side.
+  // A daemon for each file of bad values, side by side.
   await Promise.all(
-    BAD_VALUES.map(async ({ section, config, key }) => {
+    badFiles().map(async ({ config, keys }) => {
       const home = mkdtempSync(join(tmpdir(), "roost-config-"));
       try {
         writeFileSync(join(home, "roost.json"), JSON.stringify(config));
         // Any command starts the daemon in the background; it answers though the file is bad.
         const listed = await runCli(home, ["ls", "--json"]);
-        assert.equal(listed.code, 0, `${section}: ${listed.stderr}`);
+        assert.equal(listed.code, 0, `${keys.join(", ")}: ${listed.stderr}`);
         const log = statePaths(home).log;
-        await waitFor(`${section}: the daemon's log naming ${key}`, async () =>
-          existsSync(log) && readFileSync(log, "utf8").includes(`roost.json: ${key} `) ? true : undefined,
-        );
+        for (const key of keys)
+          await waitFor(`the daemon's log naming ${key}`, async () =>
+            existsSync(log) && readFileSync(log, "utf8").includes(`roost.json: ${key} `) ? true : undefined,
+          );
       } finally {
         await runCli(home, ["shutdown", "--all"]);
         rmSync(home, { recursive: true, force: true });

@@ -77,15 +77,22 @@ function wantAt(path: string[]): string | undefined {
   return schema?.description;
 }
 
-/** One finding per key the schema refuses (a union's refusal comes once, not once per choice). */
-function schemaFindings(file: string, parsed: unknown): ConfigFinding[] {
+/**
+ * One finding per key the schema refuses (a union's refusal comes once, not once per choice). Each
+ * top-level key is checked on its own: the validator gives a few errors a check (a union's choices
+ * take several), and one bad section must not hide another.
+ */
+function schemaFindings(file: string, parsed: Record<string, unknown>): ConfigFinding[] {
   const byKey = new Map<string, ConfigFinding>();
-  for (const error of Value.Errors(RoostConfigSchema, parsed)) {
-    const path = error.instancePath.split("/").filter(Boolean);
-    const key = path.join(".");
-    if (byKey.has(key)) continue;
-    const want = wantAt(path);
-    byKey.set(key, { key, message: `${file}: ${key} ${want ? `must be ${want}` : error.message}` });
+  for (const [top, schema] of Object.entries(RoostConfigSchema.properties)) {
+    if (parsed[top] === undefined) continue;
+    for (const error of Value.Errors(schema, parsed[top])) {
+      const path = [top, ...error.instancePath.split("/").filter(Boolean)];
+      const key = path.join(".");
+      if (byKey.has(key)) continue;
+      const want = wantAt(path);
+      byKey.set(key, { key, message: `${file}: ${key} ${want ? `must be ${want}` : error.message}` });
+    }
   }
   return [...byKey.values()];
 }
@@ -117,7 +124,7 @@ export function checkConfig(home: string): ConfigFinding[] {
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
     return [{ key: "", message: `${file}: must hold a JSON object` }];
-  const findings = schemaFindings(file, parsed);
+  const findings = schemaFindings(file, parsed as Record<string, unknown>);
   const { worktreeSetup } = parsed as { worktreeSetup?: unknown };
   const refusal = (check: () => void): string | undefined => {
     try {
