@@ -18,6 +18,8 @@ let session: SessionView | null = null;
 let drawPending = false;
 let describedAt = 0;
 let describeTimer: number | undefined;
+/** A change came while a description was on its way. */
+let describeAgain = false;
 
 const count = el("span", { class: "count" });
 const status = el("span", { class: "status" });
@@ -140,16 +142,28 @@ function close(): void {
   draw();
 }
 
-/** The shown session's details, at most twice a second. */
+/**
+ * The shown session's details, at most twice a second. A change while a description is on its way
+ * asks for another once it is back: the one on its way may have read the screen before the change.
+ */
 function describeSoon(): void {
-  if (describeTimer !== undefined || !session) return;
+  if (!session) return;
+  if (describeTimer !== undefined) {
+    describeAgain = true;
+    return;
+  }
   const id = session.id;
+  describeAgain = false;
   describeTimer = window.setTimeout(
     async () => {
       describedAt = Date.now();
-      const answer = await live.call("describe", { id, lines: 40 });
-      describeTimer = undefined;
-      if (answer.ok && session?.id === id) session.details(answer.result as never);
+      try {
+        const answer = await live.call("describe", { id, lines: 40 });
+        if (answer.ok && session?.id === id) session.details(answer.result as never);
+      } finally {
+        describeTimer = undefined;
+        if (describeAgain) describeSoon();
+      }
     },
     Math.max(0, describedAt + DESCRIBE_EVERY_MS - Date.now()),
   );
