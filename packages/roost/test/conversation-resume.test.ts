@@ -5,17 +5,11 @@
 import assert from "node:assert/strict";
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, test } from "node:test";
-import {
-  type Message,
-  type RawConnection,
-  startTestDaemon,
-  type TestDaemon,
-  waitFor,
-} from "./helpers/daemon.js";
+import { after, describe, test } from "node:test";
+import { type Message, waitFor } from "./helpers/daemon.js";
 import { type FakeModel, startFakeAnthropic } from "./helpers/fake-models.js";
 import { killAll, processesMentioning } from "./helpers/leftovers.js";
-import { claudeProfile, cliProgram, projectFolder } from "./helpers/real-clis.js";
+import { claudeProfile, cliProgram, projectFolder, realCliSuite } from "./helpers/real-clis.js";
 import { rowWhen } from "./helpers/terminal.js";
 
 interface Case {
@@ -38,32 +32,18 @@ function filesNamed(dir: string, text: string): string[] {
 for (const c of CASES) {
   const found = cliProgram(c.name);
   describe(`${c.name}: conversations resume`, { skip: "skip" in found ? found.skip : false }, () => {
-    let daemon: TestDaemon;
-    let conn: RawConnection;
-    let model: FakeModel;
-    let cwd: string;
-    let home: string;
+    let cwd = "";
     let id: string;
-
-    before(async () => {
-      model = await c.model();
-      cwd = projectFolder();
-      const profile = c.profile((found as { program: string }).program, model.url, [cwd]);
-      home = profile.env.HOME!;
-      daemon = await startTestDaemon({ config: { agentProfiles: { [c.name]: profile } } });
-      conn = await daemon.connect();
-    });
-
-    after(async () => {
-      conn?.close();
-      await daemon?.stop();
-      await model?.close();
+    const s = realCliSuite(c.name, (found as { program: string }).program, c.model, c.profile, () => [
+      (cwd = projectFolder()),
+    ]);
+    after(() => {
       if (cwd) rmSync(cwd, { recursive: true, force: true });
     });
 
     const answered = (task: string) => (r: Message) => r.state === "done" && r.summary === `ANSWER: ${task}`;
     /** The conversation the model was given with `task`. */
-    const turnOf = (task: string) => model.turns[model.tasks.lastIndexOf(`TASK ${task}`)] ?? "";
+    const turnOf = (task: string) => s.model.turns[s.model.tasks.lastIndexOf(`TASK ${task}`)] ?? "";
 
     /**
      * Replies `task` (starting the job again if it ended) and waits for its answer. While its
@@ -73,33 +53,33 @@ for (const c of CASES) {
       await waitFor(
         "the reply to be typed",
         async () => {
-          const reply = await conn.request("reply", { id, text: `TASK ${task}` });
+          const reply = await s.conn.request("reply", { id, text: `TASK ${task}` });
           if (reply.ok) return true;
           if (reply.code === "unsupported") throw new Error(JSON.stringify(reply));
           assert.fail(JSON.stringify(reply));
         },
         START_MS,
       );
-      return rowWhen(conn, id, answered(task), START_MS);
+      return rowWhen(s.conn, id, answered(task), START_MS);
     }
 
     /** Every roost process and the program killed together (a crash of all of it), then the daemon back. */
     async function crashAll(): Promise<void> {
-      conn.close();
-      const killed = killAll(processesMentioning(daemon.home));
+      s.conn.close();
+      const killed = killAll(processesMentioning(s.daemon.home));
       assert.ok(killed >= 2, `${killed} processes killed`);
-      await daemon.kill("SIGKILL").catch(() => {});
-      await daemon.start();
-      conn = await daemon.connect();
-      await rowWhen(conn, id, (r) => r.lifecycle === "reaped" || r.lifecycle === "failed", START_MS);
+      await s.daemon.kill("SIGKILL").catch(() => {});
+      await s.daemon.start();
+      s.conn = await s.daemon.connect();
+      await rowWhen(s.conn, id, (r) => r.lifecycle === "reaped" || r.lifecycle === "failed", START_MS);
     }
 
     test("the daemon, the process host and the program killed together: a reply resumes the conversation, the model is given the earlier turn", async () => {
-      const answer = await conn.request("dispatch", { profile: c.name, task: "TASK remember apple", cwd });
+      const answer = await s.conn.request("dispatch", { profile: c.name, task: "TASK remember apple", cwd });
       id = answer.result.id;
       // Its record holds the turn (the program writes it as it goes): there is something to resume.
       const first = await rowWhen(
-        conn,
+        s.conn,
         id,
         (r) => answered("remember apple")(r) && r.usage !== null,
         START_MS,
@@ -114,8 +94,8 @@ for (const c of CASES) {
     });
 
     test("a conversation whose record is gone starts fresh, and the row says why", async () => {
-      const row = await rowWhen(conn, id, (r) => r.conversation?.read && r.usage !== null, START_MS);
-      const records = filesNamed(home, row.conversation.sessionId);
+      const row = await rowWhen(s.conn, id, (r) => r.conversation?.read && r.usage !== null, START_MS);
+      const records = filesNamed(s.profile.env.HOME!, row.conversation.sessionId);
       assert.equal(records.length, 1, JSON.stringify(records));
       await crashAll();
       rmSync(records[0]!);
@@ -126,7 +106,7 @@ for (const c of CASES) {
       await waitFor(
         "a new conversation",
         async () => {
-          const now = ((await conn.request("list")).result.rows as Message[]).find((r) => r.id === id)!;
+          const now = ((await s.conn.request("list")).result.rows as Message[]).find((r) => r.id === id)!;
           return now.conversation.sessionId && now.conversation.sessionId !== row.conversation.sessionId
             ? true
             : undefined;

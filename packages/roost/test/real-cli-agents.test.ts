@@ -4,27 +4,28 @@
 import assert from "node:assert/strict";
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, test } from "node:test";
-import {
-  type Message,
-  type RawConnection,
-  startTestDaemon,
-  type TestDaemon,
-  waitFor,
-} from "./helpers/daemon.js";
+import { after, describe, test } from "node:test";
+import { type Message, waitFor } from "./helpers/daemon.js";
 import {
   type FakeModel,
   startFakeAnthropic,
   startFakeChatCompletions,
   startFakeResponses,
 } from "./helpers/fake-models.js";
-import { claudeProfile, cliProgram, codexProfile, piProfile, projectFolder } from "./helpers/real-clis.js";
+import {
+  claudeProfile,
+  cliProgram,
+  codexProfile,
+  piProfile,
+  projectFolder,
+  realCliSuite,
+} from "./helpers/real-clis.js";
 import { rowWhen } from "./helpers/terminal.js";
 
 interface Case {
   name: "claude" | "codex" | "pi";
   model: () => Promise<FakeModel>;
-  profile: (program: string, modelUrl: string, trusted: string[]) => object;
+  profile: (program: string, modelUrl: string, trusted: string[]) => { env: Record<string, string> };
   /** What its dialogs offer; null: it asks no permission and shows no trust screen. */
   dialogs: { gitForTrust: boolean; trust: string; yes: string; no: string } | null;
   /** Its working line's step. */
@@ -62,27 +63,15 @@ for (const c of CASES) {
   const found = cliProgram(c.name);
   if ("skip" in found) console.log(`# real ${c.name} tests skipped: ${found.skip}`);
   describe(`${c.name} as a terminal agent`, { skip: "skip" in found ? found.skip : false }, () => {
-    let daemon: TestDaemon;
-    let conn: RawConnection;
-    let model: FakeModel;
-    let trusted: string;
-    let untrusted: string;
+    let trusted = "";
+    let untrusted = "";
     let id: string;
-
-    before(async () => {
-      model = await c.model();
-      trusted = projectFolder();
+    // The profile of the built-in's name replaces it.
+    const s = realCliSuite(c.name, (found as { program: string }).program, c.model, c.profile, () => {
       untrusted = projectFolder(c.dialogs?.gitForTrust);
-      const profile = c.profile((found as { program: string }).program, model.url, [trusted]);
-      // The profile of the built-in's name replaces it.
-      daemon = await startTestDaemon({ config: { agentProfiles: { [c.name]: profile } } });
-      conn = await daemon.connect();
+      return [(trusted = projectFolder())];
     });
-
-    after(async () => {
-      conn?.close();
-      await daemon?.stop();
-      await model?.close();
+    after(() => {
       for (const dir of [trusted, untrusted]) if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
@@ -90,23 +79,23 @@ for (const c of CASES) {
     const atPrompt = (answer: string) => (r: Message) => r.state === "done" && r.summary === answer;
 
     test("the task is typed at its prompt and reaches the model once; idle, the row is done with the answer; working shows a step", async () => {
-      const answer = await conn.request("dispatch", {
+      const answer = await s.conn.request("dispatch", {
         profile: c.name,
         task: "TASK say hello",
         cwd: trusted,
       });
       assert.equal(answer.ok, true, JSON.stringify(answer));
       id = answer.result.id;
-      const idle = await rowWhen(conn, id, atPrompt("ANSWER: say hello"), START_MS);
+      const idle = await rowWhen(s.conn, id, atPrompt("ANSWER: say hello"), START_MS);
       assert.equal(idle.status, "idle");
       assert.equal(idle.waitingFor, null);
-      assert.deepEqual(model.tasks, ["TASK say hello"]);
+      assert.deepEqual(s.model.tasks, ["TASK say hello"]);
       // Row events while it works: its spinner turns many times a second, the row changes seldom.
-      const watcher = await daemon.connect();
+      const watcher = await s.daemon.connect();
       await watcher.request("subscribe", {});
-      const reply = await conn.request("reply", { id, text: "TASK SLOW think it over" });
+      const reply = await s.conn.request("reply", { id, text: "TASK SLOW think it over" });
       assert.equal(reply.result.saved, true, JSON.stringify(reply));
-      const working = await rowWhen(conn, id, (r) => r.status === "busy", START_MS);
+      const working = await rowWhen(s.conn, id, (r) => r.status === "busy", START_MS);
       assert.equal(working.state, "working");
       assert.match(working.summary, c.step);
       let rowEvents = 0;
@@ -117,7 +106,7 @@ for (const c of CASES) {
       }
       watcher.close();
       assert.ok(rowEvents <= 10, `${rowEvents} row events for one slow turn`);
-      assert.deepEqual(model.tasks, ["TASK say hello", "TASK SLOW think it over"]);
+      assert.deepEqual(s.model.tasks, ["TASK say hello", "TASK SLOW think it over"]);
     });
 
     const noDialogs = c.dialogs === null ? `${c.name} asks no permission and shows no trust screen` : false;
@@ -126,45 +115,50 @@ for (const c of CASES) {
     test('a permission dialog waits with the command in its question; "No" creates nothing and the row says it was refused, "Yes" runs it', {
       skip: noDialogs,
     }, async () => {
-      await conn.request("reply", { id, text: "RUN echo hi > no.txt" });
-      const asking = await rowWhen(conn, id, (r) => r.state === "blocked" && r.choices.length > 0, START_MS);
+      await s.conn.request("reply", { id, text: "RUN echo hi > no.txt" });
+      const asking = await rowWhen(
+        s.conn,
+        id,
+        (r) => r.state === "blocked" && r.choices.length > 0,
+        START_MS,
+      );
       assert.match(asking.question, /echo hi > no\.txt/);
       assert.equal(asking.waitingFor, "question");
       assert.ok(asking.choices.includes(d.no), JSON.stringify(asking.choices));
-      const no = await conn.request("reply", { id, text: d.no });
+      const no = await s.conn.request("reply", { id, text: d.no });
       assert.equal(no.result?.saved, true, JSON.stringify(no));
-      const refused = await rowWhen(conn, id, (r) => r.state === "done", START_MS);
+      const refused = await rowWhen(s.conn, id, (r) => r.state === "done", START_MS);
       assert.match(refused.summary, /^refused: .*echo hi > no\.txt/);
       assert.equal(existsSync(join(trusted, "no.txt")), false, '"No" ran the command');
 
-      await conn.request("reply", { id, text: "RUN echo hi > yes.txt" });
-      await rowWhen(conn, id, (r) => r.state === "blocked" && /yes\.txt/.test(r.question ?? ""), START_MS);
-      const yes = await conn.request("reply", { id, text: d.yes });
+      await s.conn.request("reply", { id, text: "RUN echo hi > yes.txt" });
+      await rowWhen(s.conn, id, (r) => r.state === "blocked" && /yes\.txt/.test(r.question ?? ""), START_MS);
+      const yes = await s.conn.request("reply", { id, text: d.yes });
       assert.equal(yes.result?.saved, true, JSON.stringify(yes));
       await waitFor("yes.txt", async () => existsSync(join(trusted, "yes.txt")) || undefined, START_MS);
-      await rowWhen(conn, id, atPrompt("ANSWER: the command ran"), START_MS);
+      await rowWhen(s.conn, id, atPrompt("ANSWER: the command ran"), START_MS);
     });
 
     test("a trust screen with a dispatched task waits for the person; the task goes once they trusted the folder", {
       skip: noDialogs,
     }, async () => {
-      const answer = await conn.request("dispatch", {
+      const answer = await s.conn.request("dispatch", {
         profile: c.name,
         task: "TASK after trust",
         cwd: untrusted,
       });
       const job = answer.result.id as string;
-      const trust = await rowWhen(conn, job, (r) => r.choices.includes(d.trust), START_MS);
+      const trust = await rowWhen(s.conn, job, (r) => r.choices.includes(d.trust), START_MS);
       assert.equal(trust.state, "blocked");
       assert.match(trust.question, /trust/i);
-      assert.equal(model.tasks.includes("TASK after trust"), false, "the task answered the trust screen");
+      assert.equal(s.model.tasks.includes("TASK after trust"), false, "the task answered the trust screen");
       // A reply that is none of its choices is refused: nothing is typed into it.
-      const other = await conn.request("reply", { id: job, text: "just do it" });
+      const other = await s.conn.request("reply", { id: job, text: "just do it" });
       assert.equal(other.code, "bad_request");
-      const trusted = await conn.request("reply", { id: job, text: d.trust });
+      const trusted = await s.conn.request("reply", { id: job, text: d.trust });
       assert.equal(trusted.result?.saved, true, JSON.stringify(trusted));
-      await rowWhen(conn, job, atPrompt("ANSWER: after trust"), START_MS);
-      assert.equal(model.tasks.filter((t) => t === "TASK after trust").length, 1);
+      await rowWhen(s.conn, job, atPrompt("ANSWER: after trust"), START_MS);
+      assert.equal(s.model.tasks.filter((t) => t === "TASK after trust").length, 1);
     });
   });
 }

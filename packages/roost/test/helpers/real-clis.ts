@@ -8,6 +8,9 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
+import { after, before } from "node:test";
+import { type RawConnection, startTestDaemon, type TestDaemon } from "./daemon.js";
+import type { FakeModel } from "./fake-models.js";
 
 export const CLI_VERSIONS = { claude: "2.1.197", codex: "0.171.0", pi: "0.73.1" } as const;
 
@@ -132,4 +135,42 @@ export function piProfile(program: string, modelUrl: string, _trusted: string[])
     reader: "pi",
     env: { HOME: home, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1" },
   };
+}
+
+/** A profile of the helpers above: its environment holds the CLI's own HOME. */
+type CliProfile = { env: Record<string, string> };
+
+/** A suite's real CLI: its fake model, a daemon with its profile (under the built-in's name), a connection. */
+export interface RealCliSuite {
+  readonly model: FakeModel;
+  readonly daemon: TestDaemon;
+  readonly profile: CliProfile;
+  /** The suite's connection; a test that restarts the daemon connects it again. */
+  conn: RawConnection;
+}
+
+/**
+ * Starts, before the suite's tests, the CLI's fake model and a daemon whose profile of the CLI's name
+ * trusts the folders `trusted` gives (made then); ends them after.
+ */
+export function realCliSuite(
+  name: keyof typeof CLI_VERSIONS,
+  program: string,
+  startModel: () => Promise<FakeModel>,
+  profileOf: (program: string, modelUrl: string, trusted: string[]) => CliProfile,
+  trusted: () => string[] = () => [],
+): RealCliSuite {
+  const suite = {} as { -readonly [K in keyof RealCliSuite]: RealCliSuite[K] };
+  before(async () => {
+    suite.model = await startModel();
+    suite.profile = profileOf(program, suite.model.url, trusted());
+    suite.daemon = await startTestDaemon({ config: { agentProfiles: { [name]: suite.profile } } });
+    suite.conn = await suite.daemon.connect();
+  });
+  after(async () => {
+    suite.conn?.close();
+    await suite.daemon?.stop();
+    await suite.model?.close();
+  });
+  return suite;
 }
