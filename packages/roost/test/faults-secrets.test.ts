@@ -35,7 +35,11 @@ test("the state folder is owner-only after a run with jobs; no file holds the da
     // Started again from its stored record: the daemon's environment comes from the daemon.
     await c.request("respawn", { id });
     const pid = await running(first);
-    const environ = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
+    // Read once the process has exec'd its program: just after the fork it shows the host's own.
+    const environ = await waitFor("the job's program to start", async () => {
+      const vars = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
+      return vars.some((v) => v.startsWith("ROOST_JOB_ID=")) ? vars : undefined;
+    });
     c.close();
     assert.ok(environ.includes(`ROOST_TEST_API_KEY=${secret}`), "the job gets the daemon's environment");
     // The job's token is given to its process and kept only as a hash.

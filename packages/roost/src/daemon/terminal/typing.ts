@@ -71,6 +71,8 @@ export async function typeText(
   await host.write(job.id, `${PASTE_START}${text.split(PASTE_END).join("")}${PASTE_END}`, keyed("paste"));
   if (!atPrompt) {
     await new Promise((resolve) => setTimeout(resolve, ENTER_AFTER_PASTE_MS));
+    rows.screen(job, await host.screen(job.id));
+    refuseEnterUnderDialog(job, rows.lastReading(job).reading);
     await host.write(job.id, "\r", keyed("enter"));
     return;
   }
@@ -91,6 +93,10 @@ async function submit(
   keyed: (part: string) => string | undefined,
 ): Promise<void> {
   for (let tries = 0; tries < SUBMIT_TRIES; tries++) {
+    // The screen as it is now, not as its last event showed it: a program that switches from its
+    // prompt to a dialog (Codex to its trust screen) must not take this Enter as the dialog's answer.
+    rows.screen(job, await host.screen(job.id));
+    refuseEnterUnderDialog(job, rows.lastReading(job).reading);
     await host.write(job.id, "\r", keyed(`enter-${tries}`));
     // Without a read-back, one Enter is all.
     if (!readBack) return;
