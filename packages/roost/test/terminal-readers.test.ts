@@ -95,6 +95,17 @@ test("Codex idle at its prompt, working, and its last answer", () => {
   assert.equal(answered.summary, "ANSWER: SLOW say hello");
 });
 
+test("Codex starting up: the input line under its logo is no prompt yet (a trust screen may follow it)", () => {
+  const splash = read("codex-splash", codex);
+  assert.equal(splash.input, null);
+  assert.equal(splash.dialog, null);
+  // Once its status line shows below, the same input line is the prompt, the logo still above or not.
+  const screen = recordedScreen("codex-splash");
+  const lines = [...screen.lines];
+  lines[screen.cursor.y + 2] = "  fake-model default · /src/me/xproj";
+  assert.equal(readScreen({ ...screen, lines }, [], codex).input, "prompt");
+});
+
 test("Codex's approval dialog: the command in the question, choices without their hotkeys", () => {
   const approval = read("codex-approval");
   assert.equal(approval.question, "Would you like to run the following command? · $ echo hi > x.txt");

@@ -49,7 +49,11 @@ export const TERMINAL_PROFILES = {
   },
   /** Idle at a Codex-like prompt under its last answer, its task given. */
   idlePrompt: {
-    command: ["/bin/sh", "-c", "printf '• ANSWER: hi\\n\\n› '; sleep 600"],
+    command: [
+      "/bin/sh",
+      "-c",
+      "printf '• ANSWER: hi\\n\\n› \\n\\n  fake-model default · proj\\033[2A\\033[3G'; sleep 600",
+    ],
     task: "argv",
     protocol: false,
     reader: "codex",
@@ -75,13 +79,28 @@ export function receivedLines(dir: string): string[] {
   }
 }
 
-/** The job's row, polled through `list` until `match` holds (or the deadline). */
-export function rowWhen(
+/**
+ * The job's row, polled through `list` until `match` holds (or the deadline). Time running out
+ * names the row as it stood and the job's last screen lines, so a failure far away can be read.
+ */
+export async function rowWhen(
   conn: RawConnection,
   id: string,
   match: (row: Message) => boolean,
   timeoutMs = 30_000,
 ): Promise<Message> {
+  try {
+    return await pollRow(conn, id, match, timeoutMs);
+  } catch (err) {
+    const described = await conn.request("describe", { id, lines: 40 }).catch(() => null);
+    const lines = (described?.result?.lastLines as string[] | undefined) ?? [];
+    if (lines.length > 0)
+      (err as Error).message += `\n# its screen:\n${lines.map((l) => `#   ${l}`).join("\n")}`;
+    throw err;
+  }
+}
+
+function pollRow(conn: RawConnection, id: string, match: (row: Message) => boolean, timeoutMs: number) {
   return waitFor(
     `a row of ${id} that matches`,
     async () => {

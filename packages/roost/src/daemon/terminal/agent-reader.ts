@@ -10,6 +10,12 @@ export interface AgentReader {
   prompt: RegExp | null;
   /** The line just above that input line, when the prompt is a frame (pi: a rule). */
   promptAbove: RegExp | null;
+  /**
+   * The first line below the input line (blank ones skipped) once the agent takes input (Codex: its
+   * status line, "model · folder"). Before it shows, the input line is not yet a prompt: Codex draws
+   * one under its logo as it starts, then perhaps its trust screen, which takes keys typed meanwhile.
+   */
+  readyBelow: RegExp | null;
   /** A line shown while the agent works; the named group `step` is what it does now. */
   working: RegExp | null;
   /** A line that starts one of the agent's answers; the named group `text` is its first line. */

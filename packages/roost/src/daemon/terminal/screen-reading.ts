@@ -69,6 +69,13 @@ function atPrompt(screen: ScreenSnapshot, reader: AgentReader): boolean {
   return reader.promptAbove === null || reader.promptAbove.test(screen.lines[y - 1]?.trim() ?? "");
 }
 
+/** Whether the input line is still the one the agent draws as it starts (`readyBelow`). */
+function startingUp(screen: ScreenSnapshot, reader: AgentReader): boolean {
+  if (reader.readyBelow === null) return false;
+  const below = screen.lines.slice(screen.cursor.y + 1).find((line) => line.trim() !== "");
+  return below === undefined || !reader.readyBelow.test(below);
+}
+
 /** The paragraph above the line that tops the input box: the upper of the two lowest such lines. */
 function answerAboveBox(lines: string[], last: number, box: RegExp): string | null {
   const frame: number[] = [];
@@ -157,7 +164,7 @@ export function readScreen(
   const matched = patternPrompt(lines, last, blockedPatterns);
   if (matched !== null) return ask(matched, { input: "question" });
   if (step !== null) return reading;
-  if (atPrompt(screen, reader)) return { ...reading, input: "prompt" };
+  if (atPrompt(screen, reader)) return startingUp(screen, reader) ? reading : { ...reading, input: "prompt" };
   const question = openQuestion(screen);
   if (question !== null) return ask(question, { input: "question" });
   return reading;

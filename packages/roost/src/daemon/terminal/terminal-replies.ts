@@ -168,7 +168,9 @@ export function typeTaskAtPrompt(state: DaemonState, rows: TerminalRows, job: Jo
       return false;
     }
   };
+  const notTyped = (why: string) => state.log(`roost: job ${job.id}: its task was not typed: ${why}`);
   void (async () => {
     for (let tries = 0; tries < TASK_TRIES; tries++) if (await typeOnce(tries > 0)) return;
-  })().catch(() => {});
+    notTyped(`a dialog came up as it was typed, ${TASK_TRIES} times`);
+  })().catch((err: unknown) => notTyped((err as Error)?.message ?? String(err)));
 }

@@ -6,6 +6,7 @@ export const claudeCode: AgentReader = {
   // The box's "❯" is followed by a no-break space.
   prompt: /^❯\s/,
   promptAbove: null,
+  readyBelow: null,
   // "✻ Pollinating… (3s · ↓ 20 tokens · esc to interrupt)": the glyph turns, the word stays a while.
   working: /^[✻✶✳✢✽*·⏺] (?<step>\S[^()]*…)/,
   answer: /^● (?<text>\S.*)$/,

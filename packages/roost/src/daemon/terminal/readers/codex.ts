@@ -5,6 +5,8 @@ export const codex: AgentReader = {
   name: "codex",
   prompt: /^›\s/,
   promptAbove: null,
+  // "fake-model default · ~/proj": not yet on the first input line it draws, under its logo.
+  readyBelow: / · /,
   working: /^[•◦] (?<step>Working|[A-Z][\w ]+?) \(\d+[smh]/,
   answer: /^• (?<text>(?!Running |Ran |Exited |Working ).+)$/,
   answerEnd: /^(?:›\s|─{10,})/,

@@ -5,6 +5,7 @@ export const generic: AgentReader = {
   name: "generic",
   prompt: null,
   promptAbove: null,
+  readyBelow: null,
   working: null,
   answer: null,
   answerEnd: null,

@@ -7,6 +7,7 @@ export const piTui: AgentReader = {
   name: "pi",
   prompt: /^/,
   promptAbove: RULE,
+  readyBelow: null,
   working: /^\s?[\u2800-\u28ff] (?<step>\S.*)$/,
   answer: null,
   answerEnd: null,
