@@ -1,31 +1,32 @@
-// The real Claude Code and Codex, each in a git worktree of its own, offline against fake model
-// servers: the worktree's trust screen waits for the person, the agent writes a file through its own
-// tool call once allowed, and the row's counts and `roost diff` show that file, the main checkout untouched.
+// The real Claude Code, Codex and pi, each in a git worktree of its own, offline against fake model
+// servers: the worktree's trust screen waits for the person (pi has none), the agent writes a file
+// through its own tool call once allowed (pi asks no one), and the row's counts and `roost diff` show
+// that file, the main checkout untouched.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import type { Message } from "./helpers/daemon.js";
-import { startFakeAnthropic, startFakeResponses } from "./helpers/fake-models.js";
+import { startFakeAnthropic, startFakeChatCompletions, startFakeResponses } from "./helpers/fake-models.js";
 import { git, makeRepository } from "./helpers/git-repo.js";
-import { claudeProfile, cliProgram, codexProfile, realCliSuite } from "./helpers/real-clis.js";
+import { claudeProfile, cliProgram, codexProfile, piProfile, realCliSuite } from "./helpers/real-clis.js";
 import { rowWhen } from "./helpers/terminal.js";
 
+/** `asks`: the trust screen's answer and the permission dialog's yes; null: it asks neither. */
 const CASES = [
   {
     name: "claude",
     model: startFakeAnthropic,
     profile: claudeProfile,
-    trust: "Yes, I trust this folder",
-    yes: "Yes",
+    asks: { trust: "Yes, I trust this folder", yes: "Yes" },
   },
   {
     name: "codex",
     model: startFakeResponses,
     profile: codexProfile,
-    trust: "Trust and continue",
-    yes: "Yes, proceed",
+    asks: { trust: "Trust and continue", yes: "Yes, proceed" },
   },
+  { name: "pi", model: startFakeChatCompletions, profile: piProfile, asks: null },
 ] as const;
 
 /** A CLI takes a few seconds to start on a loaded machine. */
@@ -48,19 +49,23 @@ for (const c of CASES) {
       });
       assert.equal(answer.ok, true, JSON.stringify(answer));
       const id = answer.result.id as string;
-      const trust = await rowWhen(s.conn, id, (r: Message) => r.choices.includes(c.trust), START_MS);
-      assert.equal(trust.worktree.branch, `roost/${answer.result.name}`);
-      assert.notEqual(trust.cwd, repo, "it runs in its worktree");
-      const trusted = await s.conn.request("reply", { id, text: c.trust });
-      assert.equal(trusted.result?.saved, true, JSON.stringify(trusted));
-      const asking = await rowWhen(
-        s.conn,
-        id,
-        (r: Message) => r.state === "blocked" && /agent\.txt/.test(r.question ?? ""),
-        START_MS,
-      );
-      const yes = await s.conn.request("reply", { id, text: c.yes });
-      assert.equal(yes.result?.saved, true, JSON.stringify(yes));
+      const asks = c.asks;
+      if (asks) {
+        const trust = await rowWhen(s.conn, id, (r: Message) => r.choices.includes(asks.trust), START_MS);
+        assert.equal(trust.worktree.branch, `roost/${answer.result.name}`);
+        assert.notEqual(trust.cwd, repo, "it runs in its worktree");
+        // As the hub sends it, with the question shown: an answer to a screen gone by is held, not typed.
+        const trusted = await s.conn.request("reply", { id, text: asks.trust, question: trust.question });
+        assert.equal(trusted.result?.saved, true, JSON.stringify(trusted));
+        const asking = await rowWhen(
+          s.conn,
+          id,
+          (r: Message) => r.state === "blocked" && /agent\.txt/.test(r.question ?? ""),
+          START_MS,
+        );
+        const yes = await s.conn.request("reply", { id, text: asks.yes, question: asking.question });
+        assert.equal(yes.result?.saved, true, JSON.stringify(yes));
+      }
       const counted = await rowWhen(
         s.conn,
         id,
@@ -68,7 +73,9 @@ for (const c of CASES) {
         START_MS,
       );
       assert.equal(counted.worktree.added, 1);
-      assert.equal(readFileSync(join(asking.cwd, "agent.txt"), "utf8"), "from-the-agent\n");
+      assert.equal(counted.worktree.branch, `roost/${answer.result.name}`);
+      assert.notEqual(counted.cwd, repo, "it runs in its worktree");
+      assert.equal(readFileSync(join(counted.cwd, "agent.txt"), "utf8"), "from-the-agent\n");
       assert.equal(existsSync(join(repo, "agent.txt")), false, "the main checkout is untouched");
       assert.equal(git(repo, "status", "--porcelain"), "");
       const diff = await s.daemon.cli(["diff", id]);

@@ -1,7 +1,7 @@
 /**
  * Fake model servers the real coding-agent CLIs talk to offline: Anthropic Messages (SSE) for Claude
  * Code, OpenAI Responses (SSE) for Codex, OpenAI chat completions (SSE) for pi. Scripted from the last user text: `RUN <command>` asks
- * to run a shell command (the CLI's permission dialog), anything else is answered `ANSWER: <text>`
+ * to run a shell command (the CLI's permission dialog; pi asks no one), anything else is answered `ANSWER: <text>`
  * (`SLOW` in it: after a while).
  * Each task a CLI sends is kept in `tasks`, so a test can tell it reached the model once.
  */
@@ -262,9 +262,11 @@ export function startFakeChatCompletions(): Promise<FakeModel> {
   const tasks: string[] = [];
   const server = createServer(async (req, res) => {
     const body = await readBody(req);
-    const { text } = lastUser((body.messages as Json[]) ?? []);
-    const task = taskIn(text);
-    tasks.push(task);
+    const messages = (body.messages as Json[]) ?? [];
+    // A tool's result (its own message) ends the turn the tool call began.
+    const toolResult = messages.at(-1)?.role === "tool";
+    const task = toolResult ? "" : taskIn(lastUser(messages).text);
+    if (!toolResult) tasks.push(task);
     await slowIfAsked(task);
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     const chunk = (choices: Json[], extra: Json = {}) =>
@@ -272,8 +274,18 @@ export function startFakeChatCompletions(): Promise<FakeModel> {
         `data: ${JSON.stringify({ id: "chat-1", object: "chat.completion.chunk", created: 1, model: "fake-model", choices, ...extra })}\n\n`,
       );
     chunk([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }]);
-    chunk([{ index: 0, delta: { content: `ANSWER: ${task.replace(/^TASK /, "")}` }, finish_reason: null }]);
-    chunk([{ index: 0, delta: {}, finish_reason: "stop" }]);
+    if (task.startsWith("RUN ")) {
+      // pi runs its tools without asking: the command runs at once, through its own bash tool.
+      const call = { name: "bash", arguments: JSON.stringify({ command: task.slice(4) }) };
+      chunk([
+        { index: 0, delta: { tool_calls: [{ index: 0, id: "call-1", type: "function", function: call }] } },
+      ]);
+      chunk([{ index: 0, delta: {}, finish_reason: "tool_calls" }]);
+    } else {
+      const answer = toolResult ? "ran it" : task.replace(/^TASK /, "");
+      chunk([{ index: 0, delta: { content: `ANSWER: ${answer}` }, finish_reason: null }]);
+      chunk([{ index: 0, delta: {}, finish_reason: "stop" }]);
+    }
     chunk([], { usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
     res.end("data: [DONE]\n\n");
   });
