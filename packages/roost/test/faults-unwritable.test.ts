@@ -10,9 +10,16 @@ import { type TestContext, test } from "node:test";
 import Database from "better-sqlite3";
 import { OPS, type OpName } from "../src/protocol/index.js";
 import { speakFor } from "./helpers/a2a.js";
-import { type Message, type RawConnection, startTestDaemon, type TestDaemon } from "./helpers/daemon.js";
+import {
+  type Message,
+  type RawConnection,
+  startTestDaemon,
+  type TestDaemon,
+  waitFor,
+} from "./helpers/daemon.js";
 import { FAULT_PROFILES, fill, reportFigures, smallDisk } from "./helpers/faults.js";
 import { makeRepository } from "./helpers/git-repo.js";
+import { strayInHost } from "./helpers/home-with-job.js";
 
 type Session = RawConnection & { token: string };
 
@@ -27,6 +34,8 @@ interface Fleet {
   paused: number;
   /** A job in a git worktree (merged by the `merge` case). */
   worktree: string;
+  /** A process of the host the store does not know (adopted by the `adopt` case). */
+  stray: string;
   sessions: { a: Session; b: Session; child: Session; concierge: Session };
 }
 
@@ -36,6 +45,7 @@ const CASES: Record<string, (f: Fleet) => [RawConnection, Record<string, unknown
   reply: (f) => [f.user, { id: f.a, text: "a reply" }],
   stop: (f) => [f.user, { id: f.b }],
   rm: (f) => [f.user, { id: f.b }],
+  adopt: (f) => [f.user, { id: f.stray }],
   merge: (f) => [f.user, { id: f.worktree }],
   respawn: (f) => [f.user, { id: f.b }],
   pin: (f) => [f.user, { id: f.a, pinned: true }],
@@ -93,7 +103,14 @@ async function setUp(daemon: TestDaemon, user: RawConnection): Promise<Fleet> {
   await ok(user, "schedule-pause", { id: paused });
   await ok(user, "task", { action: "add", title: "a task" });
   await ok(user, "concierge-order", { action: "add", text: "an order" });
+  const stray = (await strayInHost(daemon)).id;
   sa.close();
+  // The concierge's digest of all this comes 2 s after it, and stays in flight (its agent never
+  // acks): it is waited for, so that the fleet as seen before the fault is the fleet as it stays.
+  await waitFor("the concierge's digest", async () => {
+    const rows = (await ok(user, "list", {})).rows as Message[];
+    return rows.find((r) => r.id === concierge)?.pending === 1;
+  });
   return {
     user,
     a,
@@ -103,6 +120,7 @@ async function setUp(daemon: TestDaemon, user: RawConnection): Promise<Fleet> {
     schedule,
     paused,
     worktree,
+    stray,
     sessions: await sessions(daemon, { a, b, child, concierge }),
   };
 }

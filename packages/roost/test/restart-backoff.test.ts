@@ -11,6 +11,7 @@ import { afterEach, beforeEach, mock, test } from "node:test";
 import type { HostJobInfo, HostSpawnSpec, ProcessHost, ProcessHostEvents } from "../src/daemon/host/api.js";
 import { DaemonState } from "../src/daemon/jobs/daemon-state.js";
 import { type Job, jobFromRecord } from "../src/daemon/jobs/job.js";
+import { newRecord } from "../src/daemon/jobs/new-record.js";
 import { Supervisor } from "../src/daemon/jobs/supervisor.js";
 import { Store } from "../src/daemon/store/store.js";
 import { TerminalRows } from "../src/daemon/terminal/terminal-rows.js";
@@ -94,35 +95,23 @@ afterEach(async () => {
 function protocolJob(id: string): Job {
   const dir = join(state.paths.jobsDir, id);
   mkdirSync(dir);
-  const now = new Date().toISOString();
   const job = jobFromRecord(
-    {
-      id,
-      name: id,
-      profile: "crasher",
-      kind: "protocol",
-      cwd: home,
-      task: null,
-      command: ["false"],
-      env: {},
-      tokenHash: "",
-      dir,
-      lifecycle: "starting",
-      report: null,
-      reportedName: null,
-      screenSummary: null,
-      pid: null,
-      exitCode: null,
-      pinned: false,
-      order: 0,
-      capabilities: [],
-      agent: null,
-      restarts: 0,
-      error: null,
-      nextSeq: 1,
-      createdAt: now,
-      updatedAt: now,
-    },
+    newRecord(
+      {
+        id,
+        name: id,
+        profile: "crasher",
+        kind: "protocol",
+        cwd: home,
+        task: null,
+        command: ["false"],
+        env: {},
+        dir,
+        lifecycle: "starting",
+        order: 0,
+      },
+      new Date().toISOString(),
+    ),
     [],
     "resumes",
   );

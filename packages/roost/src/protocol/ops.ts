@@ -254,6 +254,17 @@ export const OPS = {
   },
   stop: { args: JobArgs, result: answer<{ id: string }>(), callers: USER, effects: ["stop"], writes: "kept" },
   rm: { args: RmArgs, result: answer<RmResult>(), callers: USER, effects: ["stop"], writes: "kept" },
+  /**
+   * Makes a job of what the store does not know (`roost doctor` names it): a process the host runs,
+   * its row then read from its screen, or a job folder alone, an ended row showing its last screen.
+   */
+  adopt: {
+    args: Type.Object({ id: Type.String({ minLength: 1 }), name: Maybe(Type.String()) }),
+    result: answer<{ id: string; name: string; lifecycle: Lifecycle }>(),
+    callers: USER,
+    effects: NONE,
+    writes: "kept",
+  },
   respawn: {
     args: Type.Object({ id: JobRef, fresh: Maybe(Type.Boolean()) }),
     result: answer<{ id: string }>(),

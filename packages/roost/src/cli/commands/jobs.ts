@@ -90,3 +90,21 @@ export const respawn: Command = {
     return 0;
   },
 };
+
+export const adopt: Command = {
+  name: "adopt",
+  usage: "adopt ID [--name NAME] [--json]",
+  summary:
+    "Makes a job of what the store does not know (roost doctor names it: a database brought back from an older backup): a process the host runs becomes a row read from its screen; a job folder alone, an ended row showing its last screen.",
+  positionals: [1, 1],
+  options: { name: { type: "string" } },
+  run: async ({ positionals, values, client, print }) => {
+    const name = typeof values.name === "string" ? values.name : undefined;
+    const result = await (await client()).call("adopt", {
+      id: positionals[0]!,
+      ...(name !== undefined ? { name } : {}),
+    });
+    print(`adopted ${result.id} as ${result.name} (${result.lifecycle})`, result);
+    return 0;
+  },
+};

@@ -15,6 +15,7 @@ import {
 import { startConversation } from "../conversations/conversation-start.js";
 import type { DaemonState } from "../jobs/daemon-state.js";
 import { type Job, jobFromRecord } from "../jobs/job.js";
+import { newRecord, nextOrder } from "../jobs/new-record.js";
 import { profileArgv } from "../jobs/profile-argv.js";
 import { restartOf } from "../jobs/restart.js";
 import type { Supervisor } from "../jobs/supervisor.js";
@@ -22,17 +23,14 @@ import type { JobRecord } from "../store/store.js";
 import { typeTaskAtPrompt } from "../terminal/terminal-replies.js";
 import type { TerminalRows } from "../terminal/terminal-rows.js";
 import type { PreparedWorktree, Worktrees } from "../worktrees/worktrees.js";
-import { freeName } from "./free-name.js";
+import { type AdoptArgs, adoptStray } from "./adoption.js";
+import { freeName, jobNames } from "./free-name.js";
 
 function newJobId(state: DaemonState): string {
   for (;;) {
     const id = randomBytes(4).toString("hex");
     if (!state.jobs.has(id)) return id;
   }
-}
-
-function* jobNames(state: DaemonState): Iterable<string> {
-  for (const job of state.jobs.values()) yield job.name;
 }
 
 function checkFolder(cwd: string): string {
@@ -58,6 +56,11 @@ export class Dispatcher {
     private readonly terminalRows: TerminalRows,
     private readonly worktrees: Worktrees,
   ) {}
+
+  /** Makes a job of a process or a folder the store does not know (`adoption.ts`). */
+  adopt(args: AdoptArgs): ReturnType<typeof adoptStray> {
+    return adoptStray(this.state, this.supervisor, args);
+  }
 
   /** The profile of that name in roost.json, read now; `not_found` names the ones there are. */
   profileNamed(profileName: string): AgentProfile {
@@ -112,52 +115,42 @@ export class Dispatcher {
     state.requireHost();
     // From here to the job's being known there is no await: names and ids are taken as they stand.
     let name =
-      (requestedName !== undefined && foldName(requestedName)) || freeName(jobNames(state), profileName);
+      (requestedName !== undefined && foldName(requestedName)) ||
+      freeName(jobNames(state.jobs.values()), profileName);
     // Without a worktree there is no await here either (a spawn's caps hold to the job's being known).
     const mode = this.worktrees.modeFor(args, profile);
     const prepared = mode === false ? null : await this.worktrees.prepare(mode, args, profile, cwd, name);
     // A name taken while the worktree was made is made free again.
-    if (prepared && requestedName === undefined) name = freeName(jobNames(state), profileName);
+    if (prepared && requestedName === undefined) name = freeName(jobNames(state.jobs.values()), profileName);
 
     const id = newJobId(state);
     const dir = join(state.paths.jobsDir, id);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const typed = profile.task === "type" && task !== null && task !== "" ? task : null;
-    const now = state.now();
-    const record: JobRecord = {
-      id,
-      name,
-      profile: profileName,
-      kind: profile.protocol ? "protocol" : "terminal",
-      cwd: prepared?.cwd ?? cwd,
-      task,
-      command: profileArgv(profile, task),
-      env: {
-        // The daemon's own environment is added at each start (see `spawnEnvironment`), not kept.
-        TERM: "xterm-256color",
-        ...profile.env,
-        ...jobEnvironment({ id, socket: state.paths.socket, dir }),
+    const record = newRecord(
+      {
+        id,
+        name,
+        profile: profileName,
+        kind: profile.protocol ? "protocol" : "terminal",
+        cwd: prepared?.cwd ?? cwd,
+        task,
+        command: profileArgv(profile, task),
+        env: {
+          // The daemon's own environment is added at each start (see `spawnEnvironment`), not kept.
+          TERM: "xterm-256color",
+          ...profile.env,
+          ...jobEnvironment({ id, socket: state.paths.socket, dir }),
+        },
+        dir,
+        lifecycle: "starting",
+        order: nextOrder(state.jobs.values()),
+        // `task: "type"` makes the task reply 1.
+        nextSeq: typed !== null ? 2 : 1,
+        ...(prepared ? { worktree: prepared.worktree } : {}),
       },
-      tokenHash: "",
-      dir,
-      lifecycle: "starting",
-      report: null,
-      reportedName: null,
-      screenSummary: null,
-      pid: null,
-      exitCode: null,
-      pinned: false,
-      order: Math.max(0, ...[...state.jobs.values()].map((j) => j.order + 1)),
-      capabilities: [],
-      agent: null,
-      restarts: 0,
-      error: null,
-      // `task: "type"` makes the task reply 1.
-      nextSeq: typed !== null ? 2 : 1,
-      createdAt: now,
-      updatedAt: now,
-      ...(prepared ? { worktree: prepared.worktree } : {}),
-    };
+      state.now(),
+    );
     startConversation(record, profile);
     extend?.(record);
     // A terminal agent's task is typed once it runs; a protocol agent takes it as a pending reply.

@@ -30,3 +30,8 @@ export function freeName(names: Iterable<string>, base: string): string {
   if (free(base)) return base;
   for (let n = 2; ; n++) if (free(`${base}-${n}`)) return `${base}-${n}`;
 }
+
+/** The jobs' names, for `freeName`. */
+export function* jobNames(jobs: Iterable<{ name: string }>): Iterable<string> {
+  for (const job of jobs) yield job.name;
+}

@@ -204,7 +204,7 @@ export async function checkHome(paths: StatePaths, options: DoctorOptions = {}):
         status: "warn",
         found: line,
         remedy:
-          "keep them (a job goes on; a folder holds its output), or `roost shutdown` then `roost doctor --drop` to end and remove them",
+          "`roost adopt ID` makes a job of one (its row then shows it), or keep them as they are (a job goes on; a folder holds its output), or `roost shutdown` then `roost doctor --drop` to end and remove them",
       });
     else if (!options.drop)
       findings.push({ check: "strays", status: "ok", found: "every job and folder is the store's" });

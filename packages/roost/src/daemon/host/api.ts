@@ -44,6 +44,9 @@ export interface HostJobInfo {
   exitCode: number | null;
   signal: number | null;
   startedAt: number;
+  /** What it runs and where, as it was spawned (a host older than these fields gives neither). */
+  command?: string[];
+  cwd?: string;
 }
 
 export interface ProcessHostEvents {

@@ -41,6 +41,8 @@ export interface OutputWatcher {
 export class HostJob {
   readonly id: string;
   readonly pid: number;
+  readonly command: string[];
+  readonly cwd: string;
   readonly startedAt = Date.now();
   running = true;
   exitCode: number | null = null;
@@ -69,6 +71,8 @@ export class HostJob {
     private readonly listener: JobListener,
   ) {
     this.id = spec.id;
+    this.command = [...spec.command];
+    this.cwd = spec.cwd;
     this.ended = new Promise((resolve) => {
       this.markEnded = resolve;
     });
@@ -112,6 +116,8 @@ export class HostJob {
       exitCode: this.exitCode,
       signal: this.signal,
       startedAt: this.startedAt,
+      command: this.command,
+      cwd: this.cwd,
     };
   }
 

@@ -87,5 +87,5 @@ export async function settleStrays(
       );
   for (const name of sorted.removed.folders) removeJobFolder(join(jobsDir, name));
   const unknown = describeStrays(sorted.unknown);
-  if (unknown) log(`roost: ${unknown} (\`roost doctor\` lists them)`);
+  if (unknown) log(`roost: ${unknown} (\`roost doctor\` lists them; \`roost adopt ID\` makes a job of one)`);
 }

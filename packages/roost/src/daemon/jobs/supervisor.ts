@@ -24,6 +24,15 @@ const BUSY_RETRY_MS = 1000;
  * crashed one with backoff and gives up after a few crashes in a row, and re-adopts what the host
  * still runs when the daemon starts again.
  */
+/** A job adopted from its folder alone has nothing to start: roost never saw what it ran. */
+function requireCommand(job: Job): void {
+  if (job.command.length === 0)
+    throw new RoostError(
+      "unsupported",
+      `${job.name} cannot be started again: what it ran is not known (it was adopted from its folder alone)`,
+    );
+}
+
 export class Supervisor {
   private closing = false;
   /** The host connected to, set before its jobs are adopted (the ops see it only after). */
@@ -60,20 +69,25 @@ export class Supervisor {
 
   private readonly onExit = (id: string, exitCode: number | null, signal: number | null) => {
     const job = this.state.jobs.get(id);
+    // A process the store does not know is left as it is, its exit with it (`strays.ts`).
+    if (!job) return;
+    this.letGoOfEnded(job);
+    this.terminalRows.exited(job);
+    this.recordExit(job, exitCode, signal);
+  };
+
+  /** The last screen goes to the job's folder before the host forgets it: attach still shows it. */
+  private letGoOfEnded(job: Job): void {
+    const { id } = job;
     const host = this.host;
-    // The last screen goes to the job's folder before the host forgets it: attach still shows it.
-    const kept = (job && host ? keepLastScreen(host, id, job.dir) : Promise.resolve())
+    const kept = (host ? keepLastScreen(host, id, job.dir) : Promise.resolve())
       .catch(this.told("exit: keeping the last screen failed", id))
       .then(() => host?.forget(id).catch(this.told("exit: the host did not forget the process", id)));
     this.keepingLastScreen.set(id, kept);
     void kept.then(() => {
       if (this.keepingLastScreen.get(id) === kept) this.keepingLastScreen.delete(id);
     });
-    if (job) {
-      this.terminalRows.exited(job);
-      this.recordExit(job, exitCode, signal);
-    }
-  };
+  }
 
   private readonly onScreen = (id: string, screen: ScreenSnapshot) => {
     const job = this.state.jobs.get(id);
@@ -149,21 +163,8 @@ export class Supervisor {
     for (const job of this.state.jobs.values()) {
       if (!isLive(job) || job.restartTimer !== null) continue;
       const info = known.get(job.id);
-      if (info?.running) {
-        job.pid = info.pid;
-        job.startedAt = info.startedAt;
-        if (job.lifecycle !== "running") {
-          job.lifecycle = "running";
-          this.state.save(job);
-        }
-        screens.push(
-          host
-            .screen(job.id)
-            .then((s) => this.onScreen(job.id, s))
-            .catch(this.told("adopt: reading the screen failed", job.id)),
-        );
-      } else if (info) {
-        this.onExit(job.id, info.exitCode, info.signal);
+      if (info) {
+        screens.push(this.takeUp(host, job, info));
       } else if (job.lifecycle === "starting") {
         toStart.push(job);
       } else {
@@ -176,6 +177,38 @@ export class Supervisor {
     // Each row as its screen shows it before the ops get the host (and the rows are listed).
     await Promise.all(screens);
     return toStart;
+  }
+
+  /**
+   * Takes up a job the host has: running, it is `running` with the host's pid and its row is read
+   * from its screen (settled once read); ended, its exit is heard.
+   */
+  private takeUp(host: ProcessHost, job: Job, info: HostJobInfo): Promise<void> {
+    if (!info.running) {
+      this.onExit(job.id, info.exitCode, info.signal);
+      return Promise.resolve();
+    }
+    job.pid = info.pid;
+    job.startedAt = info.startedAt;
+    if (job.lifecycle !== "running") {
+      job.lifecycle = "running";
+      this.state.save(job);
+    }
+    return host
+      .screen(job.id)
+      .then((s) => this.onScreen(job.id, s))
+      .catch(this.told("adopt: reading the screen failed", job.id));
+  }
+
+  /**
+   * A job the host has and the store did not know, now made known (`roost adopt`): running, taken
+   * up as the daemon's start takes up its own; ended (its record says how), let go of as an exit is.
+   * Nothing is started again.
+   */
+  takeUpStray(job: Job, info: HostJobInfo): Promise<void> {
+    if (info.running) return this.takeUp(this.state.requireHost(), job, info);
+    this.letGoOfEnded(job);
+    return Promise.resolve();
   }
 
   /** Starts the job's process (again): `starting`, then `running` once the host runs it. */
@@ -254,6 +287,8 @@ export class Supervisor {
    * same: tried again, the host says the job runs, and that process is the job's.
    */
   private async spawnOrFind(host: ProcessHost, job: Job): Promise<HostJobInfo> {
+    if (job.command.length === 0)
+      throw new Error("what it ran is not known (it was adopted from its folder alone)");
     job.token ??= newJobToken();
     job.tokenHash = tokenHash(job.token);
     try {
@@ -337,6 +372,7 @@ export class Supervisor {
    */
   wake(job: Job): Promise<void> | null {
     if (!isEnded(job)) return null;
+    requireCommand(job);
     job.crashStreak = 0;
     job.error = null;
     return this.start(job);
@@ -359,6 +395,7 @@ export class Supervisor {
 
   /** Ends the running process and starts the job again; an ended job starts at once. */
   async respawn(job: Job): Promise<void> {
+    requireCommand(job);
     job.crashStreak = 0;
     job.error = null;
     if (job.lifecycle !== "running") {

@@ -5,6 +5,7 @@
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ProcessHost } from "../host/api.js";
+import { terminalLogPath } from "../host/files.js";
 
 /** The serialized screen is capped: the last part of a huge one is what matters. */
 const MAX_LAST_SCREEN_CHARS = 4 * 1024 * 1024;
@@ -21,11 +22,20 @@ export async function keepLastScreen(host: ProcessHost, id: string, jobDir: stri
   await rename(`${path}.tmp`, path);
 }
 
-/** The last screen kept for a job, or null when none was. */
-export async function readLastScreen(jobDir: string): Promise<string | null> {
+async function readOrNull(path: string): Promise<string | null> {
   try {
-    return await readFile(lastScreenPath(jobDir), "utf8");
+    return await readFile(path, "utf8");
   } catch {
     return null;
   }
+}
+
+/**
+ * The last screen kept for a job; else (none was kept: the daemon was not there when it ended) the
+ * end of its terminal's output log, which redraws what it showed last; null when there is neither.
+ */
+export async function readLastScreen(jobDir: string): Promise<string | null> {
+  const kept = await readOrNull(lastScreenPath(jobDir));
+  if (kept !== null) return kept;
+  return (await readOrNull(terminalLogPath(jobDir)))?.slice(-MAX_LAST_SCREEN_CHARS) ?? null;
 }

@@ -1,0 +1,36 @@
+import type { JobRecord } from "../store/store.js";
+
+/** What a new job's record is made from; everything else starts empty. */
+export type NewRecordFields = Pick<
+  JobRecord,
+  "id" | "name" | "profile" | "kind" | "cwd" | "task" | "command" | "env" | "dir" | "lifecycle" | "order"
+> &
+  Partial<Pick<JobRecord, "nextSeq" | "worktree">>;
+
+/** A new job's record (a dispatch's, an adoption's), made at `now`. */
+export function newRecord(fields: NewRecordFields, now: string): JobRecord {
+  return {
+    tokenHash: "",
+    report: null,
+    reportedName: null,
+    screenSummary: null,
+    pid: null,
+    exitCode: null,
+    pinned: false,
+    capabilities: [],
+    agent: null,
+    restarts: 0,
+    error: null,
+    nextSeq: 1,
+    createdAt: now,
+    updatedAt: now,
+    ...fields,
+  };
+}
+
+/** The place after every job's, for a new row (rows are ordered by it). */
+export function nextOrder(jobs: Iterable<{ order: number }>): number {
+  let order = 0;
+  for (const job of jobs) order = Math.max(order, job.order + 1);
+  return order;
+}
