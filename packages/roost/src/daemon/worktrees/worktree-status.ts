@@ -8,6 +8,7 @@ import { type FileChange, statOf, type WorktreeRecord, type WorktreeRow } from "
 import { git } from "./git.js";
 import { commitOf } from "./repository.js";
 import { commitTree, snapshotTree } from "./snapshot.js";
+import type { Tally } from "./worktree-tally.js";
 
 /** The worktree's whole state: its branch's tip, and that tip with its uncommitted changes on top. */
 export interface WorkState {
@@ -102,8 +103,16 @@ export function firstRow(wt: WorktreeRecord): WorktreeRow {
 
 /** The row's figures for a worktree now; a folder that is gone says `missing`. */
 export async function worktreeRow(wt: WorktreeRecord, before: WorktreeRow | null): Promise<WorktreeRow> {
+  return (await readWorktree(wt, before)).row;
+}
+
+/** The row read whole from git, and the changed files it counts (none when git could not say). */
+export async function readWorktree(
+  wt: WorktreeRecord,
+  before: WorktreeRow | null,
+): Promise<{ row: WorktreeRow; tally: Tally | null }> {
   const row = { ...(before ?? firstRow(wt)), into: wt.into, error: null };
-  if (!existsSync(wt.path)) return { ...row, missing: true };
+  if (!existsSync(wt.path)) return { row: { ...row, missing: true }, tally: null };
   try {
     const state = await workState(wt);
     const files = await numstat(wt.path, state.mergeBase, state.work);
@@ -112,7 +121,13 @@ export async function worktreeRow(wt: WorktreeRecord, before: WorktreeRow | null
     ).stdout;
     const [behind, ahead] = counts.trim().split(/\s+/).map(Number);
     const { conflicts } = wt.into ? await conflictsOf(wt.path, state.target, state.work) : { conflicts: [] };
-    return {
+    const tally: Tally = {
+      mergeBase: state.mergeBase,
+      head: state.head,
+      files: new Map(files.map((f) => [f.path, f])),
+      uncommitted: new Set(state.uncommitted.map((f) => f.path)),
+    };
+    const read: WorktreeRow = {
       ...row,
       missing: false,
       ahead: ahead ?? 0,
@@ -125,7 +140,8 @@ export async function worktreeRow(wt: WorktreeRecord, before: WorktreeRow | null
         state.uncommitted.length === 0 &&
         (wt.mergedHead === state.head || (ahead === 0 && state.head !== wt.baseCommit)),
     };
+    return { row: read, tally };
   } catch (err) {
-    return { ...row, missing: !existsSync(wt.path), error: (err as Error).message };
+    return { row: { ...row, missing: !existsSync(wt.path), error: (err as Error).message }, tally: null };
   }
 }

@@ -2,10 +2,12 @@
  * Hears of changes in a worktree: one inotify watch per folder (a folder's watch reports its files),
  * not per file as node's recursive watch does on Linux, so fifty worktrees of a large repository
  * stay within the system's watches. Changes come together: `changed` runs `debounceMs` after the
- * first of them (a busy agent still sees its row move). `.git` and `node_modules` are not watched.
+ * first of them (a busy agent still sees its row move), with the files they touched, or null when
+ * git must be asked whole (a commit, the index, a new folder). `.git` and `node_modules` are not
+ * watched.
  */
 import { type Dirent, type FSWatcher, readdirSync, statSync, watch } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 
 const SKIPPED = new Set([".git", "node_modules"]);
 /** In a worktree's git folder only these tell of the agent's work (a commit writes the index). */
@@ -15,13 +17,15 @@ export class WorktreeWatch {
   private readonly watchers = new Map<string, FSWatcher>();
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
+  /** The files changed since the last call, or null: something only git can say changed. */
+  private edits: Set<string> | null = new Set();
 
   constructor(
     /** The worktree's folder, and the extra folders to watch flat (its git folder: commits, the index). */
-    root: string,
+    private readonly root: string,
     also: string[],
     private readonly debounceMs: number,
-    private readonly changed: () => void,
+    private readonly changed: (edits: ReadonlySet<string> | null) => void,
   ) {
     this.watchTree(root);
     for (const folder of also) this.watchFolder(folder, false);
@@ -43,22 +47,27 @@ export class WorktreeWatch {
     if (this.closed || this.watchers.has(folder)) return false;
     try {
       const watcher = watch(folder, { persistent: false }, (_event, name) => {
-        // A new folder is watched too (its files come in the events of its own watch).
-        if (!deep && !GIT_FILES.has(String(name))) return;
-        const path = name ? join(folder, String(name)) : null;
-        if (
-          deep &&
-          path &&
-          !SKIPPED.has(String(name)) &&
-          statSync(path, { throwIfNoEntry: false })?.isDirectory()
-        )
+        if (!deep) {
+          // The git folder: a commit, the index (staging) changed: git is asked again, whole.
+          if (GIT_FILES.has(String(name))) this.soon(null);
+          return;
+        }
+        if (!name || SKIPPED.has(String(name))) {
+          if (!name) this.soon(null);
+          return;
+        }
+        const path = join(folder, String(name));
+        if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
+          // A new folder is watched too (its files come in the events of its own watch); what it
+          // held before its watch began is read whole.
           this.watchTree(path);
-        this.soon();
+          this.soon(null);
+        } else this.soon(relative(this.root, path));
       });
       watcher.on("error", () => {
         watcher.close();
         this.watchers.delete(folder);
-        this.soon();
+        this.soon(null);
       });
       this.watchers.set(folder, watcher);
       return true;
@@ -68,17 +77,18 @@ export class WorktreeWatch {
     }
   }
 
-  private soon(): void {
-    if (this.closed || this.timer) return;
+  /** A change of the file at `path` (relative to the worktree), or of what only git can say (null). */
+  private soon(path: string | null): void {
+    if (this.closed) return;
+    if (path === null) this.edits = null;
+    else this.edits?.add(path);
+    if (this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.changed();
+      const edits = this.edits;
+      this.edits = new Set();
+      this.changed(edits);
     }, this.debounceMs);
-  }
-
-  /** How many folders are watched (for the benchmark's figures). */
-  get folders(): number {
-    return this.watchers.size;
   }
 
   close(): void {

@@ -41,6 +41,7 @@ import {
   saveUncommitted,
 } from "./worktree-folder.js";
 import { mergeWork } from "./worktree-merge.js";
+import { WorktreeRowReader } from "./worktree-row-reader.js";
 import { runWorktreeSetup } from "./worktree-setup.js";
 import { numstat, workState, worktreeRow } from "./worktree-status.js";
 import { WorktreeWatch } from "./worktree-watch.js";
@@ -81,14 +82,14 @@ export class Worktrees {
   private readonly queue = new RepositoryQueue();
   private readonly reads = new ReadLimit(READS_AT_ONCE);
   private readonly watches = new Map<string, WorktreeWatch>();
-  /** Jobs whose row is being read again, and those to read once more after (a change meanwhile). */
-  private readonly reading = new Set<string>();
-  private readonly readAgain = new Set<string>();
+  private readonly rows: WorktreeRowReader;
 
   constructor(
     private readonly state: DaemonState,
     private readonly log: (line: string) => void,
-  ) {}
+  ) {
+    this.rows = new WorktreeRowReader(state, this.reads, log);
+  }
 
   /** Watches every job that has a worktree (at daemon start: the jobs read from the store). */
   start(): void {
@@ -196,44 +197,22 @@ export class Worktrees {
     if (!wt || this.watches.has(job.id)) return;
     this.watches.set(
       job.id,
-      new WorktreeWatch(wt.path, gitFolderOf(wt.path), WATCH_DEBOUNCE_MS, () => this.refresh(job.id)),
+      new WorktreeWatch(wt.path, gitFolderOf(wt.path), WATCH_DEBOUNCE_MS, (edits) =>
+        this.rows.changed(job.id, edits),
+      ),
     );
-    this.refresh(job.id);
-  }
-
-  /** Reads the job's row from git again (one read at a time per job; a change meanwhile reads once more). */
-  refresh(id: string): void {
-    const job = this.state.jobs.get(id);
-    if (!job?.worktree) return;
-    if (this.reading.has(id)) {
-      this.readAgain.add(id);
-      return;
-    }
-    this.reading.add(id);
-    void this.reads
-      .run(() => worktreeRow(job.worktree!, job.worktreeRow))
-      .then((row) => {
-        if (this.state.jobs.get(id) !== job) return;
-        if (JSON.stringify(row) !== JSON.stringify(job.worktreeRow)) {
-          job.worktreeRow = row;
-          this.state.changed(job);
-        }
-      })
-      .catch((err) => this.log(`roost: job ${id}'s worktree could not be read: ${(err as Error).message}`))
-      .finally(() => {
-        this.reading.delete(id);
-        if (this.readAgain.delete(id)) this.refresh(id);
-      });
+    this.rows.changed(job.id, null);
   }
 
   /** Reads every job's row of one repository again (a merge moved its branches). */
   private refreshRepository(repository: string): void {
     for (const job of this.state.jobs.values())
-      if (job.worktree?.repository === repository) this.refresh(job.id);
+      if (job.worktree?.repository === repository) this.rows.changed(job.id, null);
   }
 
   /** Stops watching a removed job. */
   untrack(id: string): void {
+    this.rows.forget(id);
     this.watches.get(id)?.close();
     this.watches.delete(id);
   }
@@ -390,5 +369,6 @@ export class Worktrees {
 
   close(): void {
     for (const id of [...this.watches.keys()]) this.untrack(id);
+    this.rows.close();
   }
 }
