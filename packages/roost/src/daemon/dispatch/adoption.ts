@@ -91,11 +91,11 @@ export async function adoptStray(
       env: { TERM: "xterm-256color", ...jobEnvironment({ id: args.id, socket: state.paths.socket, dir }) },
       dir,
       lifecycle: lifecycleOf(info),
+      exitCode: info?.exitCode ?? null,
       order: nextOrder(state.jobs.values()),
     },
     state.now(),
   );
-  record.exitCode = info?.exitCode ?? null;
   const job = jobFromRecord(record, [], restartOf(record, undefined));
   state.jobs.set(job.id, job);
   try {

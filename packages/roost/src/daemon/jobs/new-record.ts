@@ -5,7 +5,7 @@ export type NewRecordFields = Pick<
   JobRecord,
   "id" | "name" | "profile" | "kind" | "cwd" | "task" | "command" | "env" | "dir" | "lifecycle" | "order"
 > &
-  Partial<Pick<JobRecord, "nextSeq" | "worktree">>;
+  Partial<Pick<JobRecord, "nextSeq" | "worktree" | "exitCode">>;
 
 /** A new job's record (a dispatch's, an adoption's), made at `now`. */
 export function newRecord(fields: NewRecordFields, now: string): JobRecord {

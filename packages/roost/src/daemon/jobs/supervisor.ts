@@ -19,11 +19,6 @@ const TERMINAL_SIZE = { cols: 120, rows: 40 };
 /** A start the host was too busy to take is tried again after this. */
 const BUSY_RETRY_MS = 1000;
 
-/**
- * Runs jobs' processes through the process host: starts them, records their exits, restarts a
- * crashed one with backoff and gives up after a few crashes in a row, and re-adopts what the host
- * still runs when the daemon starts again.
- */
 /** A job adopted from its folder alone has nothing to start: roost never saw what it ran. */
 function requireCommand(job: Job): void {
   if (job.command.length === 0)
@@ -33,6 +28,11 @@ function requireCommand(job: Job): void {
     );
 }
 
+/**
+ * Runs jobs' processes through the process host: starts them, records their exits, restarts a
+ * crashed one with backoff and gives up after a few crashes in a row, and re-adopts what the host
+ * still runs when the daemon starts again.
+ */
 export class Supervisor {
   private closing = false;
   /** The host connected to, set before its jobs are adopted (the ops see it only after). */
@@ -287,8 +287,6 @@ export class Supervisor {
    * same: tried again, the host says the job runs, and that process is the job's.
    */
   private async spawnOrFind(host: ProcessHost, job: Job): Promise<HostJobInfo> {
-    if (job.command.length === 0)
-      throw new Error("what it ran is not known (it was adopted from its folder alone)");
     job.token ??= newJobToken();
     job.tokenHash = tokenHash(job.token);
     try {

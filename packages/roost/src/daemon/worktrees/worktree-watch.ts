@@ -52,10 +52,8 @@ export class WorktreeWatch {
           if (GIT_FILES.has(String(name))) this.soon(null);
           return;
         }
-        if (!name || SKIPPED.has(String(name))) {
-          if (!name) this.soon(null);
-          return;
-        }
+        if (!name) return this.soon(null);
+        if (SKIPPED.has(String(name))) return;
         const path = join(folder, String(name));
         if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
           // A new folder is watched too (its files come in the events of its own watch); what it
