@@ -3,23 +3,14 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { redisMissing, startRedis } from "./helpers/redis-server.js";
+import { redisWithWorker } from "./helpers/redis-server.js";
 import { readRecords, runWarren, startWarren } from "./helpers/warren-process.js";
 
 const root = mkdtempSync(join(tmpdir(), "warren-queue-resume-"));
 after(() => rmSync(root, { recursive: true, force: true }));
 
 test("a queued sweep killed and started again collects the runs finished meanwhile without queueing them again", async (t) => {
-  const missing = redisMissing();
-  assert.equal(missing, "", missing);
-  const redis = await startRedis();
-  const worker = startWarren(["worker", "--queue", redis.url, "--concurrency", "2"]);
-  t.after(async () => {
-    worker.child.kill("SIGKILL");
-    await worker.exited;
-    await redis.stop();
-  });
-  await worker.waitForStderr(/worker: taking runs/);
+  const { url, worker } = await redisWithWorker(t);
   const mixes = join(root, "paced-resume.json");
   writeFileSync(mixes, JSON.stringify({ mixes: [{ name: "solution", pace: 200 }] }));
   const out = join(root, "queued-resume");
@@ -32,7 +23,7 @@ test("a queued sweep killed and started again collects the runs finished meanwhi
     "--agents",
     mixes,
     "--queue",
-    redis.url,
+    url,
     "--out",
     out,
   ];

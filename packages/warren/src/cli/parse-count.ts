@@ -3,11 +3,17 @@ import { UsageError } from "./command.js";
 /** The most local processes one flag may ask for. */
 export const MAX_COUNT = 256;
 
-/** A count flag (--workers, --concurrency): an integer from `min` to 256. */
-export function parseCount(flag: string, text: string | undefined, fallback: number, min: number): number {
+/** A count flag (--workers, --concurrency, --trials): an integer from `min` to `max` (default 256). */
+export function parseCount(
+  flag: string,
+  text: string | undefined,
+  fallback: number,
+  min: number,
+  max = MAX_COUNT,
+): number {
   if (text === undefined) return fallback;
-  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > MAX_COUNT) {
-    throw new UsageError(`${flag} must be an integer from ${min} to ${MAX_COUNT} (got "${text}")`);
+  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
+    throw new UsageError(`${flag} must be an integer from ${min} to ${max} (got "${text}")`);
   }
   return Number(text);
 }

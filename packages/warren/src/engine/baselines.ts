@@ -35,16 +35,21 @@ export function baselinePlayer(
   tools: ReadonlyMap<string, ToolSpec>,
   seed: number,
   agentId: string,
+  trial = 0,
 ): BaselinePlayer {
-  if (policy === "random") return randomPlayer(tools, new SeededRandom(mix(seed, agentId)));
+  if (policy === "random") return randomPlayer(tools, new SeededRandom(mix(seed, agentId, trial)));
   if (policy === "greedy") return greedyPlayer(tools);
   return { decide: () => NOOP };
 }
 
-/** A generator per agent, apart from the run's own, so a baseline never shifts the world's chance. */
-function mix(seed: number, agentId: string): number {
+/**
+ * A generator per agent (and per trial of a sweep), apart from the run's own, so a baseline never
+ * shifts the world's chance. Trial 0 keeps the generator runs had before there were trials.
+ */
+function mix(seed: number, agentId: string, trial: number): number {
   let h = 0x811c9dc5 ^ seed;
   for (let i = 0; i < agentId.length; i++) h = Math.imul(h ^ agentId.charCodeAt(i), 0x01000193);
+  if (trial > 0) h = Math.imul(h ^ trial, 0x01000193);
   return h >>> 0;
 }
 

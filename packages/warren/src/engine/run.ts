@@ -45,6 +45,11 @@ export interface RunOptions {
   runId: string;
   scenario: ScenarioDefinition;
   seed: number;
+  /**
+   * Which of a sweep's repeated plays of the same scenario, seed and agents this is (default 0):
+   * the world stays the seed's, but the random baseline draws differently on each trial.
+   */
+  trial?: number;
   /** Agents played by remote clients; their wakes wait for commands (or their deadlines). */
   controlledAgents?: readonly string[];
   /**
@@ -82,6 +87,7 @@ export class Run {
   readonly id: string;
   readonly scenario: ScenarioDefinition;
   readonly seed: number;
+  readonly trial: number;
   readonly pace: number | null;
   readonly decisionTimeoutMs: number;
   readonly npcPolicy: NpcPolicies;
@@ -125,11 +131,17 @@ export class Run {
   private resolveEnded!: (summary: RunSummary) => void;
 
   constructor(options: RunOptions) {
-    if (!Number.isInteger(options.seed) || options.seed < 0 || options.seed > 0xffffffff) {
-      throw new RunError(
-        "invalid_run_options",
-        `seed must be an integer from 0 to 4294967295 (got ${describeValue(options.seed)})`,
-      );
+    const trial = options.trial ?? 0;
+    for (const [name, value] of [
+      ["seed", options.seed],
+      ["trial", trial],
+    ] as const) {
+      if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) {
+        throw new RunError(
+          "invalid_run_options",
+          `${name} must be an integer from 0 to 4294967295 (got ${describeValue(value)})`,
+        );
+      }
     }
     const pace = options.pace ?? null;
     if (pace !== null && !(Number.isFinite(pace) && pace > 0)) {
@@ -172,6 +184,7 @@ export class Run {
     this.id = options.runId;
     this.scenario = options.scenario;
     this.seed = options.seed;
+    this.trial = trial;
     this.pace = pace;
     this.decisionTimeoutMs = timeout;
     this.npcPolicy = options.npcPolicy ?? "solution";
@@ -205,7 +218,7 @@ export class Run {
         const specs = new Map(
           [...this.sim.toolsByAgent.get(a.id)!.values()].map((t) => [t.spec.name, t.spec]),
         );
-        this.baselines.set(a.id, baselinePlayer(controller, specs, options.seed, a.id));
+        this.baselines.set(a.id, baselinePlayer(controller, specs, options.seed, a.id, trial));
       }
     }
     this.scores = new ScoreKeeper(this.agents(), options.scenario.steps);

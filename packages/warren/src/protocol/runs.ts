@@ -34,6 +34,9 @@ export const RunStatus = Type.Enum(
 );
 export type RunStatus = Static<typeof RunStatus>;
 
+const TRIAL_MEANING =
+  "which play of the same scenario, seed and agents this is, as a sweep's --trials counts them (0 the first): the world is the seed's whatever the trial, but the random baseline draws differently on each, and a remote agent may read it to vary its own play";
+
 export const CreateRunRequest = Type.Object(
   {
     controlled_agents: Type.Optional(
@@ -45,6 +48,14 @@ export const CreateRunRequest = Type.Object(
       }),
     ),
     npc_policy: Type.Optional(NpcPolicies),
+    trial: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 4294967295,
+        default: 0,
+        description: TRIAL_MEANING,
+      }),
+    ),
     affordances: Type.Optional(AffordanceMode),
     pace: Type.Optional(
       // One schema with two types, so a wrong value gets one clear error rather than anyOf's three.
@@ -117,6 +128,7 @@ export const RunView = Type.Object(
     run_id: Type.String(),
     scenario: Type.String(),
     seed: Type.Integer(),
+    trial: Type.Integer({ description: TRIAL_MEANING }),
     status: RunStatus,
     status_reason: Type.String(),
     pace: Type.Union([Type.Number(), Type.Null()]),

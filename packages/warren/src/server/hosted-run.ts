@@ -51,6 +51,7 @@ export class HostedRun {
     });
     return {
       ...summary,
+      trial: this.run.trial,
       status_reason:
         summary.status === "created"
           ? `waiting for ${unclaimed.join(", ")} to be claimed`

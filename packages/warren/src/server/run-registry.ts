@@ -77,6 +77,7 @@ export class RunRegistry {
         runId: `run-${number}`,
         scenario,
         seed,
+        trial: request.trial,
         controlledAgents: controlled,
         npcPolicy,
         affordances: request.affordances,

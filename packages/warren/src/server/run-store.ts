@@ -68,7 +68,11 @@ export class RunStore {
     this.restored = this.db
       .prepare("SELECT view FROM runs WHERE ended_order IS NOT NULL ORDER BY ended_order")
       .all()
-      .map((row) => JSON.parse((row as { view: string }).view) as RunView);
+      // A run kept by a warren from before trials was played as trial 0.
+      .map(
+        (row) =>
+          ({ trial: 0, ...(JSON.parse((row as { view: string }).view) as Partial<RunView>) }) as RunView,
+      );
     this.writer = new Worker(RUN_STORE_WRITER_SOURCE, {
       eval: true,
       workerData: {

@@ -27,6 +27,7 @@ export async function executeRun(spec: RunSpec): Promise<RunRecord> {
       runId: spec.key,
       scenario: spec.scenario,
       seed: spec.seed,
+      trial: spec.trial,
       npcPolicy: cast.npcPolicy,
       pace: spec.mix.pace ?? null,
     });
@@ -53,6 +54,7 @@ async function playWithClient(spec: RunSpec, cast: MixCast, started: number): Pr
   const hosted = registry.create(spec.scenario, spec.seed, {
     controlled_agents: cast.remote,
     npc_policy: cast.npcPolicy,
+    trial: spec.trial,
     pace: spec.mix.pace ?? null,
     deadline_s: deadlineS,
   });
@@ -63,6 +65,7 @@ async function playWithClient(spec: RunSpec, cast: MixCast, started: number): Pr
     agents: cast.remote,
     scenario: spec.scenario,
     seed: spec.seed,
+    trial: spec.trial,
   });
   // A client that dies or never claims its agents would leave the run waiting: it ends as crashed.
   const unclaimed = setTimeout(() => {

@@ -11,6 +11,7 @@ export interface ClientTarget {
   agents: readonly string[];
   scenario: string;
   seed: number;
+  trial: number;
 }
 
 export interface ClientExit {
@@ -22,7 +23,7 @@ export interface ClientExit {
 /**
  * The process a remote mix starts for one run to play its remote agents. It learns where to play
  * from its environment (WARREN_URL, WARREN_RUN_ID, WARREN_AGENTS comma-separated, WARREN_SCENARIO,
- * WARREN_SEED) or from "{url}", "{run}" and "{agents}" written in its argv.
+ * WARREN_SEED, WARREN_TRIAL) or from "{url}", "{run}" and "{agents}" written in its argv.
  */
 export class RemoteClient {
   /** Resolves when the process has exited (or could not start). */
@@ -46,6 +47,7 @@ export class RemoteClient {
         WARREN_AGENTS: target.agents.join(","),
         WARREN_SCENARIO: target.scenario,
         WARREN_SEED: String(target.seed),
+        WARREN_TRIAL: String(target.trial),
       },
     });
     this.child.stderr!.setEncoding("utf8");

@@ -9,6 +9,8 @@ export interface RunRecord {
   key: string;
   scenario: string;
   seed: number;
+  /** Which play of this (scenario, mix, seed) it is, from 0; records written before trials have none (0). */
+  trial?: number;
   mix: string;
   status: RunStatus;
   status_reason: string;
@@ -44,6 +46,7 @@ export function recordOf(
     key: spec.key,
     scenario: spec.scenario,
     seed: spec.seed,
+    trial: spec.trial,
     mix: spec.mix.name,
     status: summary.status,
     status_reason: summary.status_reason,
@@ -70,6 +73,9 @@ export function recordProblem(value: unknown): string {
     if (typeof r[field] !== "number") return `${field} must be a number`;
   }
   if (typeof r.success !== "boolean") return "success must be a boolean";
+  if (r.trial !== undefined && !(Number.isInteger(r.trial) && (r.trial as number) >= 0)) {
+    return "trial must be an integer of at least 0";
+  }
   const scores = r.scores as { agents?: unknown } | null | undefined;
   if (typeof scores !== "object" || scores === null || !Array.isArray(scores.agents)) {
     return "scores must be an object with agents (a record from an older warren: sweep into a new folder)";

@@ -1,8 +1,12 @@
+import { type PassRates, passRates, type TaskTrials } from "./pass-at-k.js";
 import type { RunRecord } from "./run-record.js";
 import { wilsonInterval } from "./wilson.js";
 
-/** One row of a sweep's table: a scenario played by one agent mix over every seed. */
-export interface SummaryRow {
+/**
+ * One row of a sweep's table: a scenario played by one agent mix over every seed (its tasks). With
+ * more than one trial a task, it has pass@k and pass^k too, k the trials of each task.
+ */
+export interface SummaryRow extends Partial<PassRates> {
   scenario: string;
   mix: string;
   runs: number;
@@ -27,6 +31,8 @@ export interface SummaryRow {
 export interface SweepSummary {
   runs: number;
   successes: number;
+  /** The trials of each task, when more than one: the k of the rows' pass@k and pass^k. */
+  trials?: number;
   rows: SummaryRow[];
 }
 
@@ -37,6 +43,7 @@ export interface SweepSummary {
 export interface RunDigest {
   scenario: string;
   mix: string;
+  seed: number;
   success: boolean;
   sim_time_ms: number;
   time_ratio: number | null;
@@ -52,6 +59,7 @@ export function digestOf(record: RunRecord): RunDigest {
   return {
     scenario: record.scenario,
     mix: record.mix,
+    seed: record.seed,
     success: record.success,
     sim_time_ms: record.sim_time_ms,
     time_ratio: record.scores.time_ratio ?? null,
@@ -62,8 +70,11 @@ export function digestOf(record: RunRecord): RunDigest {
   };
 }
 
-/** The table of a sweep's runs, one row per (scenario, mix) in the order they first appear. */
-export function summarize(runs: readonly RunDigest[]): SweepSummary {
+/**
+ * The table of a sweep's runs, one row per (scenario, mix) in the order they first appear; with
+ * `trials` above 1, each row's pass@k and pass^k at k = trials.
+ */
+export function summarize(runs: readonly RunDigest[], trials = 1): SweepSummary {
   const groups = new Map<string, RunDigest[]>();
   for (const run of runs) {
     const id = `${run.scenario}\u0000${run.mix}`;
@@ -80,6 +91,7 @@ export function summarize(runs: readonly RunDigest[]): SweepSummary {
       successes: won.length,
       success_rate: won.length / group.length,
       success_ci95: wilsonInterval(won.length, group.length),
+      ...(trials > 1 ? passRates(tasksOf(group), trials) : {}),
       mean_sim_ms_to_success: meanOrNull(won.map((r) => r.sim_time_ms)),
       mean_time_ratio: meanOrNull(won.flatMap((r) => r.time_ratio ?? [])),
       mean_tested_contribution: meanOrNull(group.flatMap((r) => r.tested_contribution ?? [])),
@@ -91,8 +103,21 @@ export function summarize(runs: readonly RunDigest[]): SweepSummary {
   return {
     runs: runs.length,
     successes: runs.filter((r) => r.success).length,
+    ...(trials > 1 ? { trials } : {}),
     rows,
   };
+}
+
+/** A row's runs as tasks: by seed, how many were played and how many succeeded. */
+function tasksOf(group: readonly RunDigest[]): TaskTrials[] {
+  const tasks = new Map<number, TaskTrials>();
+  for (const run of group) {
+    const task = tasks.get(run.seed) ?? { trials: 0, successes: 0 };
+    task.trials++;
+    if (run.success) task.successes++;
+    tasks.set(run.seed, task);
+  }
+  return [...tasks.values()];
 }
 
 function mean(values: readonly number[]): number {
@@ -116,30 +141,50 @@ const COLUMNS = [
   "refusals",
   "wall ms",
 ];
+/** Where pass@k and pass^k go, when there are trials: beside the success rate. */
+const PASS_COLUMNS_AT = 5;
 
-/** The summary as an aligned text table (means per run). */
+/** The summary as an aligned text table (means per run; pass@k and pass^k means per task). */
 export function summaryTable(summary: SweepSummary): string {
   const percent = (x: number): string => `${(x * 100).toFixed(1)}%`;
+  const rate = (x: number | null | undefined): string => (x == null ? "-" : percent(x));
+  const interval = (ci: [number, number] | null | undefined): string =>
+    ci == null ? "-" : `${percent(ci[0])}-${percent(ci[1])}`;
   const fixed = (x: number | null, digits: number): string => (x === null ? "-" : x.toFixed(digits));
-  const lines = summary.rows.map((row) => [
-    row.scenario,
-    row.mix,
-    String(row.runs),
-    percent(row.success_rate),
-    `${percent(row.success_ci95[0])}-${percent(row.success_ci95[1])}`,
-    fixed(row.mean_sim_ms_to_success === null ? null : row.mean_sim_ms_to_success / 1000, 2),
-    fixed(row.mean_time_ratio, 3),
-    fixed(row.mean_tested_contribution, 3),
-    row.mean_commands.toFixed(2),
-    row.mean_refusals.toFixed(2),
-    row.mean_wall_ms.toFixed(1),
-  ]);
-  const widths = COLUMNS.map((title, i) => Math.max(title.length, ...lines.map((l) => l[i]!.length)));
+  const k = summary.trials;
+  const titles = [...COLUMNS];
+  if (k !== undefined) titles.splice(PASS_COLUMNS_AT, 0, `pass@${k}`, "95% CI", `pass^${k}`, "95% CI");
+  const lines = summary.rows.map((row) => {
+    const cells = [
+      row.scenario,
+      row.mix,
+      String(row.runs),
+      percent(row.success_rate),
+      interval(row.success_ci95),
+      fixed(row.mean_sim_ms_to_success === null ? null : row.mean_sim_ms_to_success / 1000, 2),
+      fixed(row.mean_time_ratio, 3),
+      fixed(row.mean_tested_contribution, 3),
+      row.mean_commands.toFixed(2),
+      row.mean_refusals.toFixed(2),
+      row.mean_wall_ms.toFixed(1),
+    ];
+    if (k !== undefined) {
+      const pass = [
+        rate(row.pass_at_k),
+        interval(row.pass_at_k_ci95),
+        rate(row.pass_hat_k),
+        interval(row.pass_hat_k_ci95),
+      ];
+      cells.splice(PASS_COLUMNS_AT, 0, ...pass);
+    }
+    return cells;
+  });
+  const widths = titles.map((title, i) => Math.max(title.length, ...lines.map((l) => l[i]!.length)));
   // Names align left, numbers right.
   const render = (cells: string[]): string =>
     cells
       .map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
       .join("  ")
       .trimEnd();
-  return [render(COLUMNS), ...lines.map(render)].join("\n");
+  return [render(titles), ...lines.map(render)].join("\n");
 }

@@ -7,7 +7,7 @@ import { type ProgressSink, SweepProgress } from "./sweep-progress.js";
 import { digestOf, type RunDigest, type SweepSummary, summarize } from "./sweep-summary.js";
 
 export interface SweepOptions {
-  /** Every run of the sweep (`planRuns`). */
+  /** Every run of the sweep (`planRuns`): each (scenario, mix, seed) once per trial. */
   plan: readonly RunSpec[];
   /** Where records and the summary go; a sweep started again on the same folder resumes. */
   outDir: string;
@@ -29,7 +29,7 @@ export interface SweepResult {
 }
 
 /**
- * Plays every (scenario, mix, seed) not yet recorded in the sweep's folder, appending records as
+ * Plays every (scenario, mix, seed, trial) not yet recorded in the sweep's folder, appending records as
  * they come (those that come together in one write), then writes and returns the summary of every run of the plan.
  */
 export async function runSweep(options: SweepOptions): Promise<SweepResult> {
@@ -67,7 +67,11 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
     unwritten.flush();
   }
   progress.finish();
-  const summary = summarize(plan.flatMap((spec) => recorded.get(spec.key) ?? []));
+  const trials = plan.reduce((most, spec) => Math.max(most, spec.trial + 1), 1);
+  const summary = summarize(
+    plan.flatMap((spec) => recorded.get(spec.key) ?? []),
+    trials,
+  );
   dir.writeSummary(summary);
   return { summary, resumed, errors };
 }

@@ -1,8 +1,11 @@
+import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { TestContext } from "node:test";
+import { startWarren, type WarrenProcess } from "./warren-process.js";
 
 export interface TestRedis {
   url: string;
@@ -56,4 +59,19 @@ export async function startRedis(): Promise<TestRedis> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A private Redis and a `warren worker` taking two runs at a time from it, both stopped after the test. */
+export async function redisWithWorker(t: TestContext): Promise<{ url: string; worker: WarrenProcess }> {
+  const missing = redisMissing();
+  assert.equal(missing, "", missing);
+  const redis = await startRedis();
+  const worker = startWarren(["worker", "--queue", redis.url, "--concurrency", "2"]);
+  t.after(async () => {
+    worker.child.kill("SIGKILL");
+    await worker.exited;
+    await redis.stop();
+  });
+  await worker.waitForStderr(/worker: taking runs/);
+  return { url: redis.url, worker };
 }

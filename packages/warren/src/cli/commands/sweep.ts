@@ -6,7 +6,7 @@ import { parseQueueUrl } from "../../sweep/queue-url.js";
 import { parseSeeds } from "../../sweep/seed-range.js";
 import { runSweep } from "../../sweep/sweep.js";
 import { RECORDS_FILE } from "../../sweep/sweep-dir.js";
-import { planRuns, type RunSpec } from "../../sweep/sweep-plan.js";
+import { MAX_TRIALS, planRuns, type RunSpec } from "../../sweep/sweep-plan.js";
 import { summaryTable } from "../../sweep/sweep-summary.js";
 import { type CliCommand, UsageError } from "../command.js";
 import { defaultSweepDir } from "../data-dir.js";
@@ -18,12 +18,13 @@ const DEFAULT_SEEDS = "1-20";
 export const sweepCommand: CliCommand = {
   name: "sweep",
   usage:
-    "warren sweep SCENARIO... [--seeds A-B] [--agents FILE] [--workers N] [--out DIR] [--json] [--queue redis://H:P]",
+    "warren sweep SCENARIO... [--seeds A-B] [--trials K] [--agents FILE] [--workers N] [--out DIR] [--json] [--queue redis://H:P]",
   summary:
-    "Play every (scenario, agent mix, seed) as one run, in parallel or on a Redis queue; records to DIR/runs.jsonl (default DIR: sweeps/SCENARIO+... in the state folder, beside the kept runs), a summary table.",
+    "Play every (scenario, agent mix, seed) as one run, or as K with --trials K (trials 0 to K-1, told to the agents: random baselines and remote clients vary by it), in parallel or on a Redis queue; records to DIR/runs.jsonl (default DIR: sweeps/SCENARIO+... in the state folder, beside the kept runs), a summary table (with --trials, pass@K and pass^K over the seeds beside the success rate).",
   async run(args, io) {
     const { values, positionals } = parseOptions(args, {
       seeds: { type: "string" },
+      trials: { type: "string" },
       agents: { type: "string" },
       workers: { type: "string" },
       out: { type: "string" },
@@ -33,10 +34,12 @@ export const sweepCommand: CliCommand = {
     if (positionals.length === 0) throw new UsageError("name at least one scenario");
     const queueUrl = values.queue as string | undefined;
     const mixes = typeof values.agents === "string" ? readMixes(values.agents) : [SOLUTION_MIX];
+    const trials = parseCount("--trials", values.trials as string | undefined, 1, 1, MAX_TRIALS);
     let plan: RunSpec[];
     try {
       if (queueUrl !== undefined) parseQueueUrl(queueUrl);
-      plan = planRuns(positionals, parseSeeds((values.seeds as string | undefined) ?? DEFAULT_SEEDS), mixes);
+      const seeds = parseSeeds((values.seeds as string | undefined) ?? DEFAULT_SEEDS);
+      plan = planRuns(positionals, seeds, mixes, trials);
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
