@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { playHeadless } from "../src/engine/index.js";
 import type { NpcPolicy } from "../src/engine/types.js";
-import { createRun, listScenarios } from "../src/scenarios/index.js";
+import { findScenario, listScenarios } from "../src/scenarios/index.js";
 
 /**
  * Scores rank the players on every scenario: a whole team of noop players scores below a random
@@ -13,15 +14,7 @@ const POLICIES: readonly NpcPolicy[] = ["noop", "random", "greedy", "solution"];
 const SEEDS = [1, 2, 3, 4, 5, 6];
 
 async function teamScore(scenario: string, seed: number, policy: NpcPolicy): Promise<number> {
-  const run = createRun({
-    runId: `${scenario}-${policy}-${seed}`,
-    scenario,
-    seed,
-    npcPolicy: policy,
-    pace: null,
-  });
-  run.start();
-  return (await run.whenEnded()).scores.score;
+  return (await playHeadless(findScenario(scenario)!, seed, policy)).scores.score;
 }
 
 for (const { name } of listScenarios()) {

@@ -15,6 +15,7 @@ export { type Clock, ManualClock, realClock } from "./clock.js";
 export { MAX_SLEEP_MS } from "./command-payload.js";
 export { RunError, type RunErrorCode } from "./errors.js";
 export * from "./events.js";
+export { playHeadless } from "./headless-play.js";
 export {
   DEFAULT_DECISION_TIMEOUT_MS,
   DEFAULT_MAX_WALL_MS,

@@ -33,14 +33,17 @@ export interface CreateRunOptions extends Omit<RunOptions, "scenario"> {
   scenario: string;
 }
 
+/** The error for a name no bundled scenario has: it lists those there are. */
+export function unknownScenario(name: string): RunError {
+  return new RunError(
+    "unknown_scenario",
+    `there is no scenario "${name}"; scenarios: ${SCENARIOS.map((s) => s.name).join(", ")}`,
+  );
+}
+
 /** A run of a bundled scenario (status "created"; `start()` sets it going). Throws RunError on bad options. */
 export function createRun(options: CreateRunOptions): Run {
   const scenario = findScenario(options.scenario);
-  if (!scenario) {
-    throw new RunError(
-      "unknown_scenario",
-      `there is no scenario "${options.scenario}"; scenarios: ${SCENARIOS.map((s) => s.name).join(", ")}`,
-    );
-  }
+  if (!scenario) throw unknownScenario(options.scenario);
   return new Run({ ...options, scenario });
 }

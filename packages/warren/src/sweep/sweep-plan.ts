@@ -1,4 +1,4 @@
-import { findScenario, SCENARIOS } from "../scenarios/index.js";
+import { findScenario, unknownScenario } from "../scenarios/index.js";
 import { type AgentMix, castMix } from "./agent-mix.js";
 import { MAX_SWEEP_SEEDS } from "./seed-range.js";
 
@@ -46,11 +46,7 @@ export function planRuns(
   }
   for (const name of new Set(scenarios)) {
     const scenario = findScenario(name);
-    if (!scenario) {
-      throw new Error(
-        `there is no scenario "${name}"; scenarios: ${SCENARIOS.map((s) => s.name).join(", ")}`,
-      );
-    }
+    if (!scenario) throw unknownScenario(name);
     const applicable = mixes.filter((m) => m.scenarios === undefined || m.scenarios.includes(name));
     for (const mix of applicable) {
       castMix(

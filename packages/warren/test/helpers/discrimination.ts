@@ -1,5 +1,5 @@
 import type { AffordanceMode, Decision, Envelope, NpcPolicy, RunSummary } from "../../src/engine/index.js";
-import { ManualClock, Run } from "../../src/engine/index.js";
+import { ManualClock, playHeadless, Run } from "../../src/engine/index.js";
 import { findScenario } from "../../src/scenarios/index.js";
 import { playRemotely } from "./engine-runs.js";
 
@@ -14,17 +14,17 @@ export async function playOne(
   how: NpcPolicy | PlayerFactory,
   affordances: AffordanceMode = "ready",
 ): Promise<RunSummary> {
-  const scripted = typeof how !== "string";
+  const definition = findScenario(scenario)!;
+  if (typeof how === "string") return playHeadless(definition, seed, { [agentId]: how }, affordances);
   const run = new Run({
     runId: "d",
-    scenario: findScenario(scenario)!,
+    scenario: definition,
     seed,
-    controlledAgents: scripted ? [agentId] : [],
-    npcPolicy: scripted ? "solution" : { [agentId]: how },
+    controlledAgents: [agentId],
     affordances,
     clock: new ManualClock(),
   });
-  if (scripted) playRemotely(run, [agentId], how());
+  playRemotely(run, [agentId], how());
   run.start();
   return run.whenEnded();
 }

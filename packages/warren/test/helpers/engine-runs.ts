@@ -5,6 +5,7 @@ import {
   type Envelope,
   ManualClock,
   type NpcPolicy,
+  playHeadless,
   type Receipt,
   Run,
   type RunSummary,
@@ -107,11 +108,8 @@ export function playRemotely(
 }
 
 /** Runs a scenario with every agent on its solution runner, in process. */
-export async function headless(scenario: string, seed: number): Promise<RunSummary> {
-  const definition = findScenario(scenario)!;
-  const run = new Run({ runId: "run-1", scenario: definition, seed, npcPolicy: "solution" });
-  run.start();
-  return run.whenEnded();
+export function headless(scenario: string, seed: number): Promise<RunSummary> {
+  return playHeadless(findScenario(scenario)!, seed);
 }
 
 /** A one-cell yard with `agents` walkers and `items` pebbles: for budgets and same-millisecond races. */
