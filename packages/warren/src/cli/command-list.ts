@@ -4,6 +4,7 @@ import { playCommand } from "./commands/play.js";
 import { replayCommand } from "./commands/replay.js";
 import { runCommand } from "./commands/run.js";
 import { runsCommand } from "./commands/runs.js";
+import { scenarioCommand } from "./commands/scenario.js";
 import { scenariosCommand } from "./commands/scenarios.js";
 import { sweepCommand } from "./commands/sweep.js";
 import { workerCommand } from "./commands/worker.js";
@@ -24,6 +25,7 @@ const lazyServe: CliCommand = {
 /** Every `warren` subcommand, in the order `warren --help` lists them. Add new ones here. */
 export const COMMANDS: CliCommand[] = [
   scenariosCommand,
+  scenarioCommand,
   runCommand,
   replayCommand,
   sweepCommand,

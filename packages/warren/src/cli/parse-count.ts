@@ -3,7 +3,7 @@ import { UsageError } from "./command.js";
 /** The most local processes one flag may ask for. */
 export const MAX_COUNT = 256;
 
-/** A count flag (--workers, --concurrency, --trials): an integer from `min` to `max` (default 256). */
+/** A count flag (--workers, --concurrency, --trials, --seeds): an integer from `min` to `max` (default 256). */
 export function parseCount(
   flag: string,
   text: string | undefined,
