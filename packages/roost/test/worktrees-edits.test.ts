@@ -1,4 +1,5 @@
-// An agent's edits in its worktree are counted from the files it touched: the row follows them
+// A worktree just made is shown without reading it, and an agent's edits in it are counted from the
+// files it touched: the row follows them
 // without a whole read from git (no `git add --all` of the checkout per edit), counts what git's
 // whole read counts (an edit, a new file, a deletion, a binary file; an ignored file not at all),
 // and once the worktree is quiet git reads it whole and agrees.
@@ -34,10 +35,12 @@ test("edits are counted from the files touched, as git counts them, and git's wh
   git(s.repo, "add", "-A");
   git(s.repo, "commit", "-qm", "ignore logs");
   await s.call("dispatch", { profile: "idle", cwd: s.repo, name: "editor", worktree: true });
-  const first = await s.rowNamed("editor", (r) => r.worktree?.mergeable === true, "the first whole read");
+  const first = await s.rowNamed("editor", (r) => r.worktree?.mergeable === true, "the new worktree's row");
   const path = first.worktree!.path;
-  // The first read's quiet read is done too: from here, only edits.
-  await new Promise((r) => setTimeout(r, 1000));
+  // A worktree just made is its base: its row is known without a read of the checkout.
+  const { files, ahead, behind, uncommitted } = first.worktree!;
+  assert.deepEqual([files, ahead, behind, uncommitted], [0, 0, 0, 0]);
+  assert.equal(wholeReads(), 0, "no whole read of a worktree just made");
   const readsBefore = wholeReads();
 
   writeFileSync(join(path, "shared.txt"), "base\nmore\n");

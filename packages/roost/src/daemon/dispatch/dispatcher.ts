@@ -171,7 +171,7 @@ export class Dispatcher {
       throw err;
     }
     if (prepared) {
-      this.worktrees.track(job);
+      this.worktrees.track(job, prepared.setup === null);
       if (prepared.setup) {
         // Answered now, started once set up: a setup (`npm ci`) may take minutes.
         void this.setUpThenStart(job, prepared, typed);

@@ -10,7 +10,7 @@ import type { DaemonState } from "../jobs/daemon-state.js";
 import type { Job } from "../jobs/job.js";
 import { ObjectReader } from "./object-reader.js";
 import type { ReadLimit } from "./read-limit.js";
-import { readWorktree } from "./worktree-status.js";
+import { firstRow, readWorktree } from "./worktree-status.js";
 import { rowFromTally, type Tally, tallyEdits } from "./worktree-tally.js";
 
 /** Edits at once past which a whole read is cheaper than comparing each file. */
@@ -43,6 +43,18 @@ export class WorktreeRowReader {
       edits === null || before === "whole" ? "whole" : new Set([...(before ?? []), ...edits]),
     );
     this.next(id);
+  }
+
+  /**
+   * A worktree just made at its base commit, which is where the branch to merge into stands too:
+   * nothing changed, nothing behind, nothing to read from git until it is edited.
+   */
+  madeAtBase(job: Job): void {
+    const wt = job.worktree!;
+    const commit = wt.baseCommit;
+    this.tallies.set(job.id, { mergeBase: commit, head: commit, files: new Map(), uncommitted: new Set() });
+    job.worktreeRow = { ...firstRow(wt), mergeable: wt.into ? true : null };
+    this.state.changed(job);
   }
 
   /** Forgets a job that is gone (or no longer watched). */

@@ -141,26 +141,23 @@ export class Worktrees {
     setup: WorktreeSetup | null,
   ): Promise<PreparedWorktree> {
     const base = request.base ?? "HEAD";
-    const baseCommit = await resolveBase(repo.checkout, base);
-    let branch: string;
-    if (request.branch != null) {
-      await checkBranchName(repo.checkout, request.branch);
-      if (await branchExists(repo.checkout, request.branch))
-        throw new RoostError(
-          "branch_exists",
-          `branch ${JSON.stringify(request.branch)} exists already; name another with --branch`,
-        );
-      branch = request.branch;
-    } else {
-      const wanted = `roost/${name.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[-.]+|[-.]+$/g, "") || "job"}`;
-      branch = await freeBranch(repo.checkout, wanted);
-    }
+    // Asked of git at once (a dispatch's own time beside its `worktree add`); refused in this order.
+    const asked = await Promise.allSettled([
+      resolveBase(repo.checkout, base),
+      mergeTargetOf(repo.checkout, base),
+      this.branchFor(repo.checkout, request.branch, name),
+    ]);
+    for (const answer of asked) if (answer.status === "rejected") throw answer.reason;
+    const [baseCommit, into, branch] = asked.map((a) => (a as PromiseFulfilledResult<unknown>).value) as [
+      string,
+      string | null,
+      string,
+    ];
     ensureWorktreeRoot(root);
     const folder = join(root, `${basename(repo.mainCheckout)}-${basename(branch)}`);
     let path = folder;
     for (let n = 2; existsSync(path); n++) path = `${folder}-${n}`;
     await addWorktree(repo.checkout, path, branch, baseCommit);
-    const into = await mergeTargetOf(repo.checkout, base);
     const inside = relative(repo.checkout, cwd);
     return {
       worktree: { repository: repo.mainCheckout, base, baseCommit, into, branch, path },
@@ -168,6 +165,21 @@ export class Worktrees {
       from: repo.checkout,
       setup,
     };
+  }
+
+  /** The branch a job's worktree gets: the one asked for (made new), else `roost/<name>` made unique. */
+  private async branchFor(checkout: string, asked: string | null | undefined, name: string): Promise<string> {
+    if (asked == null) {
+      const wanted = `roost/${name.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[-.]+|[-.]+$/g, "") || "job"}`;
+      return freeBranch(checkout, wanted);
+    }
+    await checkBranchName(checkout, asked);
+    if (await branchExists(checkout, asked))
+      throw new RoostError(
+        "branch_exists",
+        `branch ${JSON.stringify(asked)} exists already; name another with --branch`,
+      );
+    return asked;
   }
 
   /** Takes back a worktree made for a job that was then not kept (its branch with it: it holds nothing). */
@@ -191,8 +203,12 @@ export class Worktrees {
     );
   }
 
-  /** Starts watching a job's worktree (once), and reads its row now. */
-  track(job: Job): void {
+  /**
+   * Starts watching a job's worktree (once), and reads its row now; a worktree `made` this moment
+   * (no setup run in it yet) is known without reading: fifty dispatches do not wait behind fifty
+   * reads of large checkouts.
+   */
+  track(job: Job, made = false): void {
     const wt = job.worktree;
     if (!wt || this.watches.has(job.id)) return;
     this.watches.set(
@@ -201,7 +217,8 @@ export class Worktrees {
         this.rows.changed(job.id, edits),
       ),
     );
-    this.rows.changed(job.id, null);
+    if (made) this.rows.madeAtBase(job);
+    else this.rows.changed(job.id, null);
   }
 
   /** Reads every job's row of one repository again (a merge moved its branches). */
