@@ -40,8 +40,8 @@ test("no import cycle inside src/", () => {
   );
 });
 
-test("the engine imports no wire, server, scenario, viewer, sweep or client", () => {
-  const above = ["protocol", "server", "scenarios", "web", "sweep", "client", "cli", "play"];
+test("the engine imports no wire, server, scenario, viewer, sweep, trajectory or client", () => {
+  const above = ["protocol", "server", "scenarios", "web", "sweep", "trajectory", "client", "cli", "play"];
   assert.deepEqual(
     layerViolations(
       graph,
@@ -52,11 +52,22 @@ test("the engine imports no wire, server, scenario, viewer, sweep or client", ()
 });
 
 test("the protocol reads nothing above the engine", () => {
-  const above = ["server", "scenarios", "web", "sweep", "client", "cli", "play"];
+  const above = ["server", "scenarios", "web", "sweep", "trajectory", "client", "cli", "play"];
   assert.deepEqual(
     layerViolations(
       graph,
       above.map((to) => ({ from: "protocol", to })),
+    ),
+    [],
+  );
+});
+
+test("a trajectory is made from a run alone: no server, sweep, viewer, client or command line", () => {
+  const above = ["server", "web", "sweep", "client", "cli", "play"];
+  assert.deepEqual(
+    layerViolations(
+      graph,
+      above.map((to) => ({ from: "trajectory", to })),
     ),
     [],
   );

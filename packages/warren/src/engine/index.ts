@@ -11,6 +11,7 @@
  *   run.receipt("engineer-1", "c-7d21");              // GET …/commands/c-7d21
  *   run.summary(); run.events(since); run.onEvent(fn); run.onEnd(fn)
  */
+export { BRIEFING_REVISION } from "./briefing.js";
 export { type Clock, ManualClock, realClock } from "./clock.js";
 export { MAX_SLEEP_MS } from "./command-payload.js";
 export { RunError, type RunErrorCode } from "./errors.js";
@@ -21,10 +22,11 @@ export {
   DEFAULT_MAX_WALL_MS,
   DEFAULT_RETAINED_EVENTS,
   decisionFields,
+  decisionOf,
   decisionsFromEvents,
   Run,
   type RunOptions,
 } from "./run.js";
 export { describeScenario, type ScenarioDefinition, type SolutionRunner } from "./scenario.js";
-export { IDLE_WAKE_MS } from "./simulation.js";
+export { IDLE_WAKE_MS, type Resolution } from "./simulation.js";
 export * from "./types.js";

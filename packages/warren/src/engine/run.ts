@@ -6,11 +6,11 @@ import { commandLimitProblem } from "./command-limits.js";
 import { renderText } from "./envelope-text.js";
 import { RunError } from "./errors.js";
 import { EventLog } from "./event-log.js";
-import type { RunEvent } from "./events.js";
+import type { EventOf, RunEvent } from "./events.js";
 import { awaitObservation, type ObservationSource, type ObservationWait } from "./observation-wait.js";
 import type { ScenarioDefinition, SolutionRunner } from "./scenario.js";
 import { ScoreKeeper } from "./scores.js";
-import { decisionFields, type PendingWake, Simulation } from "./simulation.js";
+import { decisionFields, decisionOf, type PendingWake, type Resolution, Simulation } from "./simulation.js";
 import { rememberSolutionSimTime, solutionSimTime } from "./solution-time.js";
 import { argsProblem, describeValue } from "./tool-validation.js";
 import {
@@ -109,6 +109,10 @@ export class Run {
   private readonly ledger = new CommandLedger();
   private readonly deadlineTimers = new Map<string, () => void>();
   private readonly observationListeners = new Set<(envelope: Envelope) => void>();
+  private readonly wakeListeners = new Set<(envelope: Envelope) => void>();
+  private readonly decisionListeners = new Set<
+    (event: EventOf<"decision">, resolution: Resolution) => void
+  >();
   private readonly endListeners = new Set<(summary: RunSummary) => void>();
   private readonly replay?: RunOptions["replay"];
   private runStatus: RunStatus = "created";
@@ -199,8 +203,11 @@ export class Run {
       options.seed,
       // A remote agent's decision event carries its command's receipt: outside the hash, since
       // command ids are the client's.
-      (t, kind, data, resolution) =>
-        this.log.append(true, t, kind, data, resolution && this.ledger.settle(resolution)),
+      (t, kind, data, resolution) => {
+        const event = this.log.append(true, t, kind, data, resolution && this.ledger.settle(resolution));
+        if (resolution)
+          for (const listener of this.decisionListeners) listener(event as EventOf<"decision">, resolution);
+      },
       affordanceMode,
       maxSimMs,
     );
@@ -485,6 +492,26 @@ export class Run {
     return () => this.observationListeners.delete(listener);
   }
 
+  /**
+   * Called for every wake, whoever plays the agent, with the envelope a remote player gets (its
+   * text rendered with its affordances): for agents played in this process it is built only while
+   * someone listens. A trajectory records what each agent saw this way.
+   */
+  onWake(listener: (envelope: Envelope) => void): () => void {
+    this.wakeListeners.add(listener);
+    return () => this.wakeListeners.delete(listener);
+  }
+
+  /**
+   * Called for every decision as its batch resolves, after its event is logged: the event (with a
+   * remote command's receipt) and how it resolved, accepted or rejected with the reason, for
+   * every agent (a runner's decision has no receipt to say it).
+   */
+  onDecision(listener: (event: EventOf<"decision">, resolution: Resolution) => void): () => void {
+    this.decisionListeners.add(listener);
+    return () => this.decisionListeners.delete(listener);
+  }
+
   /** Called once when the run completes, fails or crashes. */
   onEnd(listener: (summary: RunSummary) => void): () => void {
     this.endListeners.add(listener);
@@ -581,25 +608,17 @@ export class Run {
   /** Hands a wake to whoever plays the agent. */
   private dispatch(wake: PendingWake): void {
     this.latestWakes.set(wake.agentId, wake);
-    if (this.replay) {
-      const recorded = this.replay.get(wake.observationId);
-      if (!recorded)
-        throw new Error(`the replayed log has no decision for ${wake.observationId}; the run diverged`);
-      this.sim.answer(wake.agentId, this.checked(wake.agentId, recorded.decision), recorded.expired);
-      return;
-    }
-    const runner = this.runners.get(wake.agentId);
-    if (runner) {
-      this.sim.answer(wake.agentId, this.checked(wake.agentId, runner.decide(wake.observation)));
-      return;
-    }
-    const baseline = this.baselines.get(wake.agentId);
-    if (baseline) {
-      const decision = baseline.decide(wake.observation, () => this.sim.affordances(wake.agentId));
-      this.sim.answer(wake.agentId, this.checked(wake.agentId, decision));
+    if (this.controllers.get(wake.agentId) !== "remote") {
+      if (this.wakeListeners.size > 0) {
+        const envelope = this.envelopeFor(wake);
+        for (const listener of this.wakeListeners) listener(envelope);
+      }
+      const { decision, expired } = this.localAnswer(wake);
+      this.sim.answer(wake.agentId, this.checked(wake.agentId, decision), expired);
       return;
     }
     const envelope = this.envelopeFor(wake);
+    for (const listener of this.wakeListeners) listener(envelope);
     this.envelopes.set(wake.agentId, envelope);
     this.verdictsLogged.delete(wake.agentId);
     this.ledger.issue(wake.observationId);
@@ -608,6 +627,20 @@ export class Run {
       this.clock.setTimer(this.decisionTimeoutMs, () => this.expire(wake.agentId, wake.observationId)),
     );
     for (const listener of this.observationListeners) listener(envelope);
+  }
+
+  /** The answer of whoever plays the agent in this process: a replayed log, its runner or its baseline. */
+  private localAnswer(wake: PendingWake): { decision: Decision; expired?: boolean } {
+    if (this.replay) {
+      const recorded = this.replay.get(wake.observationId);
+      if (!recorded)
+        throw new Error(`the replayed log has no decision for ${wake.observationId}; the run diverged`);
+      return recorded;
+    }
+    const runner = this.runners.get(wake.agentId);
+    if (runner) return { decision: runner.decide(wake.observation) };
+    const baseline = this.baselines.get(wake.agentId)!;
+    return { decision: baseline.decide(wake.observation, () => this.sim.affordances(wake.agentId)) };
   }
 
   /** A runner's or a log's decision must be as valid as a remote one; if not, the run crashes. */
@@ -721,19 +754,12 @@ export function decisionsFromEvents(
   const out = new Map<string, { decision: Decision; expired: boolean }>();
   for (const e of events) {
     if (e.kind !== "decision") continue;
-    const d = e.data;
-    const decision: Decision =
-      d.action !== undefined
-        ? { kind: "action", action: d.action, args: d.args ?? {} }
-        : d.sleep_ms !== undefined
-          ? { kind: "sleep", sleep_ms: d.sleep_ms }
-          : { kind: "noop" };
-    out.set(d.observation_id, { decision, expired: d.expired === true });
+    out.set(e.data.observation_id, { decision: decisionOf(e.data), expired: e.data.expired === true });
   }
   return out;
 }
 
-export { decisionFields };
+export { decisionFields, decisionOf };
 
 /** Checks npc_policy against the scenario's agents and returns each agent's policy. */
 function policyLookup(

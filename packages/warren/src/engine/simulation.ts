@@ -6,7 +6,15 @@ import { buildAffordances, buildObservation } from "./observation.js";
 import { SeededRandom } from "./random.js";
 import type { ScenarioDefinition } from "./scenario.js";
 import { type ToolContext, type ToolDefinition, toolsFor } from "./tool.js";
-import type { Affordance, AffordanceMode, Decision, Observation, OwnOutcome, WakeReason } from "./types.js";
+import type {
+  Affordance,
+  AffordanceMode,
+  Decision,
+  Observation,
+  OwnOutcome,
+  ToolArgs,
+  WakeReason,
+} from "./types.js";
 import { type AgentState, World } from "./world.js";
 
 /**
@@ -545,6 +553,18 @@ export function decisionFields(
   } else if (decision.kind === "sleep") into.sleep_ms = decision.sleep_ms;
   else into.noop = true;
   return into;
+}
+
+/** The decision that command fields express (a decision event's data, a trajectory's command): decisionFields' inverse. */
+export function decisionOf(fields: {
+  action?: string;
+  args?: ToolArgs;
+  sleep_ms?: number;
+  noop?: true;
+}): Decision {
+  if (fields.action !== undefined) return { kind: "action", action: fields.action, args: fields.args ?? {} };
+  if (fields.sleep_ms !== undefined) return { kind: "sleep", sleep_ms: fields.sleep_ms };
+  return { kind: "noop" };
 }
 
 /** A decision event's data: the agent and its observation, then the decision's own fields. */

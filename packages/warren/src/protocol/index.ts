@@ -1,6 +1,7 @@
 /**
  * warren-agent/0, declared once: every request, response, envelope, briefing, receipt, error
- * body and spectator frame as a JSON Schema (TypeBox) with its static type derived from it, the
+ * body and spectator frame, and the lines of a trajectory file, as a JSON Schema (TypeBox) with
+ * its static type derived from it, the
  * routes that carry them, and the OpenAPI document built from both. The server validates with
  * these schemas, the TypeScript client is typed by them, and tests check every answer against them.
  */
@@ -18,5 +19,6 @@ export * from "./policies.js";
 export * from "./runs.js";
 export * from "./scores.js";
 export * from "./spectator.js";
+export * from "./trajectory.js";
 export * from "./validate.js";
 export * from "./version.js";

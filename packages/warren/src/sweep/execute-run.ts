@@ -1,6 +1,7 @@
-import type { RunSummary } from "../engine/index.js";
+import type { Run, RunSummary } from "../engine/index.js";
 import { createRun, findScenario } from "../scenarios/index.js";
 import type { ListeningServer } from "../server/index.js";
+import { recordTrajectory, type TrajectoryRecording } from "../trajectory/record-trajectory.js";
 import { castMix, type MixCast } from "./agent-mix.js";
 import { RemoteClient } from "./remote-client.js";
 import { type RunRecord, recordOf } from "./run-record.js";
@@ -31,11 +32,19 @@ export async function executeRun(spec: RunSpec): Promise<RunRecord> {
       npcPolicy: cast.npcPolicy,
       pace: spec.mix.pace ?? null,
     });
+    const trajectory = traceOf(run, spec);
     run.start();
     const summary = await run.whenEnded();
+    trajectory?.publish(summary);
     return recordOf(spec, summary, run.events(0), performance.now() - started);
   }
   return playWithClient(spec, cast, started);
+}
+
+/** The run's trajectory recording, when the sweep asks for one: from before the run starts. */
+function traceOf(run: Run, spec: RunSpec): TrajectoryRecording | undefined {
+  if (spec.trajectoryFile === undefined) return undefined;
+  return recordTrajectory(run, spec.trajectoryFile, { key: spec.key, mix: spec.mix.name });
 }
 
 let server: Promise<ListeningServer> | undefined;
@@ -59,6 +68,13 @@ async function playWithClient(spec: RunSpec, cast: MixCast, started: number): Pr
     deadline_s: deadlineS,
   });
   const run = hosted.run;
+  let trajectory: TrajectoryRecording | undefined;
+  try {
+    trajectory = traceOf(run, spec);
+  } catch (error) {
+    run.dispose("its trajectory cannot be written");
+    throw error;
+  }
   const client = new RemoteClient(spec.mix.command!, {
     url,
     runId: run.id,
@@ -79,5 +95,6 @@ async function playWithClient(spec: RunSpec, cast: MixCast, started: number): Pr
   const summary: RunSummary = await run.whenEnded();
   clearTimeout(unclaimed);
   const exit = await client.finish();
+  trajectory?.publish(summary);
   return { ...recordOf(spec, summary, run.events(0), performance.now() - started), client: exit };
 }

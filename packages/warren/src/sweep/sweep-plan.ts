@@ -14,6 +14,8 @@ export interface RunSpec {
   /** Which play of this (scenario, mix, seed) it is, from 0. */
   trial: number;
   mix: AgentMix;
+  /** Where the run's trajectory is written, if anywhere (`--trajectories`): by the process that plays it. */
+  trajectoryFile?: string;
 }
 
 /** Trial 0 keeps the key runs had before there were trials, so older sweep folders resume. */

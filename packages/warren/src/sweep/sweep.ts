@@ -5,6 +5,7 @@ import { SweepDir } from "./sweep-dir.js";
 import type { RunSpec } from "./sweep-plan.js";
 import { type ProgressSink, SweepProgress } from "./sweep-progress.js";
 import { digestOf, type RunDigest, type SweepSummary, summarize } from "./sweep-summary.js";
+import { planTrajectories, queueRefusal } from "./sweep-trajectories.js";
 
 export interface SweepOptions {
   /** Every run of the sweep (`planRuns`): each (scenario, mix, seed) once per trial. */
@@ -18,6 +19,11 @@ export interface SweepOptions {
   /** redis://HOST:PORT: runs go on the BullMQ queue there for `warren worker`s to take. */
   queueUrl?: string;
   progress: ProgressSink;
+  /**
+   * Each run played writes its trajectory into this folder (docs/trajectories.md). Refused with a
+   * TrajectoryError, before anything is played, with a queue or a folder that cannot be written.
+   */
+  trajectoryDir?: string;
 }
 
 export interface SweepResult {
@@ -33,7 +39,8 @@ export interface SweepResult {
  * they come (those that come together in one write), then writes and returns the summary of every run of the plan.
  */
 export async function runSweep(options: SweepOptions): Promise<SweepResult> {
-  const { plan } = options;
+  const { plan, trajectoryDir } = options;
+  if (trajectoryDir !== undefined && options.queueUrl !== undefined) throw queueRefusal();
   const dir = new SweepDir(options.outDir);
   // Of each run recorded, what the table needs.
   const recorded = new Map<string, RunDigest>();
@@ -45,6 +52,15 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
       `resuming: ${resumed} of ${plan.length} runs already recorded in ${options.outDir}\n`,
     );
   }
+  const toPlay =
+    trajectoryDir === undefined
+      ? missing
+      : planTrajectories(
+          trajectoryDir,
+          missing,
+          plan.filter((spec) => recorded.has(spec.key)),
+          (line) => options.progress.write(line),
+        );
   const progress = new SweepProgress(options.progress, plan.length, resumed);
   const errors: SweepResult["errors"] = [];
   const unwritten = new RecordBatcher((records) => dir.appendRecords(records));
@@ -62,7 +78,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
     },
   };
   try {
-    if (missing.length > 0) await play(options, dir.sweepId, missing, sink);
+    if (toPlay.length > 0) await play(options, dir.sweepId, toPlay, sink);
   } finally {
     unwritten.flush();
   }

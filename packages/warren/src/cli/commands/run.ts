@@ -9,6 +9,7 @@ import {
 } from "../../engine/index.js";
 import type { RunResult } from "../../protocol/index.js";
 import { createRun } from "../../scenarios/index.js";
+import { recordTrajectory } from "../../trajectory/record-trajectory.js";
 import { replayFile } from "../../web/pages.js";
 import { type RunRecord, recordRun } from "../../web/run-record.js";
 import { buildScene } from "../../web/scene.js";
@@ -19,9 +20,9 @@ import { RUN_LOG_FORMAT, type RunLogFile } from "../run-log.js";
 export const runCommand: CliCommand = {
   name: "run",
   usage:
-    "warren run SCENARIO [--seed N] [--json] [--log FILE] [--html FILE] [--policy AGENT=POLICY]... [--affordances ready|all]",
+    "warren run SCENARIO [--seed N] [--json] [--log FILE] [--html FILE] [--trajectory FILE] [--policy AGENT=POLICY]... [--affordances ready|all]",
   summary:
-    "Run a scenario headless, every agent on its solution runner unless --policy says otherwise (noop, random, greedy); print objectives, scores, times and the log hash.",
+    "Run a scenario headless, every agent on its solution runner unless --policy says otherwise (noop, random, greedy); print objectives, scores, times and the log hash. --trajectory FILE writes each decision with what its agent saw, as JSON lines for a trainer (docs/trajectories.md).",
   async run(args, io) {
     const { values, positionals } = parseOptions(args, {
       seed: { type: "string" },
@@ -30,6 +31,7 @@ export const runCommand: CliCommand = {
       json: { type: "boolean" },
       log: { type: "string" },
       html: { type: "string" },
+      trajectory: { type: "string" },
     });
     if (positionals.length !== 1) throw new UsageError("name exactly one scenario");
     const scenario = positionals[0]!;
@@ -67,10 +69,14 @@ export const runCommand: CliCommand = {
       }
     });
     const record: RunRecord | undefined = typeof values.html === "string" ? recordRun(run) : undefined;
+    // Before the run starts: a file that cannot be written is said before anything is played.
+    const trajectory =
+      typeof values.trajectory === "string" ? recordTrajectory(run, values.trajectory) : undefined;
     const started = performance.now();
     run.start();
     const summary = await run.whenEnded();
     const wallMs = Math.round(performance.now() - started);
+    trajectory?.publish(summary);
     if (typeof values.log === "string") {
       const file: RunLogFile = {
         format: RUN_LOG_FORMAT,

@@ -18,9 +18,9 @@ const DEFAULT_SEEDS = "1-20";
 export const sweepCommand: CliCommand = {
   name: "sweep",
   usage:
-    "warren sweep SCENARIO... [--seeds A-B] [--trials K] [--agents FILE] [--workers N] [--out DIR] [--json] [--queue redis://H:P]",
+    "warren sweep SCENARIO... [--seeds A-B] [--trials K] [--agents FILE] [--workers N] [--out DIR] [--trajectories DIR] [--json] [--queue redis://H:P]",
   summary:
-    "Play every (scenario, agent mix, seed) as one run, or as K with --trials K (trials 0 to K-1, told to the agents: random baselines and remote clients vary by it), in parallel or on a Redis queue; records to DIR/runs.jsonl (default DIR: sweeps/SCENARIO+... in the state folder, beside the kept runs), a summary table (with --trials, pass@K and pass^K over the seeds beside the success rate).",
+    "Play every (scenario, agent mix, seed) as one run, or as K with --trials K (trials 0 to K-1, told to the agents: random baselines and remote clients vary by it), in parallel or on a Redis queue; records to DIR/runs.jsonl (default DIR: sweeps/SCENARIO+... in the state folder, beside the kept runs), a summary table (with --trials, pass@K and pass^K over the seeds beside the success rate). --trajectories DIR writes each run played as a trajectory file there (SCENARIO.MIX.SEED.TRIAL.jsonl; not with --queue).",
   async run(args, io) {
     const { values, positionals } = parseOptions(args, {
       seeds: { type: "string" },
@@ -30,6 +30,7 @@ export const sweepCommand: CliCommand = {
       out: { type: "string" },
       json: { type: "boolean" },
       queue: { type: "string" },
+      trajectories: { type: "string" },
     });
     if (positionals.length === 0) throw new UsageError("name at least one scenario");
     const queueUrl = values.queue as string | undefined;
@@ -57,6 +58,7 @@ export const sweepCommand: CliCommand = {
       outDir,
       workers,
       queueUrl,
+      trajectoryDir: values.trajectories as string | undefined,
       progress: { write: (text) => process.stderr.write(text), isTTY: process.stderr.isTTY === true },
     });
     for (const { key, error } of result.errors) io.err(`${key}: ${error}`);
