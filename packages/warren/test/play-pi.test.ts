@@ -65,7 +65,12 @@ describe("pi playing warren", () => {
       if ("sleep_ms" in payload) return { tools: [{ name: "sleep", args: { sleep_ms: payload.sleep_ms } }] };
       return { tools: [{ name: payload.action, args: payload.args ?? {} }] };
     });
-    writeFileSync(join(piDir, "models.json"), fakeModelsJson(model.baseUrl));
+    // The fake model reports 1000 prompt and 10 completion tokens a call; these prices (per million)
+    // make pi's cost of a call 0.5 + 0.25.
+    const models = JSON.parse(fakeModelsJson(model.baseUrl));
+    for (const m of models.providers.fake.models)
+      m.cost = { input: 500, output: 25_000, cacheRead: 0, cacheWrite: 0 };
+    writeFileSync(join(piDir, "models.json"), JSON.stringify(models));
     writeFileSync(
       join(piDir, "settings.json"),
       JSON.stringify({ defaultProvider: "fake", defaultModel: "fake-model", quietStartup: true }),
@@ -124,6 +129,24 @@ describe("pi playing warren", () => {
       (r) => r.role === "tool" && JSON.stringify(r.messages).includes("(engineer-1, engineer)"),
     );
     assert.ok(calls.length >= 5, `each move was a tool call (${calls.length})`);
+    // Each command carried what pi's model calls spent since the engineer's last accepted command:
+    // whole calls, as pi counted them from the fake model's usage and priced them; only the calls
+    // after its last command (its turn's end, the run's end) go unreported.
+    const engineer = view.scores.agents.find((a) => a.agent_id === "engineer-1")!;
+    const spentCalls = engineer.usage!.input_tokens / 1000;
+    assert.deepEqual(engineer.usage, {
+      commands: engineer.commands,
+      input_tokens: 1000 * spentCalls,
+      output_tokens: 10 * spentCalls,
+      cost: 0.75 * spentCalls,
+    });
+    const engineerCalls = model.requests.filter((r) =>
+      JSON.stringify(r.messages).includes("(engineer-1, engineer)"),
+    ).length;
+    assert.ok(
+      Number.isInteger(spentCalls) && spentCalls >= engineer.commands && spentCalls <= engineerCalls,
+      `${spentCalls} calls reported, of the ${engineerCalls} made for ${engineer.commands} commands`,
+    );
     const rows = JSON.parse((await roost(home, "ls", "--json")).stdout) as { rows?: unknown[] } | unknown[];
     assert.ok(JSON.stringify(rows).includes("warren-pi"), "both are roost jobs");
   });

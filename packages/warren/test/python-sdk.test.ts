@@ -193,6 +193,40 @@ print(json.dumps({"status": status, "rejections": rejections}))
     );
   });
 
+  it("play_agent reports usage with the next accepted command, the tries not sent or refused included", async () => {
+    const { run_id: runId } = (
+      await call(server.url, "POST", "/v1/runs", {
+        query: { scenario: "bridge_repair", seed: 3 },
+        body: { controlled_agents: ["engineer-1"] },
+      })
+    ).json;
+    const result = (await python(
+      `
+import json, sys
+from warren_agent import WarrenClient, play_agent
+warren = WarrenClient(sys.argv[1])
+tries = []
+def decide(context):
+    tries.append(context["rejection"])
+    if len(tries) == 1:  # excluded by the affordances: never sent
+        return {"action": "fly", "args": {}, "usage": {"input_tokens": 5, "output_tokens": 1}}
+    if len(tries) == 2:  # refused by the server
+        return {"sleep_ms": 0, "usage": {"input_tokens": 7, "output_tokens": 2, "cost": 0.5}}
+    if len(tries) == 3:  # accepted, with all three tries' usage
+        return {"noop": True, "usage": {"input_tokens": 11, "output_tokens": 3}}
+    warren.delete_run(sys.argv[2])
+    return {"noop": True}
+status = play_agent(warren.agent(sys.argv[2], "engineer-1"), decide, wait_s=1)
+print(json.dumps({"status": status, "view": warren.run(sys.argv[2])}))
+`,
+      server.url,
+      runId,
+    )) as { status: string; view: { scores: { agents: { agent_id: string; usage?: unknown }[] } } };
+    assert.equal(result.status, "deleted");
+    const engineer = result.view.scores.agents.find((a) => a.agent_id === "engineer-1")!;
+    assert.deepEqual(engineer.usage, { commands: 1, input_tokens: 23, output_tokens: 6, cost: 0.5 });
+  });
+
   it("spectates a run to its end, resuming after a lagged close with every event once", async () => {
     const { runId, leases } = await runWithClaims(server.url, "loud_yard", ["shouter-1"]);
     const lease = leases["shouter-1"]!;

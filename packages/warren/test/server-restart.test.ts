@@ -7,9 +7,11 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import Database from "better-sqlite3";
 import { WebSocket } from "ws";
-import type { RunEvent } from "../src/protocol/index.js";
+import { WarrenClient } from "../src/client/index.js";
+import type { RunEvent, RunView } from "../src/protocol/index.js";
 import { STORE_FILE } from "../src/server/run-store.js";
-import { call, engineerAwaitingCourier, waitFor } from "./helpers/server.js";
+import { playWithUsage } from "./helpers/metered-play.js";
+import { call, engineerAwaitingCourier, runWithClaims, waitFor } from "./helpers/server.js";
 import { warrenServeFile } from "./helpers/warren-process.js";
 
 const children: ChildProcess[] = [];
@@ -190,5 +192,78 @@ describe("runs outlive the server", () => {
     assert.equal(await create(third.url, "bridge_repair", {}), "run-6");
     third.child.kill("SIGTERM");
     await once(third.child, "exit");
+  });
+
+  it("keeps each agent's usage across a SIGKILL: an ended run's totals and events, a live run's totals so far", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "warren-data-"));
+    folders.push(dataDir);
+    const first = await serve(dataDir);
+    const spent = { input_tokens: 700, output_tokens: 70, cost: 0.125 };
+    const warren = new WarrenClient(first.url);
+    const { run_id: ended } = await warren.createRun("signal_relay", {
+      seed: 2,
+      controlled_agents: ["runner-1"],
+    });
+    assert.equal(await playWithUsage(warren, ended, "runner-1", "signal_relay", spent), "completed");
+    // A live run whose engineer has answered one observation, reporting usage, and is thinking on the next.
+    const { runId: running, leases } = await runWithClaims(first.url, "bridge_repair", ["engineer-1"]);
+    const path = `/v1/runs/${running}/agents/engineer-1`;
+    const lease = leases["engineer-1"]!;
+    const envelope = (await call(first.url, "GET", `${path}/observations`, { query: { lease, wait: 5 } }))
+      .json;
+    const answer = await call(first.url, "POST", `${path}/commands`, {
+      query: { lease },
+      body: { command_id: "u-1", observation_id: envelope.observation_id, sleep_ms: 1000, usage: spent },
+    });
+    assert.equal(answer.json.status, "accepted");
+    await call(first.url, "GET", `${path}/observations`, { query: { lease, after: envelope.seq, wait: 5 } });
+    const before: Record<string, RunView> = {};
+    for (const runId of [ended, running])
+      before[runId] = (await call(first.url, "GET", `/v1/runs/${runId}`)).json;
+    assert.deepEqual(before[ended]!.scores.usage, {
+      input_tokens: 2100,
+      output_tokens: 210,
+      cost: 0.375,
+      score_per_1k_tokens: 1000 / 2310,
+      score_per_cost: 1 / 0.375,
+    });
+    const engineerUsage = (view: RunView) =>
+      view.scores.agents.find((a) => a.agent_id === "engineer-1")!.usage;
+    assert.deepEqual(engineerUsage(before[running]!), {
+      commands: 1,
+      input_tokens: 700,
+      output_tokens: 70,
+      cost: 0.125,
+    });
+    const log = await spectate(first.url, ended);
+    const db = new Database(join(dataDir, STORE_FILE), { readonly: true });
+    // The kill comes once both runs' scores are on disk, and the ended run's end.
+    await waitFor("the views on disk", async () => {
+      const stored = db.prepare("SELECT view, ended_order FROM runs WHERE run_id = ?");
+      const onDisk = (runId: string) => stored.get(runId) as { view: string; ended_order: number | null };
+      const written = [ended, running].every(
+        (runId) =>
+          JSON.stringify(JSON.parse(onDisk(runId).view).scores) === JSON.stringify(before[runId]!.scores),
+      );
+      return written && onDisk(ended).ended_order !== null ? true : undefined;
+    });
+    db.close();
+    first.child.kill("SIGKILL");
+    await once(first.child, "exit");
+
+    const second = await serve(dataDir);
+    const afterEnded = (await call(second.url, "GET", `/v1/runs/${ended}`)).json;
+    assert.deepEqual(afterEnded, before[ended], "the same view, usage totals and all");
+    const again = await spectate(second.url, ended);
+    assert.deepEqual(again.events, log.events, "the same events, each decision's usage with it");
+    assert.deepEqual(
+      again.events.flatMap((e) => (e.kind === "decision" && e.receipt ? [e.usage] : [])),
+      [spent, spent, spent],
+    );
+    const afterRunning = (await call(second.url, "GET", `/v1/runs/${running}`)).json;
+    assert.equal(afterRunning.status, "interrupted");
+    assert.deepEqual(afterRunning.scores, before[running]!.scores, "the totals as they stood at the kill");
+    second.child.kill("SIGTERM");
+    await once(second.child, "exit");
   });
 });

@@ -172,11 +172,21 @@ class AgentSession:
         return None if status == 204 else envelope
 
     def submit(
-        self, envelope: Dict[str, Any], payload: Dict[str, Any], command_id: Optional[str] = None
+        self,
+        envelope: Dict[str, Any],
+        payload: Dict[str, Any],
+        command_id: Optional[str] = None,
+        usage: Optional[Dict[str, Any]] = None,
     ) -> Dict[str, Any]:
-        """Answers an envelope; retries keep the same command_id."""
+        """Answers an envelope; retries keep the same command_id.
+
+        `usage` ({"input_tokens", "output_tokens", "cost"?}) is what the agent spent since its last
+        accepted command; the server counts it if it accepts this one.
+        """
         body = {"command_id": command_id or str(uuid.uuid4()), "observation_id": envelope["observation_id"]}
         body.update(payload)
+        if usage is not None:
+            body["usage"] = usage
         _, receipt = self._authed(lambda: ("POST", self._path + "/commands", {}, body))
         if receipt["status"] != "rejected":
             self.answered_seq = max(self.answered_seq, int(envelope["seq"]))
@@ -446,6 +456,19 @@ class WarrenClient:
 Decide = Callable[[Dict[str, Any]], Dict[str, Any]]
 
 
+def _add_usage(a: Optional[Dict[str, Any]], b: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
+    """Two usages as one (a refused try's carried into the next command): a cost when either has one."""
+    if a is None or b is None:
+        return a if b is None else b
+    total = {
+        "input_tokens": a["input_tokens"] + b["input_tokens"],
+        "output_tokens": a["output_tokens"] + b["output_tokens"],
+    }
+    if "cost" in a or "cost" in b:
+        total["cost"] = a.get("cost", 0) + b.get("cost", 0)
+    return total
+
+
 def excluded_by_affordances(affordances: List[Dict[str, Any]], payload: Dict[str, Any]) -> Optional[str]:
     """Why the envelope's affordances exclude this payload, or None when they allow it.
 
@@ -481,9 +504,12 @@ def play_agent(
 
     `decide` gets {"envelope", "briefing", "rejection"} (rejection: why the previous try for this
     envelope was rejected, or None) and returns one payload: {"action": ..., "args": {...}},
-    {"sleep_ms": N} or {"noop": True}. A payload the envelope's affordances exclude is never
-    sent: it counts as a rejection. After `tries_per_observation` rejections it answers noop.
+    {"sleep_ms": N} or {"noop": True}, with "usage" beside it when the agent knows what it spent.
+    A payload the envelope's affordances exclude is never sent: it counts as a rejection. After
+    `tries_per_observation` rejections it answers noop. Usage goes with the next command the
+    server accepts, so the tries it did not accept are counted too.
     """
+    unreported = None  # type: Optional[Dict[str, Any]]
     try:
         claim = session.claim()
         briefing = session.briefing(claim["briefing_revision"])
@@ -496,15 +522,20 @@ def play_agent(
             attempt = 0
             while True:
                 if attempt < tries_per_observation:
-                    payload = decide({"envelope": envelope, "briefing": briefing, "rejection": rejection})
+                    decided = decide({"envelope": envelope, "briefing": briefing, "rejection": rejection})
+                    payload = dict(decided)
                 else:
                     payload = {"noop": True}
+                unreported = _add_usage(unreported, payload.pop("usage", None))
                 excluded = excluded_by_affordances(envelope["affordances"], payload)
                 if excluded is not None:
                     rejection = excluded
                     attempt += 1
                     continue
-                receipt = session.submit(envelope, payload)
+                carried, unreported = unreported, None
+                receipt = session.submit(envelope, payload, usage=carried)
+                if receipt["status"] not in ("accepted", "duplicate"):
+                    unreported = _add_usage(unreported, carried)
                 if on_receipt is not None:
                     on_receipt(receipt, envelope)
                 if receipt["status"] != "rejected":

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import type { Briefing, CommandPayload, Envelope, Receipt } from "../protocol/index.js";
+import type { Briefing, CommandPayload, Envelope, Receipt, Usage } from "../protocol/index.js";
 import { excludedByAffordances } from "./affordance-check.js";
 import { type AgentSession, RunEndedError } from "./agent-session.js";
+import { UnreportedUsage } from "./unreported-usage.js";
 
 export interface DecisionContext {
   envelope: Envelope;
@@ -13,7 +14,10 @@ export interface DecisionContext {
   rejection?: string;
 }
 
-export type Decide = (context: DecisionContext) => CommandPayload | Promise<CommandPayload>;
+/** A decision, with what the agent spent making it when it knows (its model's tokens and cost). */
+export type DecidedCommand = CommandPayload & { usage?: Usage };
+
+export type Decide = (context: DecisionContext) => DecidedCommand | Promise<DecidedCommand>;
 
 export interface PlayOptions {
   /** Long-poll wait in seconds (default 25; the server caps it). */
@@ -27,7 +31,8 @@ export interface PlayOptions {
  * The observe → decide → submit loop until the run ends: claims (or resumes) the lease, reads
  * the briefing (refetched only when an envelope names a new revision), answers every observation
  * with one command. A decision the envelope's affordances exclude is never sent: it counts as a
- * rejected try. Resolves with the run's terminal status.
+ * rejected try. The usage a decision reports goes with the next command the server accepts, so
+ * tries that were not accepted are counted too. Resolves with the run's terminal status.
  */
 export async function playAgent(
   session: AgentSession,
@@ -36,6 +41,7 @@ export async function playAgent(
 ): Promise<string> {
   const tries = options.triesPerObservation ?? 3;
   try {
+    const unreported = new UnreportedUsage();
     const claim = await session.claim();
     let briefing = await session.briefing(claim.briefing_revision);
     for (;;) {
@@ -44,14 +50,18 @@ export async function playAgent(
       briefing = await session.briefing(envelope.briefing_revision);
       let rejection: string | undefined;
       for (let attempt = 0; ; attempt++) {
-        const payload: CommandPayload =
+        const { usage, ...payload }: DecidedCommand =
           attempt < tries ? await decide({ envelope, briefing, rejection }) : { noop: true };
+        unreported.add(usage);
         const excluded = excludedByAffordances(envelope.affordances, payload);
         if (excluded) {
           rejection = excluded;
           continue;
         }
-        const receipt = await session.submit(envelope, payload, randomUUID());
+        const commandId = randomUUID();
+        const receipt = await unreported.carry((usage) =>
+          session.submit(envelope, payload, commandId, usage),
+        );
         options.onReceipt?.(receipt, envelope);
         if (receipt.status !== "rejected") break;
         rejection = receipt.detail;

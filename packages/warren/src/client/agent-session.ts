@@ -6,6 +6,7 @@ import type {
   Envelope,
   Receipt,
   ReleaseResponse,
+  Usage,
 } from "../protocol/index.js";
 import { backoffMs, sleep } from "./backoff.js";
 import { type HttpTransport, isTransient, WarrenHttpError } from "./http.js";
@@ -94,13 +95,20 @@ export class AgentSession {
   /**
    * Answers an envelope. The command_id is minted once and reused for every retry, so a retry
    * after a lost response is a duplicate of the accepted command, never a second command.
+   * `usage` is what the agent spent since its last accepted command (counted if this one is accepted).
    */
   async submit(
     envelope: Envelope,
     payload: CommandPayload,
     commandId: string = randomUUID(),
+    usage?: Usage,
   ): Promise<Receipt> {
-    const body = { command_id: commandId, observation_id: envelope.observation_id, ...payload };
+    const body = {
+      command_id: commandId,
+      observation_id: envelope.observation_id,
+      ...payload,
+      ...(usage ? { usage } : {}),
+    };
     const response = await this.authed(() =>
       this.http.request<Receipt>("POST", `${this.path}/commands`, { ...this.q(), body }),
     );

@@ -23,8 +23,15 @@ export type {
   RunView,
   ScenarioInfo,
   SpectatorFrame,
+  Usage,
 } from "../protocol/index.js";
-export { type Decide, type DecisionContext, type PlayOptions, playAgent } from "./agent-loop.js";
+export {
+  type Decide,
+  type DecidedCommand,
+  type DecisionContext,
+  type PlayOptions,
+  playAgent,
+} from "./agent-loop.js";
 export { AgentSession, type AgentSessionOptions, RunEndedError } from "./agent-session.js";
 export { WarrenHttpError } from "./http.js";
 export { type SpectateOptions, spectate } from "./spectate.js";

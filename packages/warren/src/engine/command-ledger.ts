@@ -1,7 +1,8 @@
 import { judgePayload } from "./command-payload.js";
+import { USAGE_CHARS } from "./command-usage.js";
 import type { Resolution } from "./simulation.js";
 import type { ToolDefinition } from "./tool.js";
-import type { Decision, Receipt, Verdict } from "./types.js";
+import type { Decision, Receipt, Usage, Verdict } from "./types.js";
 
 type ObservationState =
   | { state: "outstanding" }
@@ -10,6 +11,18 @@ type ObservationState =
 
 /** Closed observations (and the commands that answered them) a ledger remembers by default. */
 export const DEFAULT_KEPT_CLOSED_OBSERVATIONS = 10_000;
+
+/** An accepted command as the ledger remembers it: whose it is, its receipt and the usage it reported. */
+interface AcceptedCommand {
+  agentId: string;
+  receipt: Receipt;
+  usage?: Usage;
+}
+
+/** A remembered accepted command's size: its ids (the command id twice, as key and in the receipt), fixed fields and usage. */
+function acceptedSize({ receipt, usage }: AcceptedCommand): number {
+  return 2 * receipt.command_id.length + 2 * receipt.observation_id.length + 160 + (usage ? USAGE_CHARS : 0);
+}
 
 /**
  * The remote agents' observations and the commands that answered them. Acceptance is
@@ -20,14 +33,9 @@ export const DEFAULT_KEPT_CLOSED_OBSERVATIONS = 10_000;
  * are forgotten with their commands. A command for a forgotten observation is `stale` (it was
  * closed long ago), and a forgotten command's receipt is no longer found.
  */
-/** A remembered accepted command's size: its ids (the command id twice, as key and in the receipt) and fixed fields. */
-function acceptedSize(receipt: Receipt): number {
-  return 2 * receipt.command_id.length + 2 * receipt.observation_id.length + 160;
-}
-
 export class CommandLedger {
   private readonly observations = new Map<string, ObservationState>();
-  private readonly accepted = new Map<string, { agentId: string; receipt: Receipt }>();
+  private readonly accepted = new Map<string, AcceptedCommand>();
   /** Closed observation ids, oldest first, from `closedStart` on. */
   private closed: string[] = [];
   private closedStart = 0;
@@ -56,7 +64,8 @@ export class CommandLedger {
 
   /**
    * Judges a command, in the spec's order: duplicate, unknown observation, closure, payload.
-   * An accepted command comes back with its decision for the simulation.
+   * An accepted command comes back with its decision for the simulation; its usage is kept with
+   * it and logged with its decision, so usage counts once, with the one command accepted.
    */
   judge(
     agentId: string,
@@ -68,6 +77,7 @@ export class CommandLedger {
       outstanding: string | undefined;
       runStatus: string;
     },
+    usage?: Usage,
   ): { receipt: Receipt; decision?: Decision } {
     const verdict = (status: Verdict, detail: string) => ({
       receipt: {
@@ -123,8 +133,9 @@ export class CommandLedger {
       outcome: "pending",
       outcome_reason: "",
     };
-    this.accepted.set(commandId, { agentId, receipt });
-    this.acceptedBytes += acceptedSize(receipt);
+    const entry: AcceptedCommand = usage ? { agentId, receipt, usage } : { agentId, receipt };
+    this.accepted.set(commandId, entry);
+    this.acceptedBytes += acceptedSize(entry);
     this.observations.set(observationId, { state: "answered", commandId });
     this.closed.push(observationId);
     return { receipt: { ...receipt }, decision: judged.decision };
@@ -143,10 +154,11 @@ export class CommandLedger {
   }
 
   /**
-   * Fills in the outcome of an accepted command as its batch resolves; returns its receipt, or
-   * undefined when no remote command answered the observation (a runner's, or an expired one).
+   * Fills in the outcome of an accepted command as its batch resolves; returns its receipt and
+   * usage, or undefined when no remote command answered the observation (a runner's, or an
+   * expired one).
    */
-  settle(resolution: Resolution): Receipt | undefined {
+  settle(resolution: Resolution): { receipt: Receipt; usage?: Usage } | undefined {
     const state = this.observations.get(resolution.observationId);
     const entry = state?.state === "answered" ? this.accepted.get(state.commandId) : undefined;
     if (entry) {
@@ -154,7 +166,7 @@ export class CommandLedger {
       entry.receipt.outcome_reason = resolution.reason;
     }
     this.forgetOldest();
-    return entry && { ...entry.receipt };
+    return entry && { receipt: { ...entry.receipt }, ...(entry.usage ? { usage: entry.usage } : {}) };
   }
 
   private wasForgotten(agentId: string, observationId: string): boolean {
@@ -171,7 +183,7 @@ export class CommandLedger {
       if (state?.state === "answered") {
         const entry = this.accepted.get(state.commandId);
         if (entry?.receipt.outcome === "pending") break;
-        if (entry) this.acceptedBytes -= acceptedSize(entry.receipt);
+        if (entry) this.acceptedBytes -= acceptedSize(entry);
         this.accepted.delete(state.commandId);
       }
       this.observations.delete(id);

@@ -13,7 +13,7 @@ export const MAX_NAME_CHARS = 64;
 export const MAX_ARGS_FIELDS = 32;
 /** args written as JSON. */
 export const MAX_ARGS_JSON_CHARS = 4096;
-/** Fields in a command (it has at most four that mean something). */
+/** Fields in a command (it has at most five that mean something). */
 export const MAX_COMMAND_FIELDS = 8;
 
 /** The first limit the command passes, as the sentence of its 422; "" when it keeps within them. */
@@ -26,7 +26,7 @@ export function commandLimitProblem(command: Record<string, unknown>): string {
   }
   const fields = Object.keys(command);
   if (fields.length > MAX_COMMAND_FIELDS) {
-    return `a command has ${fields.length} fields; at most ${MAX_COMMAND_FIELDS} are allowed (command_id, observation_id and one of action with args, sleep_ms or noop)`;
+    return `a command has ${fields.length} fields; at most ${MAX_COMMAND_FIELDS} are allowed (command_id, observation_id, one of action with args, sleep_ms or noop, and usage)`;
   }
   const longField = fields.find((f) => f.length > MAX_NAME_CHARS);
   if (longField !== undefined) {

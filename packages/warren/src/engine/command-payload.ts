@@ -9,7 +9,8 @@ import type { Decision, ToolArgs } from "./types.js";
  */
 
 export const MAX_SLEEP_MS = 86_400_000;
-const FIELDS = new Set(["command_id", "observation_id", "action", "args", "sleep_ms", "noop"]);
+/** `usage` is checked before the payload (command-usage.ts): it is no part of the decision. */
+const FIELDS = new Set(["command_id", "observation_id", "usage", "action", "args", "sleep_ms", "noop"]);
 
 export type PayloadJudgement = { ok: true; decision: Decision } | { ok: false; detail: string };
 
@@ -20,7 +21,7 @@ export function judgePayload(
   const unknown = Object.keys(body).filter((k) => !FIELDS.has(k));
   if (unknown.length > 0) {
     return fail(
-      `unknown field ${unknown.map((k) => `"${k}"`).join(", ")}; a command has command_id, observation_id and one of action (with args), sleep_ms or noop`,
+      `unknown field ${unknown.map((k) => `"${k}"`).join(", ")}; a command has command_id, observation_id, one of action (with args), sleep_ms or noop, and optionally usage`,
     );
   }
   const forms = (["action", "sleep_ms", "noop"] as const).filter((k) => k in body);

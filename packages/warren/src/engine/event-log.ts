@@ -1,6 +1,7 @@
 import { createHash, type Hash } from "node:crypto";
+import { USAGE_CHARS } from "./command-usage.js";
 import type { RunEvent } from "./events.js";
-import type { Receipt } from "./types.js";
+import type { Receipt, Usage } from "./types.js";
 
 /** What an event's fixed fields (cursor, sim, time, the field names) add to its data's size. */
 const EVENT_OVERHEAD_CHARS = 64;
@@ -28,11 +29,24 @@ export class EventLog {
 
   constructor(private readonly maxRetained = Number.POSITIVE_INFINITY) {}
 
-  /** `receipt` (a remote command's, on its decision) is kept beside the data, out of the hash. */
-  append(sim: boolean, simTimeMs: number, kind: string, data: object, receipt?: Receipt): RunEvent {
+  /**
+   * `remote` (a remote command's receipt and the usage it reported, on its decision) is kept
+   * beside the data, out of the hash.
+   */
+  append(
+    sim: boolean,
+    simTimeMs: number,
+    kind: string,
+    data: object,
+    remote?: { receipt: Receipt; usage?: Usage },
+  ): RunEvent {
     // The log stores what it is given; the simulation and the run type each kind's data.
     const event = { cursor: ++this.cursor, sim, sim_time_ms: simTimeMs, kind, data } as RunEvent;
-    if (receipt && event.sim) event.receipt = receipt;
+    const receipt = remote?.receipt;
+    if (receipt && event.sim) {
+      event.receipt = receipt;
+      if (remote.usage) event.usage = remote.usage;
+    }
     let line: string | undefined;
     if (sim) {
       // Hashing in chunks: one update per line costs more than the hashing itself.
@@ -45,7 +59,8 @@ export class EventLog {
       const size =
         (line?.length ?? kind.length + JSON.stringify(data).length) +
         EVENT_OVERHEAD_CHARS +
-        (receipt ? RECEIPT_OVERHEAD_CHARS + receipt.command_id.length + receipt.outcome_reason.length : 0);
+        (receipt ? RECEIPT_OVERHEAD_CHARS + receipt.command_id.length + receipt.outcome_reason.length : 0) +
+        (remote?.usage ? USAGE_CHARS : 0);
       this.events.push(event);
       this.sizes.push(size);
       this.keptBytes += size;

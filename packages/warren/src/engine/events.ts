@@ -9,6 +9,7 @@ import type {
   RunScores,
   RunStatus,
   ToolArgs,
+  Usage,
   Verdict,
   WakeReason,
 } from "./types.js";
@@ -117,6 +118,8 @@ export type SimEvent = {
     data: Exact<SimEventData[K]>;
     /** On a remote agent's decision: its command's receipt, outcome settled (not hashed). */
     receipt?: Receipt;
+    /** With the receipt, when the command reported usage (not hashed). */
+    usage?: Usage;
   };
 }[SimEventKind];
 
@@ -127,6 +130,7 @@ export type DriverEvent = {
     kind: K;
     data: Exact<DriverEventData[K]>;
     receipt?: never;
+    usage?: never;
   };
 }[DriverEventKind];
 

@@ -3,6 +3,7 @@ import { BRIEFING_REVISION, buildBriefing } from "./briefing.js";
 import { type Clock, realClock } from "./clock.js";
 import { CommandLedger } from "./command-ledger.js";
 import { commandLimitProblem } from "./command-limits.js";
+import { usageOf } from "./command-usage.js";
 import { renderText } from "./envelope-text.js";
 import { RunError } from "./errors.js";
 import { EventLog } from "./event-log.js";
@@ -356,7 +357,7 @@ export class Run {
   /**
    * Judges a command from a remote agent and returns its receipt. Throws RunError
    * "unprocessable_command" when command_id or observation_id is not a string (nothing to
-   * deduplicate on), "unknown_agent" or "not_remote".
+   * deduplicate on) or its usage is malformed, "limit_exceeded", "unknown_agent" or "not_remote".
    */
   submit(agentId: string, body: unknown): Receipt {
     this.requireAgent(agentId);
@@ -386,13 +387,21 @@ export class Run {
         "command_id must not be empty: mint one per command (a UUID, say) and reuse it only to retry that command",
       );
     }
+    const usage = usageOf(command);
     const commandId = command.command_id as string;
     const observationId = command.observation_id as string;
-    const { receipt, decision } = this.ledger.judge(agentId, commandId, observationId, command, {
-      tools: this.sim.toolsByAgent.get(agentId)!,
-      outstanding: this.envelopes.get(agentId)?.observation_id,
-      runStatus: this.runStatus,
-    });
+    const { receipt, decision } = this.ledger.judge(
+      agentId,
+      commandId,
+      observationId,
+      command,
+      {
+        tools: this.sim.toolsByAgent.get(agentId)!,
+        outstanding: this.envelopes.get(agentId)?.observation_id,
+        runStatus: this.runStatus,
+      },
+      usage,
+    );
     if (decision) {
       this.closeEnvelope(agentId);
       this.sim.answer(agentId, decision);

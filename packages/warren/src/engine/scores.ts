@@ -1,5 +1,6 @@
 import type { RunEvent } from "./events.js";
 import type { AgentScore, Controller, ObjectiveView, RunScores } from "./types.js";
+import { countUsage, runUsage } from "./usage-totals.js";
 
 /**
  * A run's scores, kept up to date from its simulation events as they are logged (so asking for
@@ -38,6 +39,8 @@ export class ScoreKeeper {
         if (d.action !== undefined) score.actions++;
         // A refusal is part of its decision's event.
         if (d.refused !== undefined) score.refusals++;
+        // A remote command's usage rides on its decision, outside the hash.
+        if (event.usage) score.usage = countUsage(score.usage, event.usage);
         return;
       }
       case "message":
@@ -65,9 +68,14 @@ export class ScoreKeeper {
     const completed = met === objectives.length;
     const agents = [...this.byAgent.values()];
     const total = agents.reduce((sum, a) => sum + a.credits, 0);
+    const score = completed ? 1 : partialScore(total, this.steps);
+    const usage = runUsage(
+      score,
+      agents.map((a) => a.usage),
+    );
     return {
       completed,
-      score: completed ? 1 : partialScore(total, this.steps),
+      score,
       objectives_met: met,
       objectives_total: objectives.length,
       sim_time_ms: simTimeMs,
@@ -78,6 +86,7 @@ export class ScoreKeeper {
         ...a,
         contribution: total === 0 ? 0 : Math.round((a.credits / total) * 1000) / 1000,
       })),
+      ...(usage ? { usage } : {}),
     };
   }
 

@@ -201,6 +201,38 @@ export type Verdict = "accepted" | "duplicate" | "rejected" | "stale" | "expired
 /** The engine's adjudication of an accepted command. */
 export type Outcome = "none" | "pending" | "accepted" | "rejected" | "cancelled";
 
+/**
+ * What an agent spent thinking, as a command reports it: the tokens its model read and wrote
+ * since the agent's last accepted command, and what they cost (in the client's unit). Metadata
+ * about the agent, not a move in the world: it never changes the run's state or its log hash.
+ */
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+  cost?: number;
+}
+
+/** One agent's usage over a run: the sums over its accepted commands that reported one. */
+export interface AgentUsage {
+  /** Accepted commands that carried usage. */
+  commands: number;
+  input_tokens: number;
+  output_tokens: number;
+  /** The sum of the costs reported; null when none of its commands reported a cost. */
+  cost: number | null;
+}
+
+/** The team's usage over a run, and the run's score against it. */
+export interface RunUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cost: number | null;
+  /** score / (input + output tokens) × 1000; null with no tokens. */
+  score_per_1k_tokens: number | null;
+  /** score / cost; null with no cost, or a cost of 0. */
+  score_per_cost: number | null;
+}
+
 export interface Receipt {
   command_id: string;
   observation_id: string;
@@ -252,6 +284,8 @@ export interface AgentScore {
   credits: number;
   /** credits / every agent's credits, 0 when nobody has any. */
   contribution: number;
+  /** What its commands reported spending; only for an agent that reported some. */
+  usage?: AgentUsage;
 }
 
 export interface RunScores {
@@ -266,6 +300,8 @@ export interface RunScores {
   /** sim_time_ms / solution_sim_time_ms for a completed run; null otherwise. */
   time_ratio: number | null;
   agents: AgentScore[];
+  /** The agents' usage summed, with the score per 1,000 tokens and per unit of cost; only when some agent reported usage. */
+  usage?: RunUsage;
 }
 
 export interface AgentSummary {

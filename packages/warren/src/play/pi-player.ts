@@ -1,8 +1,9 @@
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { excludedByAffordances } from "../client/affordance-check.js";
 import { type AgentSession, RunEndedError } from "../client/agent-session.js";
+import { UnreportedUsage } from "../client/unreported-usage.js";
 import { MAX_SLEEP_MS } from "../engine/command-payload.js";
-import type { Briefing, CommandPayload, Envelope, ToolSpec } from "../protocol/index.js";
+import type { Briefing, CommandPayload, Envelope, ToolSpec, Usage } from "../protocol/index.js";
 import { writeCommand } from "./written-command.js";
 
 /** How much of an observation's time is kept back for sending the noop when pi thinks too long. */
@@ -42,6 +43,28 @@ function payloadOf(tool: string, params: Record<string, unknown>): CommandPayloa
   return { action: tool, args: params };
 }
 
+/** What one model call spent, as pi's assistant messages carry it (pi-ai's `Usage`). */
+interface PiUsage {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  cost: { total: number };
+}
+
+/**
+ * pi's usage as a command reports it: every token the model read (pi counts cache reads and
+ * writes apart from `input`), every token it wrote, and pi's cost from the model's prices in
+ * models.json (0 for a model that gives none).
+ */
+function usageOfPi(usage: PiUsage): Usage {
+  return {
+    input_tokens: usage.input + usage.cacheRead + usage.cacheWrite,
+    output_tokens: usage.output,
+    cost: usage.cost.total,
+  };
+}
+
 /** The briefing as pi reads it once, before the first observation. */
 function briefingText(briefing: Briefing): string {
   const objectives = briefing.objectives.map((o) => `- ${o.id}: ${o.description}`).join("\n");
@@ -61,6 +84,7 @@ function briefingText(briefing: Briefing): string {
  * noop, each tool call a command answering the observation waiting; each observation a message that
  * starts a run of pi. A run that thinks past the observation's deadline is aborted and a noop sent,
  * and the next message says so. The command id is the tool call's, so a call sent again is a duplicate.
+ * What pi's model calls spend goes with the next command the server accepts, as its usage.
  */
 export class PiPlayer {
   private ctx: ExtensionContext | undefined;
@@ -71,6 +95,7 @@ export class PiPlayer {
   private nudges = 0;
   private firstMessage = true;
   private settle: (() => void) | undefined;
+  private readonly unreported = new UnreportedUsage();
 
   constructor(
     private readonly pi: ExtensionAPI,
@@ -93,6 +118,12 @@ export class PiPlayer {
         },
       });
     }
+    this.pi.on("message_end", (event) => {
+      if (event.message.role === "assistant") this.unreported.add(usageOfPi(event.message.usage));
+    });
+    // pi hands its earlier events to extensions before any tool_call handler runs: with one, the
+    // usage of the message that calls a tool is counted before that tool's command is sent.
+    this.pi.on("tool_call", () => undefined);
     this.pi.on("session_start", (_event, ctx) => {
       this.ctx = ctx;
       void this.loop();
@@ -118,11 +149,7 @@ export class PiPlayer {
     const excluded = excludedByAffordances(envelope.affordances, payload);
     if (excluded) throw new Error(excluded);
     const written = writeCommand(payload, this.briefing.tool_catalog);
-    const receipt = await this.session.submit(
-      envelope,
-      payload,
-      `pi-${envelope.observation_id}-${toolCallId}`,
-    );
+    const receipt = await this.submit(envelope, payload, `pi-${envelope.observation_id}-${toolCallId}`);
     if (receipt.status === "rejected") throw new Error(`${written} was refused: ${receipt.detail}`);
     if (receipt.status === "stale" || receipt.status === "expired") {
       throw new Error(`${written} came too late (${receipt.status}): ${receipt.detail}. End your turn.`);
@@ -171,11 +198,7 @@ export class PiPlayer {
     if (timedOut && !this.answered) {
       this.answered = true;
       if (this.running) this.ctx?.abort();
-      const receipt = await this.session.submit(
-        envelope,
-        { noop: true },
-        `pi-${envelope.observation_id}-noop`,
-      );
+      const receipt = await this.submit(envelope, { noop: true }, `pi-${envelope.observation_id}-noop`);
       this.note = `You took too long on the observation at t=${envelope.sim_time_ms / 1000}s: a noop was sent for it (${receipt.status}).`;
       this.log(`${envelope.observation_id}: thought too long, noop ${receipt.status}`);
       // A message sent while the aborted run winds down would follow it and be lost.
@@ -183,6 +206,11 @@ export class PiPlayer {
     }
     this.session.answeredSeq = Math.max(this.session.answeredSeq, envelope.seq);
     this.current = undefined;
+  }
+
+  /** Sends a command with the usage not yet reported. */
+  private submit(envelope: Envelope, payload: CommandPayload, commandId: string) {
+    return this.unreported.carry((usage) => this.session.submit(envelope, payload, commandId, usage));
   }
 
   private async untilIdle(): Promise<void> {

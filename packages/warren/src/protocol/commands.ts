@@ -7,7 +7,9 @@ import {
   MAX_COMMAND_ID_CHARS,
   MAX_NAME_CHARS,
 } from "./limits.js";
+import { Usage } from "./usage.js";
 
+/** What every command form has: its ids, and the usage it may report. */
 const commandIds = {
   command_id: Type.String({
     minLength: 1,
@@ -18,6 +20,7 @@ const commandIds = {
     maxLength: MAX_COMMAND_ID_CHARS,
     description: "the observation this answers",
   }),
+  usage: Type.Optional(Usage),
 };
 const closedCommand = (title: string, description: string) => ({
   title,
@@ -61,7 +64,7 @@ export const CommandBody = Type.Unsafe<
 >({
   title: "CommandBody",
   oneOf: [ActionCommand, SleepCommand, NoopCommand],
-  description: `Exactly one of action (with args), sleep_ms or noop. Judged by the engine, never coerced: closure first (stale/expired), then payload (a rejected receipt with a teaching detail). A body without non-empty string command_id and string observation_id is 422 (unprocessable_command), and so is one past a limit (limit_exceeded: ids, the action, args' fields and size, at most ${MAX_COMMAND_FIELDS} fields in all), refused whole and named.`,
+  description: `Exactly one of action (with args), sleep_ms or noop, and optionally the usage the agent spent on it. Judged by the engine, never coerced: closure first (stale/expired), then payload (a rejected receipt with a teaching detail). A body without non-empty string command_id and string observation_id, or with a malformed usage, is 422 (unprocessable_command), and so is one past a limit (limit_exceeded: ids, the action, args' fields and size, usage's numbers, at most ${MAX_COMMAND_FIELDS} fields in all), refused whole and named.`,
 });
 
 /** What a command decides: exactly one of an action (with args), a sleep or a noop. */
@@ -70,7 +73,7 @@ export type CommandPayload =
   | { sleep_ms: number }
   | { noop: true };
 
-export type CommandBody = { command_id: string; observation_id: string } & CommandPayload;
+export type CommandBody = { command_id: string; observation_id: string; usage?: Usage } & CommandPayload;
 
 export const Verdict = Type.Enum(["accepted", "duplicate", "rejected", "stale", "expired"], {
   title: "Verdict",

@@ -35,7 +35,7 @@ export const ERRORS = {
   unsupported_media_type: { status: 415, detail: "the content type sent; send application/json" },
   unprocessable_command: {
     status: 422,
-    detail: "why the command cannot be judged (ids that are not strings)",
+    detail: "why the command cannot be judged (ids that are not strings, a malformed usage)",
   },
   limit_exceeded: { status: 422, detail: "the value and the limit it passed" },
   upgrade_required: { status: 426, detail: "that the route is a WebSocket" },

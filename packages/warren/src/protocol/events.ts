@@ -5,6 +5,7 @@ import { Receipt } from "./commands.js";
 import { ToolArgs, WakeReason } from "./observation.js";
 import { RunStatus } from "./runs.js";
 import { RunScores } from "./scores.js";
+import { Usage } from "./usage.js";
 
 /**
  * The run events a spectator reads, one schema per kind, so a generated client narrows a frame
@@ -132,7 +133,7 @@ const DESCRIPTIONS: Record<string, string> = {
   run_ended: "the simulation ended, completed or failed",
   wake: "an agent woke (a refused action's wake has no event: its decision's wakes_at_ms says when)",
   decision:
-    "an agent's decision, logged when its batch resolves; a remote agent's carries its command's receipt, outcome settled (outside the log hash)",
+    "an agent's decision, logged when its batch resolves; a remote agent's carries its command's receipt, outcome settled, and the usage the command reported (both outside the log hash)",
   action_started: "an action began; it takes until until_ms",
   action_ended: "a durative action finished, done or failed",
   objective: "an objective moved, completed or failed",
@@ -176,6 +177,7 @@ export type RunEventOfSchemas =
         kind: K;
         data: Static<SimEvents[K]>;
         receipt?: Receipt;
+        usage?: Usage;
       };
     }[keyof SimEvents]
   | {
@@ -196,14 +198,16 @@ export const RunEvent = Type.Unsafe<RunEvent>({
       sim_time_ms: Type.Integer(),
       kind: Type.String({ description: "what happened; each kind has its data (oneOf)" }),
       data: Type.Unknown({ description: "the kind's data" }),
-      // On a remote agent's decision event: its command's receipt, outcome settled; not hashed.
+      // On a remote agent's decision event: its command's receipt, outcome settled, and the usage
+      // the command reported; neither hashed.
       receipt: Type.Optional(Receipt),
+      usage: Type.Optional(Usage),
     },
     {
       title: "RunEvent",
       additionalProperties: false,
       description:
-        "one spectator text frame: a run event, its data declared by its kind. A decision event is logged when the batch resolves; a refused action is that one event, its data carrying `refused` (the sentence) and `wakes_at_ms` (when the agent wakes again; that wake has no event of its own), and, for a remote agent, `receipt` (its command's receipt, outcome settled; outside the log hash). A command that is not accepted is a `verdict` event (sim false), once per status and observation.",
+        "one spectator text frame: a run event, its data declared by its kind. A decision event is logged when the batch resolves; a refused action is that one event, its data carrying `refused` (the sentence) and `wakes_at_ms` (when the agent wakes again; that wake has no event of its own), and, for a remote agent, `receipt` (its command's receipt, outcome settled) and `usage` when the command reported one, both outside the log hash. A command that is not accepted is a `verdict` event (sim false), once per status and observation.",
     },
   ),
   oneOf: [

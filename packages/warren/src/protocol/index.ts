@@ -20,5 +20,6 @@ export * from "./runs.js";
 export * from "./scores.js";
 export * from "./spectator.js";
 export * from "./trajectory.js";
+export * from "./usage.js";
 export * from "./validate.js";
 export * from "./version.js";

@@ -22,6 +22,8 @@ export {
   MAX_COMMAND_ID_CHARS,
   MAX_NAME_CHARS,
 } from "../engine/command-limits.js";
+/** What one command may report as its usage (422 limit_exceeded past either). */
+export { MAX_USAGE_COST, MAX_USAGE_TOKENS } from "../engine/command-usage.js";
 /** Run ids, lease tokens and other ids a client sends in a path or query. */
 export const MAX_ID_CHARS = 128;
 /** Agents named in controlled_agents, or by npc_policy. */

@@ -1,5 +1,6 @@
 import { type Static, Type } from "typebox";
 import { Controller } from "./policies.js";
+import { AgentUsage, RunUsage } from "./usage.js";
 
 export const AgentScore = Type.Object(
   {
@@ -20,11 +21,13 @@ export const AgentScore = Type.Object(
       maximum: 1,
       description: "credits / every agent's credits; 0 when nobody has any",
     }),
+    usage: Type.Optional(AgentUsage),
   },
   {
     title: "AgentScore",
     additionalProperties: false,
-    description: "how one agent did, from the events of its run",
+    description:
+      "how one agent did, from the events of its run; `usage` only for an agent whose commands reported usage",
   },
 );
 export type AgentScore = Static<typeof AgentScore>;
@@ -49,7 +52,12 @@ export const RunScores = Type.Object(
         "sim_time_ms / solution_sim_time_ms for a completed run (1 is the solution's pace); null otherwise",
     }),
     agents: Type.Array(AgentScore),
+    usage: Type.Optional(RunUsage),
   },
-  { title: "RunScores", additionalProperties: false, description: "a run's scores beyond pass/fail" },
+  {
+    title: "RunScores",
+    additionalProperties: false,
+    description: "a run's scores beyond pass/fail; `usage` only when some agent reported usage",
+  },
 );
 export type RunScores = Static<typeof RunScores>;

@@ -1,12 +1,21 @@
 import { type PassRates, passRates, type TaskTrials } from "./pass-at-k.js";
+import {
+  type RowUsage,
+  rowUsage,
+  USAGE_COLUMNS,
+  type UsageDigest,
+  usageCells,
+  usageDigestOf,
+} from "./row-usage.js";
 import type { RunRecord } from "./run-record.js";
 import { wilsonInterval } from "./wilson.js";
 
 /**
  * One row of a sweep's table: a scenario played by one agent mix over every seed (its tasks). With
- * more than one trial a task, it has pass@k and pass^k too, k the trials of each task.
+ * more than one trial a task, it has pass@k and pass^k too, k the trials of each task; where some
+ * run of the sweep reported usage, the score against it.
  */
-export interface SummaryRow extends Partial<PassRates> {
+export interface SummaryRow extends Partial<PassRates>, Partial<RowUsage> {
   scenario: string;
   mix: string;
   runs: number;
@@ -40,7 +49,7 @@ export interface SweepSummary {
  * What the table needs of a run: a sweep keeps this of each run rather than its whole record, so
  * a sweep of a million runs does not hold a million records.
  */
-export interface RunDigest {
+export interface RunDigest extends UsageDigest {
   scenario: string;
   mix: string;
   seed: number;
@@ -67,12 +76,14 @@ export function digestOf(record: RunRecord): RunDigest {
     commands: record.commands,
     refusals: record.refusals,
     wall_time_ms: record.wall_time_ms,
+    ...usageDigestOf(record.scores),
   };
 }
 
 /**
  * The table of a sweep's runs, one row per (scenario, mix) in the order they first appear; with
- * `trials` above 1, each row's pass@k and pass^k at k = trials.
+ * `trials` above 1, each row's pass@k and pass^k at k = trials; with usage in some run, each row's
+ * score against it.
  */
 export function summarize(runs: readonly RunDigest[], trials = 1): SweepSummary {
   const groups = new Map<string, RunDigest[]>();
@@ -82,6 +93,7 @@ export function summarize(runs: readonly RunDigest[], trials = 1): SweepSummary 
     if (group) group.push(run);
     else groups.set(id, [run]);
   }
+  const withUsage = runs.some((r) => r.usage !== undefined);
   const rows = [...groups.values()].map((group): SummaryRow => {
     const won = group.filter((r) => r.success);
     return {
@@ -98,6 +110,7 @@ export function summarize(runs: readonly RunDigest[], trials = 1): SweepSummary 
       mean_commands: mean(group.map((r) => r.commands)),
       mean_refusals: mean(group.map((r) => r.refusals)),
       mean_wall_ms: mean(group.map((r) => r.wall_time_ms)),
+      ...(withUsage ? rowUsage(group) : {}),
     };
   });
   return {
@@ -143,8 +156,10 @@ const COLUMNS = [
 ];
 /** Where pass@k and pass^k go, when there are trials: beside the success rate. */
 const PASS_COLUMNS_AT = 5;
+/** Where the usage columns go, when there is usage: before the other means per run. */
+const USAGE_COLUMNS_AT = COLUMNS.indexOf("commands");
 
-/** The summary as an aligned text table (means per run; pass@k and pass^k means per task). */
+/** The summary as an aligned text table (means per run; pass@k and pass^k means per task; usage only when reported). */
 export function summaryTable(summary: SweepSummary): string {
   const percent = (x: number): string => `${(x * 100).toFixed(1)}%`;
   const rate = (x: number | null | undefined): string => (x == null ? "-" : percent(x));
@@ -153,6 +168,8 @@ export function summaryTable(summary: SweepSummary): string {
   const fixed = (x: number | null, digits: number): string => (x === null ? "-" : x.toFixed(digits));
   const k = summary.trials;
   const titles = [...COLUMNS];
+  const withUsage = summary.rows.some((row) => row.mean_score !== undefined);
+  if (withUsage) titles.splice(USAGE_COLUMNS_AT, 0, ...USAGE_COLUMNS);
   if (k !== undefined) titles.splice(PASS_COLUMNS_AT, 0, `pass@${k}`, "95% CI", `pass^${k}`, "95% CI");
   const lines = summary.rows.map((row) => {
     const cells = [
@@ -168,6 +185,7 @@ export function summaryTable(summary: SweepSummary): string {
       row.mean_refusals.toFixed(2),
       row.mean_wall_ms.toFixed(1),
     ];
+    if (withUsage) cells.splice(USAGE_COLUMNS_AT, 0, ...usageCells(row as RowUsage));
     if (k !== undefined) {
       const pass = [
         rate(row.pass_at_k),

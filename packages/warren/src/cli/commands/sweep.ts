@@ -20,7 +20,7 @@ export const sweepCommand: CliCommand = {
   usage:
     "warren sweep SCENARIO... [--seeds A-B] [--trials K] [--agents FILE] [--workers N] [--out DIR] [--trajectories DIR] [--json] [--queue redis://H:P]",
   summary:
-    "Play every (scenario, agent mix, seed) as one run, or as K with --trials K (trials 0 to K-1, told to the agents: random baselines and remote clients vary by it), in parallel or on a Redis queue; records to DIR/runs.jsonl (default DIR: sweeps/SCENARIO+... in the state folder, beside the kept runs), a summary table (with --trials, pass@K and pass^K over the seeds beside the success rate). --trajectories DIR writes each run played as a trajectory file there (SCENARIO.MIX.SEED.TRIAL.jsonl; not with --queue).",
+    "Play every (scenario, agent mix, seed) as one run, or as K with --trials K (trials 0 to K-1, told to the agents: random baselines and remote clients vary by it), in parallel or on a Redis queue; records to DIR/runs.jsonl (default DIR: sweeps/SCENARIO+... in the state folder, beside the kept runs), a summary table (with --trials, pass@K and pass^K over the seeds beside the success rate; when remote clients report their usage, the mean score per 1,000 tokens and per unit of cost). --trajectories DIR writes each run played as a trajectory file there (SCENARIO.MIX.SEED.TRIAL.jsonl; not with --queue).",
   async run(args, io) {
     const { values, positionals } = parseOptions(args, {
       seeds: { type: "string" },
