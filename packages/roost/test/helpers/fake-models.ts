@@ -2,7 +2,8 @@
  * Fake model servers the real coding-agent CLIs talk to offline: Anthropic Messages (SSE) for Claude
  * Code, OpenAI Responses (SSE) for Codex, OpenAI chat completions (SSE) for pi. Scripted from the last user text: `RUN <command>` asks
  * to run a shell command (the CLI's permission dialog; pi asks no one), anything else is answered `ANSWER: <text>`
- * (`SLOW` in it: after a while).
+ * (`SLOW` in it: after a while). Claude Code's and Codex's may instead be played by a test's
+ * `ToolScript`, which makes whatever tool calls it likes (an MCP server's, say).
  * Each task a CLI sends is kept in `tasks`, so a test can tell it reached the model once.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -18,6 +19,19 @@ export interface FakeModel {
 }
 
 type Json = Record<string, unknown>;
+
+/** A tool call a scripted model makes: the tool as the request listed it, and its input. */
+export interface ScriptedCall {
+  name: string;
+  input: Record<string, unknown>;
+}
+
+/**
+ * A model played by a test: given the tools a request offers (a Codex namespace's as
+ * `NAMESPACE__TOOL`, the way Claude Code names MCP tools) and the text of the tool result the
+ * request ends with (undefined when it starts a turn), the next call, or undefined to end the turn.
+ */
+export type ToolScript = (turn: { tools: string[]; result: string | undefined }) => ScriptedCall | undefined;
 
 function readBody(req: IncomingMessage): Promise<Json> {
   return new Promise((resolve) => {
@@ -128,6 +142,19 @@ function anthropicMessage(res: ServerResponse, block: Json, delta: Json, stopRea
   ]);
 }
 
+/** A tool result's text, whether the CLI gave it as a string or as parts. */
+function resultText(content: unknown): string {
+  return typeof content === "string" ? content : textOf(content);
+}
+
+/** The text of the tool result a Messages request ends with, if it ends with one. */
+function anthropicResult(messages: Json[]): string | undefined {
+  const content = messages.at(-1)?.content;
+  if (!Array.isArray(content)) return undefined;
+  const results = content.filter((part: Json) => part.type === "tool_result") as Json[];
+  return results.length === 0 ? undefined : results.map((part) => resultText(part.content)).join("\n");
+}
+
 function anthropicText(res: ServerResponse, text: string): void {
   anthropicMessage(res, { type: "text", text: "" }, { type: "text_delta", text }, "end_turn");
 }
@@ -143,7 +170,7 @@ function anthropicBash(res: ServerResponse, command: string): void {
 }
 
 /** Claude Code's model: `POST /v1/messages` (streamed), `HEAD /` for its reachability check. */
-export function startFakeAnthropic(): Promise<FakeModel> {
+export function startFakeAnthropic(script?: ToolScript): Promise<FakeModel> {
   const tasks: string[] = [];
   const turns: string[] = [];
   const server = createServer(async (req, res) => {
@@ -157,6 +184,19 @@ export function startFakeAnthropic(): Promise<FakeModel> {
     const { text, toolResult } = lastUser((body.messages as Json[]) ?? []);
     // A side call (the session title, a topic check) has no tools: it is not a turn.
     if (tools.length === 0) return anthropicText(res, JSON.stringify({ title: "Fake session title" }));
+    if (script) {
+      const messages = (body.messages as Json[]) ?? [];
+      const result = anthropicResult(messages);
+      if (result === undefined) tasks.push(taskIn(text));
+      const call = script({ tools: tools.map((t: Json) => String(t.name)), result });
+      if (!call) return anthropicText(res, "ANSWER: done");
+      return anthropicMessage(
+        res,
+        { type: "tool_use", id: newId("toolu"), name: call.name, input: {} },
+        { type: "input_json_delta", partial_json: JSON.stringify(call.input) },
+        "tool_use",
+      );
+    }
     if (toolResult) return anthropicText(res, "ANSWER: the command ran");
     const task = taskIn(text);
     tasks.push(task);
@@ -210,8 +250,28 @@ function responsesEvents(output: Json[]): [string, Json][] {
   return events;
 }
 
+/** The tools a Responses request offers, a namespace's (Codex's MCP servers) as `NAMESPACE__TOOL`. */
+function responsesTools(tools: Json[]): Map<string, { name: string; namespace?: string }> {
+  const named = new Map<string, { name: string; namespace?: string }>();
+  for (const tool of tools) {
+    if (tool.type === "namespace" && Array.isArray(tool.tools)) {
+      for (const inner of tool.tools as Json[]) {
+        const name = String(inner.name);
+        named.set(`${tool.name}__${name}`, { name, namespace: String(tool.name) });
+      }
+    } else if (typeof tool.name === "string") named.set(tool.name, { name: tool.name });
+  }
+  return named;
+}
+
+/** The text of the tool result a Responses request ends with, if it ends with one. */
+function responsesResult(input: Json[]): string | undefined {
+  const last = input.at(-1);
+  return last?.type === "function_call_output" ? resultText(last.output) : undefined;
+}
+
 /** Codex's model: `POST /v1/responses` (streamed). */
-export function startFakeResponses(): Promise<FakeModel> {
+export function startFakeResponses(script?: ToolScript): Promise<FakeModel> {
   const tasks: string[] = [];
   const turns: string[] = [];
   const server = createServer(async (req, res) => {
@@ -232,6 +292,23 @@ export function startFakeResponses(): Promise<FakeModel> {
     });
     const { text, toolResult } = lastUser(input);
     if (tools.length === 0) return sse(res, responsesEvents([message('{"title": "Fake session title"}')]));
+    if (script) {
+      const named = responsesTools(tools as Json[]);
+      const result = responsesResult(input);
+      if (result === undefined) tasks.push(taskIn(text));
+      const call = script({ tools: [...named.keys()], result });
+      if (!call) return sse(res, responsesEvents([message("ANSWER: done")]));
+      const tool = named.get(call.name) ?? { name: call.name };
+      const item = {
+        type: "function_call",
+        id: newId("fc"),
+        call_id: newId("call"),
+        ...tool,
+        arguments: JSON.stringify(call.input),
+        status: "completed",
+      };
+      return sse(res, responsesEvents([item]));
+    }
     if (toolResult) return sse(res, responsesEvents([message("ANSWER: the command ran")]));
     const task = taskIn(text);
     tasks.push(task);
