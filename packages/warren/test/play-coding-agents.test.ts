@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { WarrenClient } from "../src/client/index.js";
-import { engineerScript, startFakeAnthropic, startFakeResponses } from "./helpers/mcp-engineer-model.js";
+import { engineerScript, startFakeAnthropic, startFakeResponses } from "./helpers/engineer-models.js";
 import { engineerStart } from "./helpers/play-table.js";
 import { serverForSuite } from "./helpers/server.js";
 import { startWarren } from "./helpers/warren-process.js";

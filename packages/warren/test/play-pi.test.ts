@@ -5,30 +5,15 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { WarrenClient } from "../src/client/index.js";
 import { warrenPiProfile } from "../src/play/pi-profile.js";
-import { readCommand } from "../src/play/written-command.js";
 import type { ToolSpec } from "../src/protocol/index.js";
-import { engineerReply, engineerStart, roost, startWarrenServe } from "./helpers/play-table.js";
-
-/** What this test uses of the fake OpenAI-compatible model of roost's pi tests. */
-interface FakeModel {
-  baseUrl: string;
-  requests: { role: string; last: string; messages: unknown[] }[];
-  waitFor(
-    match: (request: FakeModel["requests"][number]) => boolean,
-    from?: number,
-    timeoutMs?: number,
-  ): Promise<FakeModel["requests"][number]>;
-  close(): Promise<void>;
-}
-type FakeAnswer = { text: string } | { tools: { name: string; args: Record<string, unknown> }[] };
-
-// roost's own fixture (pi is roost's dependency first), loaded by its path: it is outside this package.
-const { startFakeModel, fakeModelsJson } = (await import(
-  new URL("../../roost/test/fixtures/fake-openai.ts", import.meta.url).href
-)) as {
-  startFakeModel(script: (request: FakeModel["requests"][number]) => Promise<FakeAnswer>): Promise<FakeModel>;
-  fakeModelsJson(baseUrl: string): string;
-};
+import {
+  isObservation,
+  type PiFakeModel,
+  piAgentDir,
+  piEngineerAnswer,
+  startPiModel,
+} from "./helpers/engineer-models.js";
+import { engineerStart, roost, startWarrenServe } from "./helpers/play-table.js";
 
 /** Polls the run until it has ended; its view. */
 async function ended(client: WarrenClient, runId: string) {
@@ -41,40 +26,26 @@ async function ended(client: WarrenClient, runId: string) {
 
 describe("pi playing warren", () => {
   let warren: { url: string; stop(): void };
-  let model: FakeModel;
+  let model: PiFakeModel;
   let home = "";
   let piDir = "";
   let catalog: ToolSpec[] = [];
   before(async () => {
     catalog = (await engineerStart()).briefing.tool_catalog;
     home = mkdtempSync(join(tmpdir(), "warren-pi-"));
-    piDir = mkdtempSync(join(tmpdir(), "warren-pi-agent-"));
     // The fake model plays the engineer's plan from the observation in the last message; as the
     // lookout it thinks too long over its first observation, then answers noop.
-    model = await startFakeModel(async (request) => {
-      if (request.role !== "user" || !request.last.includes("[t="))
-        return { text: "waiting for the next observation" };
+    model = await startPiModel(async (request) => {
+      if (!isObservation(request)) return { text: "waiting for the next observation" };
       if (request.last.includes("(lookout-1, lookout)")) {
         if (request.last.includes("[t=0s]")) await new Promise((r) => setTimeout(r, 4000));
         return { tools: [{ name: "noop", args: {} }] };
       }
-      const read = readCommand(engineerReply(request.last), [], catalog);
-      if (!("payload" in read)) throw new Error(read.error);
-      const { payload } = read;
-      if ("noop" in payload) return { tools: [{ name: "noop", args: {} }] };
-      if ("sleep_ms" in payload) return { tools: [{ name: "sleep", args: { sleep_ms: payload.sleep_ms } }] };
-      return { tools: [{ name: payload.action, args: payload.args ?? {} }] };
+      return piEngineerAnswer(request, catalog);
     });
     // The fake model reports 1000 prompt and 10 completion tokens a call; these prices (per million)
     // make pi's cost of a call 0.5 + 0.25.
-    const models = JSON.parse(fakeModelsJson(model.baseUrl));
-    for (const m of models.providers.fake.models)
-      m.cost = { input: 500, output: 25_000, cacheRead: 0, cacheWrite: 0 };
-    writeFileSync(join(piDir, "models.json"), JSON.stringify(models));
-    writeFileSync(
-      join(piDir, "settings.json"),
-      JSON.stringify({ defaultProvider: "fake", defaultModel: "fake-model", quietStartup: true }),
-    );
+    piDir = piAgentDir(model.baseUrl, { input: 500, output: 25_000, cacheRead: 0, cacheWrite: 0 });
     // The daemon, and so its jobs, inherit this environment.
     process.env.PI_CODING_AGENT_DIR = piDir;
     process.env.PI_OFFLINE = "1";
