@@ -7,6 +7,8 @@ export interface RunLogFile {
   format: typeof RUN_LOG_FORMAT;
   scenario: string;
   seed: number;
+  /** The trial played (`--trial`), when not the first; a replay needs none: the draws are in the decisions. */
+  trial?: number;
   controlled_agents: string[];
   npc_policy: NpcPolicies;
   /** Refusals read differently in each mode, so a replay needs it (absent in older logs: "ready"). */

@@ -14,18 +14,20 @@ import { replayFile } from "../../web/pages.js";
 import { type RunRecord, recordRun } from "../../web/run-record.js";
 import { buildScene } from "../../web/scene.js";
 import { type CliCommand, type CliIo, UsageError } from "../command.js";
+import { parseCount } from "../parse-count.js";
 import { parseOptions, parseSeed } from "../parse-options.js";
 import { RUN_LOG_FORMAT, type RunLogFile } from "../run-log.js";
 
 export const runCommand: CliCommand = {
   name: "run",
   usage:
-    "warren run SCENARIO [--seed N] [--json] [--log FILE] [--html FILE] [--trajectory FILE] [--policy AGENT=POLICY]... [--affordances ready|all]",
+    "warren run SCENARIO [--seed N] [--trial T] [--json] [--log FILE] [--html FILE] [--trajectory FILE] [--policy AGENT=POLICY]... [--affordances ready|all]",
   summary:
     "Run a scenario headless, every agent on its solution runner unless --policy says otherwise (noop, random, greedy); print objectives, scores, times and the log hash. --trajectory FILE writes each decision with what its agent saw, as JSON lines for a trainer (docs/trajectories.md).",
   async run(args, io) {
     const { values, positionals } = parseOptions(args, {
       seed: { type: "string" },
+      trial: { type: "string" },
       policy: { type: "string", multiple: true },
       affordances: { type: "string" },
       json: { type: "boolean" },
@@ -36,6 +38,8 @@ export const runCommand: CliCommand = {
     if (positionals.length !== 1) throw new UsageError("name exactly one scenario");
     const scenario = positionals[0]!;
     const seed = parseSeed(values.seed as string | undefined, 1);
+    // A sweep's trial T of this seed, played alike: the random baseline draws as it did there.
+    const trial = parseCount("--trial", values.trial as string | undefined, 0, 0, 0xffffffff);
     const npcPolicy = parsePolicies((values.policy as string[] | undefined) ?? []);
     const affordances = (values.affordances as string | undefined) ?? "ready";
     if (affordances !== "ready" && affordances !== "all") {
@@ -47,6 +51,7 @@ export const runCommand: CliCommand = {
         runId: `${scenario}-${seed}`,
         scenario,
         seed,
+        trial,
         npcPolicy,
         affordances,
         pace: null,
@@ -82,6 +87,7 @@ export const runCommand: CliCommand = {
         format: RUN_LOG_FORMAT,
         scenario,
         seed,
+        ...(trial === 0 ? {} : { trial }),
         controlled_agents: [],
         npc_policy: npcPolicy,
         affordances: affordances as AffordanceMode,
