@@ -1,4 +1,4 @@
-// Claude Code jobs take up their conversations: after the daemon, the process host and
+// Claude Code and Codex jobs take up their conversations: after the daemon, the process host and
 // the program went down together, a reply starts the program resuming, and the request that reaches
 // the fake model carries the earlier turn. A conversation whose record is gone starts fresh with
 // the row saying so.
@@ -7,18 +7,21 @@ import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { type Message, waitFor } from "./helpers/daemon.js";
-import { type FakeModel, startFakeAnthropic } from "./helpers/fake-models.js";
+import { type FakeModel, startFakeAnthropic, startFakeResponses } from "./helpers/fake-models.js";
 import { killAll, processesMentioning } from "./helpers/leftovers.js";
-import { claudeProfile, cliProgram, projectFolder, realCliSuite } from "./helpers/real-clis.js";
+import { claudeProfile, cliProgram, codexProfile, projectFolder, realCliSuite } from "./helpers/real-clis.js";
 import { rowWhen } from "./helpers/terminal.js";
 
 interface Case {
-  name: "claude";
+  name: "claude" | "codex";
   model: () => Promise<FakeModel>;
   profile: (program: string, modelUrl: string, trusted: string[]) => { env: Record<string, string> };
 }
 
-const CASES: Case[] = [{ name: "claude", model: startFakeAnthropic, profile: claudeProfile }];
+const CASES: Case[] = [
+  { name: "claude", model: startFakeAnthropic, profile: claudeProfile },
+  { name: "codex", model: startFakeResponses, profile: codexProfile },
+];
 
 const START_MS = 60_000;
 

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 import {
   claudeResumeArgv,
+  codexResumeArgv,
   profileResumeArgv,
   withSessionId,
 } from "../src/daemon/conversations/resume-argv.js";
@@ -40,6 +41,17 @@ test("Claude Code resumes with --resume in place of the --session-id it was firs
     "aider",
     "--restore-chat-history",
     "--yes",
+  ]);
+});
+
+test("Codex resumes with its resume subcommand after the program's name, its options after it", () => {
+  assert.deepEqual(codexResumeArgv(["codex"], "01a2"), ["codex", "resume", "01a2"]);
+  assert.deepEqual(codexResumeArgv(["/opt/codex", "-c", 'model="o3"'], "01a2"), [
+    "/opt/codex",
+    "resume",
+    "01a2",
+    "-c",
+    'model="o3"',
   ]);
 });
 

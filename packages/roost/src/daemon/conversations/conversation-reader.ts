@@ -98,7 +98,9 @@ export class ConversationReader {
     };
     if (JSON.stringify(next) === JSON.stringify(job.conversation)) return;
     job.conversation = next;
-    this.state.saveSoon(job);
+    // Which record and session it is (what a resume needs) is kept at once; counts go with the next batch.
+    if (next.file !== record.file || next.sessionId !== record.sessionId) await this.state.save(job);
+    else this.state.saveSoon(job);
   }
 
   /** Looks for a live job's record: not before its process runs (its start time tells it from others'). */

@@ -1,5 +1,5 @@
 /**
- * How a job's program starts now: taking up its conversation (Claude Code's) when it had one (a reply to an ended
+ * How a job's program starts now: taking up its conversation (Claude Code's, Codex's) when it had one (a reply to an ended
  * job, a respawn, a restart after a crash, a job taken up after the daemon went), fresh on its
  * first start or when asked. A conversation whose record is gone cannot be resumed: the job starts
  * fresh and its row says so, never a silent loss.
@@ -10,13 +10,16 @@ import type { Job } from "../jobs/job.js";
 import { AppendedLines } from "./appended-lines.js";
 import { type ConversationRecord, newConversation } from "./conversation.js";
 import { recordPlace } from "./record-place.js";
-import { claudeResumeArgv, profileResumeArgv, withSessionId } from "./resume-argv.js";
+import { claudeResumeArgv, codexResumeArgv, profileResumeArgv, withSessionId } from "./resume-argv.js";
 import { takeLines } from "./session-record.js";
 import { SESSION_RECORDS } from "./session-records.js";
 
-/** Whether a job's program can take up its conversation when started again (Claude Code, a profile's `resume`). */
+/** How each program whose record roost reads is started resuming a conversation. */
+const RESUME_ARGV = { claude: claudeResumeArgv, codex: codexResumeArgv } as const;
+
+/** Whether a job's program can take up its conversation when started again (Claude Code, Codex, a profile's `resume`). */
 export function canResume(job: Pick<Job, "conversation" | "resumeArgs">): boolean {
-  return job.conversation?.program === "claude" || Boolean(job.resumeArgs);
+  return Boolean(job.conversation) || Boolean(job.resumeArgs);
 }
 
 /**
@@ -55,7 +58,7 @@ export async function launchCommand(job: Job): Promise<string[]> {
   const first = !job.started;
   job.started = true;
   const conversation = job.conversation;
-  if (conversation?.program === "claude") {
+  if (conversation) {
     const file = await recordFile(job, conversation);
     // Nothing found of it yet (its first start, or it never talked to its model): nothing to resume.
     if (file === null || conversation.sessionId === null) return commandOf(job);
@@ -69,7 +72,7 @@ export async function launchCommand(job: Job): Promise<string[]> {
       return commandOf(job);
     }
     job.resume = { resumed: true, note: null };
-    return claudeResumeArgv(job.command, conversation.sessionId);
+    return RESUME_ARGV[conversation.program](job.command, conversation.sessionId);
   }
   if (!job.resumeArgs || first) return job.command;
   job.resume = { resumed: true, note: null };

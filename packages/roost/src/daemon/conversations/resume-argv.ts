@@ -1,7 +1,7 @@
 /**
  * The command that starts a program taking up a conversation: built in for Claude Code
- * (`--resume ID` in place of the `--session-id ID` it was first given), a profile's own `resume`
- * arguments for any other program (after the program's name).
+ * (`--resume ID` in place of the `--session-id ID` it was first given) and Codex (its `resume ID`
+ * subcommand), a profile's own `resume` arguments for any other program (after the program's name).
  */
 
 function afterProgram(command: readonly string[], args: string[]): string[] {
@@ -12,6 +12,11 @@ export function claudeResumeArgv(command: readonly string[], sessionId: string):
   const at = command.indexOf("--session-id");
   if (at === -1) return afterProgram(command, ["--resume", sessionId]);
   return [...command.slice(0, at), "--resume", sessionId, ...command.slice(at + 2)];
+}
+
+/** Codex's TUI takes up a conversation by its `resume SESSION_ID` subcommand; its options follow. */
+export function codexResumeArgv(command: readonly string[], sessionId: string): string[] {
+  return afterProgram(command, ["resume", sessionId]);
 }
 
 export function profileResumeArgv(command: readonly string[], args: string[]): string[] {
