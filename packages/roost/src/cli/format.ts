@@ -33,12 +33,20 @@ export function rowsTable(rows: JobRow[], now = Date.now()): string {
     terminalSafe(says(row)),
   ]);
   const header = worktrees ? [...HEADER.slice(0, -1), WORKTREE_HEADER, HEADER.at(-1)!] : HEADER;
-  const table = [header, ...cells];
-  const widths = header.map((_, c) => Math.max(...table.map((line) => columns(line[c]!))));
+  return alignedTable([header, ...cells]);
+}
+
+/** Lines of cells as columns two spaces apart; the columns `right` names are aligned to the right. */
+export function alignedTable(table: string[][], right: ReadonlySet<number> = new Set()): string {
+  const widths = table[0]!.map((_, c) => Math.max(...table.map((line) => columns(line[c] ?? ""))));
   return table
     .map((line) =>
       line
-        .map((cell, c) => (c === line.length - 1 ? cell : cell + " ".repeat(widths[c]! - columns(cell))))
+        .map((cell, c) => {
+          const pad = " ".repeat(widths[c]! - columns(cell));
+          if (right.has(c)) return pad + cell;
+          return c === line.length - 1 ? cell : cell + pad;
+        })
         .join("  ")
         .trimEnd(),
     )

@@ -24,6 +24,7 @@ const COMMANDS: [name: string, load: () => Promise<Command>][] = [
   ["branches", async () => (await import("./commands/worktrees.js")).branches],
   ["rename", async () => (await import("./commands/rows.js")).rename],
   ["pin", async () => (await import("./commands/rows.js")).pin],
+  ["usage", async () => (await import("./commands/usage.js")).usage],
   ["tasks", async () => (await import("./commands/tasks.js")).tasks],
   ["schedule", async () => (await import("./commands/schedule.js")).schedule],
   ["events", async () => (await import("./commands/events.js")).events],

@@ -1,7 +1,7 @@
 /**
  * `roost.json` checked whole, against one schema for every section it has: the profiles, the
  * concierge's policy, the agent-to-agent reach and caps, pi's tools, the worktree settings, the
- * notify command, the hub's bell. A bad value is a finding naming the file and the key; the daemon
+ * notify command, the hub's bell, the price table. A bad value is a finding naming the file and the key; the daemon
  * logs each at start, and `roost doctor` lists them.
  * Each section's reader goes on reading the file on every use (an edit applies at once).
  */
@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { type Static, Type } from "typebox";
 import { Value } from "typebox/value";
 import { ANSWER_POLICIES, RoostError } from "../protocol/index.js";
+import { PricesSchema } from "./prices.js";
 import { loadProfiles } from "./profiles.js";
 import { checkWorktreeSetup } from "./worktree-settings.js";
 
@@ -61,6 +62,7 @@ export const RoostConfigSchema = Type.Object({
     ),
   ),
   hub: Type.Optional(Type.Object({ bell: Type.Optional(Flag) }, { description: "an object" })),
+  prices: Type.Optional(PricesSchema),
 });
 export type RoostConfig = Static<typeof RoostConfigSchema>;
 

@@ -1,10 +1,12 @@
 /**
  * Reads the session records of the terminal jobs whose programs keep them (Claude Code, Codex),
  * once a second, taking only what was appended since: each job's row gets the model, usage and
- * context its record says. A record not found yet, a line cut short, a line of a kind unknown: the
+ * context its record says, the usage priced by the model's entry in the price table (read once a
+ * round, so an edit of roost.json's prices applies within a second). A record not found yet, a line cut short, a line of a kind unknown: the
  * row waits or leaves it out; a line that should carry usage and does not read so makes the row's
  * usage unknown. Nothing here fails a job.
  */
+import { type ModelPrice, pricedUsage, readPrices } from "../../home/prices.js";
 import type { DaemonState } from "../jobs/daemon-state.js";
 import { isLive, type Job } from "../jobs/job.js";
 import { AppendedLines } from "./appended-lines.js";
@@ -58,15 +60,21 @@ export class ConversationReader {
 
   /** Reads every job's record once. */
   async readAll(): Promise<void> {
-    for (const job of [...this.state.jobs.values()]) {
-      if (!job.conversation) continue;
-      await this.readJob(job, job.conversation).catch((err) =>
+    const jobs = [...this.state.jobs.values()].filter((job) => job.conversation);
+    if (jobs.length === 0) return;
+    const prices = readPrices(this.state.paths.config);
+    for (const job of jobs) {
+      await this.readJob(job, job.conversation!, prices).catch((err) =>
         this.log(`roost: job ${job.id}: reading its session record failed: ${(err as Error).message}`),
       );
     }
   }
 
-  private async readJob(job: Job, record: ConversationRecord): Promise<void> {
+  private async readJob(
+    job: Job,
+    record: ConversationRecord,
+    prices: Record<string, ModelPrice>,
+  ): Promise<void> {
     const format = SESSION_RECORDS[record.program];
     let reading = this.readings.get(job.id);
     // A new conversation (a fresh start): the old record is done with.
@@ -92,7 +100,7 @@ export class ConversationReader {
       file: reading.file,
       sessionId: facts.sessionId ?? record.sessionId,
       model: facts.model,
-      usage: facts.usage,
+      usage: pricedUsage(facts.usage, facts.model, prices),
       context: facts.context,
       read: facts.read,
     };
