@@ -5,6 +5,7 @@
  */
 import type { JobRow } from "../protocol/rows.js";
 import { terminalSafe } from "../protocol/terminal-text.js";
+import { dollars } from "../protocol/usage-text.js";
 import { alignedTable } from "./format.js";
 
 export const USAGE_GROUPINGS = ["session", "profile", "day"] as const;
@@ -110,7 +111,7 @@ export function usageReport(
 const money = (group: UsageGroup) =>
   group.sessions === group.unknown || group.unpriced === group.sessions - group.unknown
     ? "—"
-    : `$${group.cost.toFixed(group.cost < 0.01 && group.cost > 0 ? 6 : 2)}`;
+    : dollars(group.cost);
 
 /** The report as a table, a line a group and the total, and what could not be counted said under it. */
 export function usageTable(report: UsageReport): string {

@@ -1,4 +1,5 @@
 import type { DescribeResult, RelatedJob } from "../protocol/index.js";
+import { usageLine } from "../protocol/usage-text.js";
 import { formatAge } from "./age.js";
 import { KEYED_CHOICES, wrapPlain } from "./ask-lines.js";
 import { boxLines, boxRoom, boxScroll } from "./box-view.js";
@@ -80,6 +81,7 @@ export function detailBody(detail: JobDetail, now: number, width: number): Detai
   body.push(field("state", `${state}${row.exitCode !== null ? ` · exit code ${row.exitCode}` : ""}`));
   if (row.error) body.push(field("error", red(oneLine(row.error))));
   if (row.summary) body.push(field("says", oneLine(row.summary)));
+  if (row.usage) body.push(field("usage", usageLine(row.usage)));
   const choices = askedLines(row, width, body);
   body.push(
     field(

@@ -1,5 +1,6 @@
 import { visibleWidth } from "@mariozechner/pi-tui";
 import type { JobRow } from "../protocol/rows.js";
+import { costToday, dollars } from "../protocol/usage-text.js";
 import { askLines } from "./ask-lines.js";
 import { hintLine, statusLine } from "./bottom-lines.js";
 import { boxLines, boxRoom, maxScroll, wrapText } from "./box-view.js";
@@ -173,13 +174,15 @@ function listLines(state: HubState, entries: Entry[], width: number, room: numbe
   return out.slice(0, room);
 }
 
-function titleLine(state: HubState, entries: Entry[], width: number): string {
+function titleLine(state: HubState, entries: Entry[], width: number, now: number): string {
   const total = state.rows.size;
   let waiting = 0;
   for (const row of state.rows.values()) if (isWaiting(row)) waiting++;
   const parts = [bold("roost hub"), `${total} session${total === 1 ? "" : "s"}`];
   if (waiting > 0) parts.push(bold(yellow(`${waiting} waiting`)));
   parts.push(dim(state.grouping === "dir" ? "by folder" : "by state"));
+  const today = costToday(state.rows.values(), now);
+  if (today !== null) parts.push(dim(`${dollars(today)} today`));
   if (state.filter !== "") {
     const shown = entries.filter((e) => e.kind === "row").length;
     parts.push(cyan(`filter "${state.filter}" (${shown})`));
@@ -232,7 +235,7 @@ export function renderHub(state: HubState, width: number, height: number, now: n
   // Set again by what is drawn below: the list's selected row, or the details.
   state.picks = new Map();
   const entries = shownEntries(state);
-  const lines = [titleLine(state, entries, width)];
+  const lines = [titleLine(state, entries, width, now)];
   if (state.connection !== "connected") lines.push(bannerLine(state, width));
   const pane = shownPane(state);
   const room = listHeight(state, height);

@@ -1,5 +1,6 @@
 import { truncateToWidth, visibleWidth } from "@mariozechner/pi-tui";
 import type { JobRow } from "../protocol/rows.js";
+import { dollars } from "../protocol/usage-text.js";
 import { worktreeLine } from "../protocol/worktree-text.js";
 import { formatAge } from "./age.js";
 import type { LineEditor } from "./line-editor.js";
@@ -40,11 +41,14 @@ function rowText(row: JobRow, parentName: string | null, showParent: boolean): s
   return oneLine(parts.join(" "));
 }
 
-/** What an agent runs, when it says (a pi job does): its model's id and how full its context is. */
+/** What an agent runs, when it says: its model's id, how full its context is, what it cost so far. */
 export function agentMeta(row: JobRow): string {
   const model = row.model ? row.model.slice(row.model.lastIndexOf("/") + 1) : "";
   const context = row.context ? `${Math.round(row.context.percent)}%` : "";
-  const meta = oneLine([model, context].filter(Boolean).join(" ")).slice(0, 30);
+  // The cost is kept whole; the model's id gives way to it.
+  const cost = row.usage?.cost !== undefined ? dollars(row.usage.cost) : "";
+  const head = oneLine([model, context].filter(Boolean).join(" ")).slice(0, cost ? 29 - cost.length : 30);
+  const meta = [head, cost].filter(Boolean).join(" ");
   return meta ? `${meta} ` : "";
 }
 
