@@ -19,6 +19,9 @@ export function launchLine(launch: Launch): string {
     .join(" ");
 }
 
+/** What a person installs to have each. */
+const PRODUCT: Record<CodingAgent, string> = { claude: "Claude Code", codex: "Codex", pi: "pi" };
+
 /** Runs the program on this terminal; its exit code. A program that is not there is said plainly. */
 function runOnTerminal(agent: CodingAgent, launch: Launch): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -31,7 +34,7 @@ function runOnTerminal(agent: CodingAgent, launch: Launch): Promise<number> {
       reject(
         Object.assign(
           new Error(
-            `${launch.command} was not found: install ${agent}, or name its program with --program PATH`,
+            `${launch.command} was not found: install ${PRODUCT[agent]}, or name its program with --program PATH`,
           ),
           { code: "agent_not_found" },
         ),
