@@ -97,4 +97,32 @@ describe("warren play --agent: the real Claude Code and Codex play through warre
       }
     });
   }
+
+  it("--dry-run prints the command line without the token's value; a program not there is said with what to install", async () => {
+    const dry = startWarren(
+      ["play", live.url, "run-9", "engineer-1", "--agent", "codex", "--print", "--dry-run", "--token", TOKEN],
+      undefined,
+    );
+    assert.equal((await dry.exited).code, 0, dry.stderr());
+    const line = dry.stdout();
+    assert.match(line, /^WARREN_TOKEN=… codex exec --skip-git-repo-check /);
+    assert.match(line, /mcp_servers\.warren\.args=\[[^\]]*"--run","run-9","--agent","engineer-1"\]/);
+    assert.match(line, /mcp_servers\.warren\.env_vars=\["WARREN_TOKEN"\]/);
+    assert.doesNotMatch(line, new RegExp(TOKEN));
+    const missing = startWarren([
+      "play",
+      live.url,
+      "run-9",
+      "engineer-1",
+      "--agent",
+      "claude",
+      "--program",
+      "/nowhere/claude",
+    ]);
+    assert.equal((await missing.exited).code, 1);
+    assert.match(
+      missing.stderr(),
+      /agent_not_found: \/nowhere\/claude was not found: install Claude Code, or name its program with --program PATH/,
+    );
+  });
 });
