@@ -99,10 +99,18 @@ describe("warren play --agent: the real Claude Code and Codex play through warre
   }
 
   it("--dry-run prints the command line without the token's value; a program not there is said with what to install", async () => {
-    const dry = startWarren(
-      ["play", live.url, "run-9", "engineer-1", "--agent", "codex", "--print", "--dry-run", "--token", TOKEN],
-      undefined,
-    );
+    const dry = startWarren([
+      "play",
+      live.url,
+      "run-9",
+      "engineer-1",
+      "--agent",
+      "codex",
+      "--print",
+      "--dry-run",
+      "--token",
+      TOKEN,
+    ]);
     assert.equal((await dry.exited).code, 0, dry.stderr());
     const line = dry.stdout();
     assert.match(line, /^WARREN_TOKEN=… codex exec --skip-git-repo-check /);
