@@ -16,21 +16,15 @@ import { Agent, request } from "node:http";
 import { fileURLToPath } from "node:url";
 import Fastify from "fastify";
 import { Run, type ScenarioDefinition } from "../src/engine/index.js";
-import { bridgeRepair } from "../src/scenarios/bridge_repair/scenario.js";
 import { bundledScenarios, type ScenarioCatalog, startServer } from "../src/server/index.js";
+import { endlessBridge } from "./endless-bridge.js";
 import { type Goal, judgeGoals } from "./goals.js";
+import { percentile } from "./percentile.js";
 
 const ROUND_TRIPS = Number(process.env.BENCH_ROUND_TRIPS ?? 2000);
 const AGENTS = 100;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
 
-/** bridge_repair without its time limit or deadlines, so a bench can answer thousands of wakes. */
-const endlessBridge: ScenarioDefinition = {
-  ...bridgeRepair,
-  name: "endless_bridge",
-  timeLimitMs: 1e12,
-  objectives: bridgeRepair.objectives.map((o) => ({ ...o, deadlineMs: null })),
-};
 /** The same valley with a hundred lookouts waiting at the depot. */
 const crowdedValley: ScenarioDefinition = {
   ...endlessBridge,
@@ -79,11 +73,6 @@ function send(url: string, method: string, body?: unknown): Promise<Sent> {
     req.on("error", reject);
     req.end(payload);
   });
-}
-
-function percentile(samples: number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
 const ms = (n: number): string => `${n.toFixed(3)} ms`;

@@ -9,7 +9,7 @@
  *   node --import tsx bench/sweep.ts
  */
 import { fork } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,6 +20,7 @@ import { processArgv, RunPool } from "../src/sweep/run-pool.js";
 import { runSweep } from "../src/sweep/sweep.js";
 import { planRuns, type RunSpec } from "../src/sweep/sweep-plan.js";
 import { redisMissing, startRedis } from "../test/helpers/redis-server.js";
+import { cpuMsOf } from "./process-cpu.js";
 
 const SCENARIOS = ["bridge_repair", "signal_relay", "harvest_rush"];
 const seeds = (from: number, count: number): number[] => Array.from({ length: count }, (_, i) => from + i);
@@ -37,17 +38,6 @@ const secondLong = (from: number, count: number): RunSpec[] =>
 const root = mkdtempSync(join(tmpdir(), "warren-bench-sweep-"));
 const quiet = { write: () => {}, isTTY: false };
 const cores = availableParallelism();
-const TICK_MS = 10; // /proc's clock ticks, 100 a second on Linux
-
-/** CPU ms a process has used, from /proc (Linux); undefined elsewhere or once it is gone. */
-function cpuMsOf(pid: number): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-  } catch {
-    return undefined;
-  }
-}
 
 const ownCpuMs = (): number => {
   const { user, system } = process.cpuUsage();
