@@ -139,6 +139,27 @@ describe("warren mcp", () => {
     );
   });
 
+  it("reports each command's outcome as the server judged it, a refusal's with its sentence", async () => {
+    // Every tool offered, so the engine itself refuses a repair at the workshop.
+    const { run_id: runId } = await new WarrenClient(live.url).createRun("bridge_repair", {
+      seed: 3,
+      controlled_agents: ["engineer-1"],
+      npc_policy: "solution",
+      affordances: "all",
+    });
+    const { client } = await mcpClient(["--run", runId, "--agent", "engineer-1"]);
+    await callTool(client, "observe");
+    const refused = await callTool(client, "repair");
+    const slept = await callTool(client, "sleep", { ms: 1000 });
+    const run = live.server.registry.get(runId).run;
+    const asJudged = (receipt: Receipt) => run.receipt("engineer-1", receipt.command_id);
+    assert.equal(refused.structured!.receipt!.outcome, "rejected", refused.text);
+    assert.notEqual(refused.structured!.receipt!.outcome_reason, "");
+    assert.deepEqual(refused.structured!.receipt, asJudged(refused.structured!.receipt!));
+    assert.equal(slept.structured!.receipt!.outcome, "accepted", slept.text);
+    assert.deepEqual(slept.structured!.receipt, asJudged(slept.structured!.receipt!));
+  });
+
   it("answers a call after the run ended plainly, as an error, without waiting", async () => {
     const runId = await engineerRun();
     const { client } = await mcpClient(["--run", runId, "--agent", "engineer-1"]);

@@ -72,7 +72,7 @@ export class McpSeat {
       }
       const next = await this.nextObservation();
       if (delivered()) this.current = next;
-      const judged = await this.judged(commandId, receipt);
+      const judged = await this.judged(commandId, receipt, envelope, next);
       const late = receipt.status === "stale" || receipt.status === "expired";
       const after = next ? `Next observation:\n${next.text}` : this.noneYet().text;
       return {
@@ -96,9 +96,20 @@ export class McpSeat {
     return envelope;
   }
 
-  /** The receipt with the outcome as it stands once the next observation came. */
-  private async judged(commandId: string, receipt: Receipt): Promise<Receipt> {
+  /**
+   * The receipt with the outcome as it stands once the next observation came. The observation
+   * right after the one answered is issued only once the command's batch resolved, and a refusal
+   * is in its outcomes, so it settles the outcome without asking the server; after a gap (an
+   * observation expired meanwhile) or with none yet, the server is asked.
+   */
+  private async judged(
+    commandId: string,
+    receipt: Receipt,
+    answered: Envelope,
+    next: Envelope | undefined,
+  ): Promise<Receipt> {
     if (receipt.status !== "accepted" && receipt.status !== "duplicate") return receipt;
+    if (next?.seq === answered.seq + 1) return { ...receipt, ...outcomeIn(next, answered.observation_id) };
     const now = await this.session.receipt(commandId).catch(() => receipt);
     return { ...now, status: receipt.status };
   }
@@ -114,6 +125,16 @@ export class McpSeat {
   private endedAnswer(status: string): ToolAnswer {
     return { text: `The run has ended (${status}): no command is taken any more.`, isError: true };
   }
+}
+
+/** The outcome of the command that answered `observationId`, from the observation after it. */
+function outcomeIn(next: Envelope, observationId: string): Pick<Receipt, "outcome" | "outcome_reason"> {
+  const refused = next.observation.outcomes.find(
+    (o) => o.observation_id === observationId && o.result === "refused",
+  );
+  return refused
+    ? { outcome: "rejected", outcome_reason: refused.reason }
+    : { outcome: "accepted", outcome_reason: "" };
 }
 
 function outcomeText(receipt: Receipt): string {
