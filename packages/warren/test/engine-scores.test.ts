@@ -68,7 +68,7 @@ test("random and greedy baselines are deterministic: same seed, same hash", asyn
   }
 });
 
-test("offering every affordance: every tool, every place, no suggestions, and refusals without advice", () => {
+test("offering every affordance: every tool, every place, no suggestions, and refusals without advice", (t) => {
   const { run } = remoteRun("bridge_repair", { seed: 3, controlled: ["engineer-1"], npcPolicy: "none" });
   const ready = new RemoteAgent(run, "engineer-1").envelope();
   assert.ok(!ready.affordances.some((a) => a.action === "repair"), "ready mode: repair is not ready yet");
@@ -81,6 +81,8 @@ test("offering every affordance: every tool, every place, no suggestions, and re
     affordances: "all",
   });
   all.start();
+  // On the wall clock it would wait a minute for its remote engineer, holding the file open.
+  t.after(() => all.dispose("the test is done"));
   const sam = new RemoteAgent(all, "engineer-1");
   const envelope = sam.envelope();
   assert.deepEqual(
