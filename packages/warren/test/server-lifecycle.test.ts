@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { connect } from "node:net";
 import { describe, it } from "node:test";
 import { WebSocket } from "ws";
 import { playBridgeEngineer } from "../examples/bridge-engineer.js";
@@ -120,5 +121,21 @@ describe("ended runs", () => {
     // The spectator saw the run end before its socket closed.
     assert.equal(await closed, 1000);
     assert.deepEqual(frames.at(-1)?.data?.status, "interrupted");
+  });
+
+  it("closes at once though a client holds a connection it never sent a request on", async () => {
+    const own = await startTestServer();
+    // As fetch does after an aborted request: a connection opened ahead, left unused.
+    const socket = connect(Number(new URL(own.url).port), "127.0.0.1");
+    await new Promise((resolve) => socket.once("connect", resolve));
+    // A closed server checks no header timeout any more: such a connection would hold it for good.
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise((resolve) => {
+      timer = setTimeout(resolve, 10_000, "still closing after 10 s");
+    });
+    const outcome = await Promise.race([own.close().then(() => "closed"), late]);
+    clearTimeout(timer);
+    socket.destroy();
+    assert.equal(outcome, "closed");
   });
 });

@@ -37,6 +37,7 @@ import { spectateRoutes } from "./routes/spectate.js";
 import { RunRegistry } from "./run-registry.js";
 import { RunStore } from "./run-store.js";
 import { bundledScenarios, type ScenarioCatalog } from "./scenario-catalog.js";
+import { trackUnusedConnections } from "./unused-connections.js";
 import { validatorCompiler } from "./validation.js";
 
 export interface ServerOptions {
@@ -125,6 +126,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<WarrenSe
     clientErrorHandler: answerClientError,
   });
   app.server.on("connect", answerConnect);
+  const endUnusedConnections = trackUnusedConnections(app.server);
   // A refused WebSocket upgrade (404, 409, 400...) is answered on a socket no HTTP parser reads
   // any more: close it once answered, or it stays open and holds the server's close.
   app.addHook("onResponse", (request, reply, done) => {
@@ -154,6 +156,8 @@ export async function buildServer(options: ServerOptions = {}): Promise<WarrenSe
   // Runs end first (this hook is added before the WebSocket plugin's own), so long polls answer and
   // spectators see the terminal status before their sockets close.
   app.addHook("preClose", async () => registry.disposeAll());
+  // Else the server's close waits a minute for a connection that never sent a request.
+  app.addHook("preClose", async () => endUnusedConnections());
   // After the runs ended and were written.
   if (store) app.addHook("onClose", async () => store.close());
   await app.register(websocket);
