@@ -89,6 +89,25 @@ const MEASURE = `(() => {
   return found;
 })()`;
 
+/**
+ * In the page: the run shown after each of its events in turn, from the start to the end (the end
+ * last, as the page opens), each drawn once more at the moment sought, then measured; the measures
+ * in order. One evaluation for the whole run: a round trip per event was most of the time.
+ */
+const EVERY_EVENT = `(async () => {
+  const player = globalThis.WarrenViewer.page.player;
+  const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+  const measures = [];
+  for (let at = 0; at <= player.events.length; at++) {
+    player.seek(at);
+    // Two frames: the page draws in the first, and what a resize of its header refits, in the second.
+    await frame();
+    await frame();
+    measures.push(${MEASURE});
+  }
+  return measures;
+})()`;
+
 export function mapLayoutSuite(width: number, height: number): void {
   const live = serverForSuite();
   const suite = browserForSuite();
@@ -105,51 +124,49 @@ export function mapLayoutSuite(width: number, height: number): void {
         runs.set(scenario.name, hosted.run.id);
       }
     });
-    it(`at ${width}×${height}: in every scenario, from start to end, no overlap, no label on a wall, the whole map seen`, async () => {
-      assert.equal(runs.size, 6, "six scenarios");
+
+    /** One scenario's run, in a page of its own, at every event; its line of the report. */
+    async function checkScenario(scenario: string, runId: string): Promise<string> {
       const page = await suite.browser.newPage({ viewport: { width, height } });
       const errors: string[] = [];
       page.on("pageerror", (error) => errors.push(error.message));
-      const report: string[] = [];
-      for (const [scenario, runId] of runs) {
-        await page.goto(`${live.url}/runs/${runId}`);
-        await page.waitForFunction("globalThis.WarrenViewer?.page?.mode === 'replay'", undefined, {
-          polling: 50,
-        });
-        const events = (await page.evaluate("WarrenViewer.page.player.events.length")) as number;
-        // The run at a few moments between its start and its end, the end last (as the page opens).
-        for (const at of Array.from({ length: events + 1 }, (_, i) => i)) {
-          await page.evaluate(`WarrenViewer.page.player.seek(${at})`);
-          // Drawn once more, at the moment sought.
-          await page.evaluate(
-            "new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))",
-          );
-          const seen = (await page.evaluate(MEASURE)) as Measure;
-          const where = `${scenario} at event ${at} of ${events}, ${width}×${height}`;
-          assert.ok(seen.labels > 0, `${where}: labels are shown`);
-          assert.deepEqual(seen.overlaps, [], `${where}: overlaps`);
-          assert.deepEqual(seen.onWalls, [], `${where}: labels on walls`);
-          assert.deepEqual(seen.dropped, [], `${where}: every label found a place`);
-          assert.deepEqual(seen.outside, [], `${where}: labels and marks inside the window`);
-          assert.ok(
-            seen.map.left >= 0 &&
-              seen.map.top >= 0 &&
-              seen.map.right <= seen.window.width &&
-              seen.map.bottom <= seen.window.height,
-            `${where}: the map ${JSON.stringify(seen.map)} lies inside the window ${JSON.stringify(seen.window)}`,
-          );
-          if (at === events) report.push(`${scenario}: ${seen.labels} labels, 0 overlaps`);
-        }
-        // The header is redrawn a few times a second: shown at the end too before the picture.
-        await page.waitForFunction(
-          "document.querySelector('#sim-clock').textContent === 'sim t=' + Math.round(WarrenViewer.page.model.simTime) / 1000 + 's'",
-          undefined,
-          { polling: 50 },
+      await page.goto(`${live.url}/runs/${runId}`);
+      await page.waitForFunction("globalThis.WarrenViewer?.page?.mode === 'replay'", undefined, {
+        polling: 50,
+      });
+      const measures = (await page.evaluate(EVERY_EVENT)) as Measure[];
+      const events = measures.length - 1;
+      for (const [at, seen] of measures.entries()) {
+        const where = `${scenario} at event ${at} of ${events}, ${width}×${height}`;
+        assert.ok(seen.labels > 0, `${where}: labels are shown`);
+        assert.deepEqual(seen.overlaps, [], `${where}: overlaps`);
+        assert.deepEqual(seen.onWalls, [], `${where}: labels on walls`);
+        assert.deepEqual(seen.dropped, [], `${where}: every label found a place`);
+        assert.deepEqual(seen.outside, [], `${where}: labels and marks inside the window`);
+        assert.ok(
+          seen.map.left >= 0 &&
+            seen.map.top >= 0 &&
+            seen.map.right <= seen.window.width &&
+            seen.map.bottom <= seen.window.height,
+          `${where}: the map ${JSON.stringify(seen.map)} lies inside the window ${JSON.stringify(seen.window)}`,
         );
-        await page.screenshot({ path: join(outputDir, `${scenario}-${width}x${height}.png`) });
       }
-      assert.deepEqual(errors, []);
+      // The header is redrawn a few times a second: shown at the end too before the picture.
+      await page.waitForFunction(
+        "document.querySelector('#sim-clock').textContent === 'sim t=' + Math.round(WarrenViewer.page.model.simTime) / 1000 + 's'",
+        undefined,
+        { polling: 50 },
+      );
+      await page.screenshot({ path: join(outputDir, `${scenario}-${width}x${height}.png`) });
+      assert.deepEqual(errors, [], `${scenario}: no script error`);
       await page.close();
+      return `${scenario}: ${measures.at(-1)!.labels} labels, 0 overlaps`;
+    }
+
+    it(`at ${width}×${height}: in every scenario, from start to end, no overlap, no label on a wall, the whole map seen`, async () => {
+      assert.equal(runs.size, 6, "six scenarios");
+      // A page per scenario, all at once: the frames they wait for overlap.
+      const report = await Promise.all([...runs].map(([scenario, runId]) => checkScenario(scenario, runId)));
       process.stderr.write(`${width}×${height}: ${report.join("; ")}\n`);
     });
   });
