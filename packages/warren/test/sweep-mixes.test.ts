@@ -7,13 +7,14 @@ import type { NpcPolicy } from "../src/engine/index.js";
 import { createRun } from "../src/scenarios/index.js";
 import type { RunRecord } from "../src/sweep/run-record.js";
 import type { SweepSummary } from "../src/sweep/sweep-summary.js";
+import { bundledClient } from "./helpers/bundled-client.js";
 import { assertSummaryMatchesRecords } from "./helpers/sweep-table.js";
 import { readRecords, runWarren } from "./helpers/warren-process.js";
 
 const root = mkdtempSync(join(tmpdir(), "warren-sweep-mixes-"));
 after(() => rmSync(root, { recursive: true, force: true }));
 
-const SOLUTION_CLIENT = [process.execPath, "--import", "tsx", "examples/solution-client.ts"];
+const SOLUTION_CLIENT = bundledClient("examples/solution-client.ts");
 
 /** Each baseline mix and the `warren run --policy` flags that play the same run. */
 const BASELINE_MIXES: { mix: Record<string, unknown>; policy: Record<string, NpcPolicy> }[] = [
@@ -51,7 +52,7 @@ test("agent mixes: remote clients, baselines beside runners (hashing as warren r
     "sweep",
     "bridge_repair",
     "--seeds",
-    // Two seeds show each property (the CLI check below plays seed 2); each further seed costs two tsx clients.
+    // Two seeds show each property (the CLI check below plays seed 2); each further seed costs two more clients.
     "1-2",
     "--agents",
     mixes,

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import type { TrajectoryHeader, TrajectoryStep } from "../src/protocol/index.js";
+import { bundledClient } from "./helpers/bundled-client.js";
 import { readRecords, runWarren } from "./helpers/warren-process.js";
 
 const root = mkdtempSync(join(tmpdir(), "warren-sweep-trajectories-"));
@@ -104,7 +105,7 @@ test("a remote mix's trajectory carries its client's receipts; replayed, it reac
         {
           name: "remote-lookout",
           remote: ["lookout-1"],
-          command: [process.execPath, "--import", "tsx", "examples/solution-client.ts"],
+          command: bundledClient("examples/solution-client.ts"),
         },
       ],
     }),

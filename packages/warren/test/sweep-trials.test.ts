@@ -11,6 +11,7 @@ import type { RunRecord } from "../src/sweep/run-record.js";
 import { runKey } from "../src/sweep/sweep-plan.js";
 import type { SweepSummary } from "../src/sweep/sweep-summary.js";
 import { wilsonInterval } from "../src/sweep/wilson.js";
+import { bundledClient } from "./helpers/bundled-client.js";
 import { redisWithWorker } from "./helpers/redis-server.js";
 import { call, startTestServer, waitFor } from "./helpers/server.js";
 import { readRecords, runWarren } from "./helpers/warren-process.js";
@@ -75,7 +76,7 @@ test("warren sweep --trials 3: each seed played 3 times, the trial told to the c
     {
       name: "coin",
       remote: ["runner-1"],
-      command: [process.execPath, "--import", "tsx", "test/fixtures/trial-client.ts", wins.join(",")],
+      command: bundledClient("test/fixtures/trial-client.ts", wins.join(",")),
     },
   ]);
   const out = join(root, "coin");

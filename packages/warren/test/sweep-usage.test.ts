@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 import { rowUsage } from "../src/sweep/row-usage.js";
 import { type RunDigest, type SweepSummary, summarize, summaryTable } from "../src/sweep/sweep-summary.js";
+import { bundledClient } from "./helpers/bundled-client.js";
 import { readRecords, runWarren } from "./helpers/warren-process.js";
 
 const root = mkdtempSync(join(tmpdir(), "warren-sweep-usage-"));
@@ -69,14 +70,7 @@ test("warren sweep: a remote client reporting usage gives the score per 1,000 to
     name: "metered",
     remote: ["runner-1"],
     // Wins seed 1; noops through seed 2, which fails with score 0.
-    command: [
-      process.execPath,
-      "--import",
-      "tsx",
-      "test/fixtures/usage-client.ts",
-      JSON.stringify(usage),
-      "2",
-    ],
+    command: bundledClient("test/fixtures/usage-client.ts", JSON.stringify(usage), "2"),
   };
   const mixes = join(root, "mixes.json");
   writeFileSync(mixes, JSON.stringify({ mixes: [{ name: "solution" }, meteredMix] }));
