@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { attachFromHub } from "../src/cli/hub.js";
-import { DaemonClient } from "../src/client/daemon-client.js";
+import { DaemonClient, isDisconnected } from "../src/client/daemon-client.js";
 import { statePaths } from "../src/home/paths.js";
 import { runHub } from "../src/hub/hub.js";
 
@@ -85,9 +85,28 @@ const FLEET = [
   },
 ];
 
+/** How often the fleet asks again for the daemon the hub is starting. */
+const DAEMON_ASKED_EVERY_MS = 200;
+
+/**
+ * The daemon the hub starts, once it answers. A loaded machine can take longer to bring it up than
+ * a start waits; the hub keeps trying until it answers, so the fleet does too, until the hub is left
+ * (a fleet that gave up would leave the hub empty for good).
+ */
+async function daemonOnceUp(hubLeft: AbortSignal): Promise<DaemonClient> {
+  for (;;) {
+    try {
+      return await DaemonClient.connect({ home });
+    } catch (error) {
+      if (!isDisconnected(error) || hubLeft.aborted) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, DAEMON_ASKED_EVERY_MS));
+  }
+}
+
 /** Dispatches the fleet (each job once: a second run finds the same jobs by their request ids). */
-async function dispatchFleet(profiles: Record<string, unknown>): Promise<void> {
-  const client = await DaemonClient.connect({ home, start: true });
+async function dispatchFleet(profiles: Record<string, unknown>, hubLeft: AbortSignal): Promise<void> {
+  const client = await daemonOnceUp(hubLeft);
   try {
     for (const job of FLEET) {
       if (!(job.profile in profiles)) continue; // The examples may name their profiles otherwise one day.
@@ -115,15 +134,18 @@ async function main(): Promise<void> {
   writeFileSync(join(home, "roost.json"), `${JSON.stringify({ agentProfiles: profiles }, null, 2)}\n`);
   process.env.ROOST_HOME = home;
   if (process.argv.includes("--stop")) return stopDemo();
-  // The hub opens at once and shows the rows as the jobs start.
+  // The hub opens at once, starts the daemon (the one starter) and shows the rows as the jobs start.
   let fleetFailed: unknown;
-  const fleet = dispatchFleet(profiles).catch((error: unknown) => (fleetFailed = error));
+  const hubLeft = new AbortController();
+  const fleet = dispatchFleet(profiles, hubLeft.signal).catch((error: unknown) => (fleetFailed = error));
   await runHub({ home, startDaemon: true, attach: attachFromHub(home) });
+  hubLeft.abort();
   await fleet;
   if (fleetFailed) failure("the demo fleet could not be dispatched", fleetFailed);
-  process.stdout.write(
-    "The demo fleet keeps running in the background: npm start opens the hub again, npm start -- --stop ends it.\n",
-  );
+  else
+    process.stdout.write(
+      "The demo fleet keeps running in the background: npm start opens the hub again, npm start -- --stop ends it.\n",
+    );
 }
 
 /** What went wrong, said to the person with what to do (not a stack). */

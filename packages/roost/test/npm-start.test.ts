@@ -17,6 +17,11 @@ import { hasTmux, paneReader, tmuxServer } from "./helpers/tmux.js";
 const run = promisify(execFile);
 const REPOSITORY = fileURLToPath(new URL("../../..", import.meta.url));
 const skip = hasTmux() ? false : "tmux is not installed: npm start opens the hub in a real terminal";
+/**
+ * How long the fleet may take to show: npm, then node and tsx for the demo, the daemon, its host and
+ * each agent, one after another; on a loaded machine that is well past half a minute.
+ */
+const FLEET_SHOWN_MS = 90_000;
 
 /** A port nothing listens on now, for the demo's warren server. */
 async function freePort(): Promise<number> {
@@ -35,8 +40,10 @@ describe("npm start", { skip }, () => {
 
   after(async () => {
     await tmux("kill-server").catch(() => {});
-    // Whatever a failed run left: ended, so that nothing outlives the test.
-    await run("npm", ["start", "--", "--stop"], { cwd: REPOSITORY, env }).catch(() => {});
+    // Whatever a failed run left: ended, so that nothing outlives the test. After a run that ended
+    // it all, a --stop would only start a daemon to stop it.
+    if (processesMentioning(home).length > 0)
+      await run("npm", ["start", "--", "--stop"], { cwd: REPOSITORY, env }).catch(() => {});
     killAll(processesMentioning(home));
     rmSync(home, { recursive: true, force: true });
   });
@@ -54,6 +61,7 @@ describe("npm start", { skip }, () => {
         ["count-ts", "count-py", "planner", "deploy", "warren-serve", "bridge-engineer"].every((name) =>
           new RegExp(`\\b${name}\\b`).test(s),
         ) && /\d+ waiting/.test(s),
+      FLEET_SHOWN_MS,
     );
     assert.doesNotMatch(screen, /Error|at .*\.ts:\d+/, "no crash on the way");
     await tmux("send-keys", "-t", "demo", "q");

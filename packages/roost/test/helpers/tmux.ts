@@ -20,20 +20,27 @@ export function tmuxServer(name: string): (...args: string[]) => Promise<{ stdou
   return (...args) => run("tmux", ["-L", server, ...args]);
 }
 
-/** Reading a tmux pane: its text now, and a wait for text that satisfies `predicate` (the error shows the pane). */
+/**
+ * Reading a tmux pane: its text now, and a wait (30 s unless told) for text that satisfies
+ * `predicate` (the error shows the pane).
+ */
 export function paneReader(
   tmux: (...args: string[]) => Promise<{ stdout: string }>,
   target: string,
 ): {
   capture(): Promise<string>;
-  waitForPane(what: string, predicate: (text: string) => boolean): Promise<string>;
+  waitForPane(what: string, predicate: (text: string) => boolean, timeoutMs?: number): Promise<string>;
 } {
   const capture = async () => (await tmux("capture-pane", "-p", "-t", target)).stdout;
-  const waitForPane = (what: string, predicate: (text: string) => boolean) =>
-    waitFor(what, async () => {
-      const text = await capture();
-      return predicate(text) ? text : undefined;
-    }).catch(async (error: Error) => {
+  const waitForPane = (what: string, predicate: (text: string) => boolean, timeoutMs?: number) =>
+    waitFor(
+      what,
+      async () => {
+        const text = await capture();
+        return predicate(text) ? text : undefined;
+      },
+      timeoutMs,
+    ).catch(async (error: Error) => {
       throw new Error(`${error.message}; the pane:\n${await capture().catch(() => "")}`);
     });
   return { capture, waitForPane };
