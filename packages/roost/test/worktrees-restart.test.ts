@@ -22,7 +22,13 @@ test("a restarted daemon keeps each job's worktree; a deleted worktree folder is
     "the new file on the row",
   );
   await s.call("respawn", { id: "beta" });
-  const respawned = await s.rowNamed("beta", (r) => r.lifecycle === "running", "beta running again");
+  // Its commit made (more.txt with it) before the folder goes: a write racing the removal would
+  // leave the folder half there.
+  const respawned = await s.rowNamed(
+    "beta",
+    (r) => r.lifecycle === "running" && r.worktree?.ahead === 2 && r.worktree.uncommitted === 0,
+    "beta running again, its commit made",
+  );
   assert.equal(respawned.cwd, before.cwd, "a respawn keeps the worktree");
 
   rmSync(after.worktree!.path, { recursive: true, force: true });

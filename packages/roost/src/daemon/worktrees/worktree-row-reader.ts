@@ -5,6 +5,7 @@
  * edits, for what only git can say (whether it merges). One read at a time per job: the changes that
  * come meanwhile are read once, after it.
  */
+import { existsSync } from "node:fs";
 import type { WorktreeRow } from "../../protocol/index.js";
 import type { DaemonState } from "../jobs/daemon-state.js";
 import type { Job } from "../jobs/job.js";
@@ -98,13 +99,15 @@ export class WorktreeRowReader {
     const wt = job.worktree!;
     const tally = this.tallies.get(job.id);
     const before = job.worktreeRow;
+    // A worktree folder deleted is no edit of its files: read whole, the row says it is gone at once.
     if (
       change !== "whole" &&
       tally &&
       before &&
       !before.missing &&
       before.error === null &&
-      change.size <= MAX_EDITS
+      change.size <= MAX_EDITS &&
+      existsSync(wt.path)
     ) {
       const tallied = await tallyEdits(tally, wt.path, this.objectsOf(wt.repository), change).catch(
         () => false,
