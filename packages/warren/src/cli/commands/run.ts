@@ -21,7 +21,7 @@ import { RUN_LOG_FORMAT, type RunLogFile } from "../run-log.js";
 export const runCommand: CliCommand = {
   name: "run",
   usage:
-    "warren run SCENARIO [--seed N] [--trial T] [--json] [--log FILE] [--html FILE] [--trajectory FILE] [--policy AGENT=POLICY]... [--affordances ready|all]",
+    "warren run SCENARIO [--seed N] [--json] [--log FILE] [--html FILE] [--trajectory FILE] [--policy AGENT=POLICY]... [--affordances ready|all] [--trial T]",
   summary:
     "Run a scenario headless, every agent on its solution runner unless --policy says otherwise (noop, random, greedy); print objectives, scores, times and the log hash. --trajectory FILE writes each decision with what its agent saw, as JSON lines for a trainer (docs/trajectories.md).",
   async run(args, io) {
