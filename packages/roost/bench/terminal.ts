@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { statePaths } from "../src/home/paths.js";
 import { LinesClient } from "./lines-client.js";
+import { cpuSeconds } from "./process-cpu.js";
 import { figures } from "./stats.js";
 
 const quick = process.argv.includes("--quick") || process.env.BENCH_QUICK === "1";
@@ -19,12 +20,6 @@ const CLI = fileURLToPath(new URL("../src/cli/main.ts", import.meta.url));
 const PRINTER = fileURLToPath(new URL("./terminal-printer.pl", import.meta.url));
 const TICKS = /tick \d+ at (\d+)/;
 const CAPTURES_AT_ONCE = 4;
-
-/** CPU seconds (user + system) a process has used, from /proc. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 /** CPU seconds the waited-for children of this process used (the capture-pane subprocesses). */
 function childrenCpuSeconds(): number {

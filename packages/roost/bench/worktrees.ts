@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { statePaths } from "../src/home/paths.js";
 import { LinesClient } from "./lines-client.js";
+import { procStat } from "./process-cpu.js";
 import { figures, nowMs } from "./stats.js";
 
 const JOBS = Number(process.env.BENCH_WORKTREES ?? 50);
@@ -47,32 +48,12 @@ function makeRepository(): string {
   return repo;
 }
 
-/** A process's name, parent, and CPU seconds (its own, and `waited`: its reaped children's too). */
-function procStat(pid: string): { name: string; ppid: number; own: number; waited: number } | null {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  } catch {
-    return null;
-  }
-  const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  // After the name: state, ppid, ... utime (12), stime, cutime, cstime, in clock ticks.
-  const [utime, stime, cutime, cstime] = fields.slice(11, 15).map(Number) as [number, number, number, number];
-  return {
-    name,
-    ppid: Number(fields[1]),
-    own: (utime + stime) / 100,
-    waited: (utime + stime + cutime + cstime) / 100,
-  };
-}
-
 /**
  * The daemon's CPU seconds with its git's: the gits it ran and reaped, and the long-lived ones it
  * keeps (an object reader's), which no reaping has counted yet.
  */
 function cpuSeconds(pid: number): number {
-  let total = procStat(String(pid))?.waited ?? 0;
+  let total = procStat(pid)?.waited ?? 0;
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     const child = procStat(entry);

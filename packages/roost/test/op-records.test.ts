@@ -180,6 +180,7 @@ function fakeCaller(): Caller {
     inFlightPeak: 0,
     closed: false,
     send: () => {},
+    sendEach: () => {},
     later: (fn) => fn(),
   };
 }

@@ -18,10 +18,10 @@ import type { RecordTally } from "../src/daemon/conversations/session-record.js"
 const dir = mkdtempSync(join(tmpdir(), "roost-records-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-async function readAll(lines: AppendedLines): Promise<string[]> {
+function readAll(lines: AppendedLines): string[] {
   const out: string[] = [];
   for (;;) {
-    const read = await lines.read();
+    const read = lines.read();
     if (read === null) return out;
     out.push(...read.lines);
     if (!read.more) return out;
@@ -31,25 +31,25 @@ async function readAll(lines: AppendedLines): Promise<string[]> {
 test("only appended whole lines are read; a line cut short waits for its end, even mid-character", async () => {
   const file = join(dir, "grow.jsonl");
   const lines = new AppendedLines(file);
-  assert.equal(await lines.read(), null, "no file yet");
+  assert.equal(lines.read(), null, "no file yet");
   writeFileSync(file, '{"a":1}\n{"b":');
-  assert.deepEqual(await readAll(lines), ['{"a":1}']);
+  assert.deepEqual(readAll(lines), ['{"a":1}']);
   const euro = Buffer.from("€");
   appendFileSync(file, Buffer.concat([Buffer.from('"x'), euro.subarray(0, 1)]));
-  assert.deepEqual(await readAll(lines), []);
+  assert.deepEqual(readAll(lines), []);
   appendFileSync(file, Buffer.concat([euro.subarray(1), Buffer.from('"}\n{"c":3}\n')]));
-  assert.deepEqual(await readAll(lines), ['{"b":"x€"}', '{"c":3}']);
-  assert.deepEqual(await readAll(lines), [], "nothing read twice");
+  assert.deepEqual(readAll(lines), ['{"b":"x€"}', '{"c":3}']);
+  assert.deepEqual(readAll(lines), [], "nothing read twice");
 });
 
 test("a file that shrank is read again from its start, and says so", async () => {
   const file = join(dir, "shrink.jsonl");
   writeFileSync(file, "one\ntwo\n");
   const lines = new AppendedLines(file);
-  await readAll(lines);
+  readAll(lines);
   truncateSync(file, 0);
   writeFileSync(file, "new\n");
-  const read = await lines.read();
+  const read = lines.read();
   assert.equal(read?.restarted, true);
   assert.deepEqual(read?.lines, ["new"]);
 });
@@ -59,14 +59,14 @@ test(`a line of ${MAX_LINE_BYTES} bytes is read; one byte more is skipped whole,
   const fits = "a".repeat(MAX_LINE_BYTES);
   writeFileSync(file, `${fits}\n${fits}b\nafter\n`);
   const lines = new AppendedLines(file);
-  const got = await readAll(lines);
+  const got = readAll(lines);
   assert.equal(got.length, 2);
   assert.equal(got[0]!.length, MAX_LINE_BYTES);
   assert.equal(got[1], "after");
   // A read takes at most one chunk: a big record is caught up over several.
   writeFileSync(join(dir, "chunked.jsonl"), "x".repeat(READ_CHUNK_BYTES * 2));
   const chunked = new AppendedLines(join(dir, "chunked.jsonl"));
-  assert.equal((await chunked.read())?.more, true);
+  assert.equal(chunked.read()?.more, true);
 });
 
 function tallied(tally: RecordTally, lines: unknown[]) {

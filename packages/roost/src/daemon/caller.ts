@@ -22,6 +22,8 @@ export interface Caller {
   readonly inFlightPeak: number;
   /** Sends an unasked event. */
   send(event: DaemonEvent): void;
+  /** Sends unasked events together, in one write: a batch of row changes costs one. */
+  sendEach(events: readonly DaemonEvent[]): void;
   /** Runs after the current request's response is written (so events follow their answer). */
   later(fn: () => void): void;
   readonly closed: boolean;

@@ -96,8 +96,16 @@ class Connection implements Caller {
   }
 
   send(event: DaemonEvent | object): void {
+    this.write(encodeLine(event));
+  }
+
+  sendEach(events: readonly DaemonEvent[]): void {
+    if (events.length > 0) this.write(events.map(encodeLine).join(""));
+  }
+
+  private write(lines: string): void {
     if (this.ended) return;
-    this.socket.write(encodeLine(event));
+    this.socket.write(lines);
     if (this.socket.writableLength > LIMITS.maxUnreadBytes) {
       // The client does not read: it is dropped rather than holding the daemon's memory.
       this.drop();

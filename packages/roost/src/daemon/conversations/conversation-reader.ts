@@ -6,6 +6,7 @@
  * row waits or leaves it out; a line that should carry usage and does not read so makes the row's
  * usage unknown. Nothing here fails a job.
  */
+import { setImmediate as yieldToEvents } from "node:timers/promises";
 import { type ModelPrice, pricedUsage, readPrices } from "../../home/prices.js";
 import type { DaemonState } from "../jobs/daemon-state.js";
 import { isLive, type Job } from "../jobs/job.js";
@@ -32,6 +33,8 @@ export class ConversationReader {
   private readonly skipped = new Map<string, Set<string>>();
   private timer: NodeJS.Timeout | null = null;
   private round: Promise<void> | null = null;
+  /** The price table the last round priced with, as JSON: a changed one prices every row again. */
+  private pricedWith = "";
 
   constructor(
     private readonly state: DaemonState,
@@ -63,8 +66,12 @@ export class ConversationReader {
     const jobs = [...this.state.jobs.values()].filter((job) => job.conversation);
     if (jobs.length === 0) return;
     const prices = readPrices(this.state.paths.config);
+    const pricedWith = JSON.stringify(prices);
+    const repriced = pricedWith !== this.pricedWith;
+    this.pricedWith = pricedWith;
     for (const job of jobs) {
-      await this.readJob(job, job.conversation!, prices).catch((err) =>
+      await yieldToEvents();
+      await this.readJob(job, job.conversation!, prices, repriced).catch((err) =>
         this.log(`roost: job ${job.id}: reading its session record failed: ${(err as Error).message}`),
       );
     }
@@ -74,11 +81,13 @@ export class ConversationReader {
     job: Job,
     record: ConversationRecord,
     prices: Record<string, ModelPrice>,
+    repriced: boolean,
   ): Promise<void> {
     const format = SESSION_RECORDS[record.program];
     let reading = this.readings.get(job.id);
     // A new conversation (a fresh start): the old record is done with.
     if (reading && reading.file !== record.file) reading = undefined;
+    let changed = repriced || !reading;
     if (!reading) {
       const file = record.file ?? (await this.find(job, record));
       if (file === null) return;
@@ -86,12 +95,16 @@ export class ConversationReader {
       this.readings.set(job.id, reading);
     }
     for (let i = 0; i < READS_PER_ROUND; i++) {
-      const read = await reading.lines.read();
+      if (i > 0) await yieldToEvents();
+      const read = reading.lines.read();
       if (read === null) break;
       if (read.restarted) reading.tally = format.tally();
       takeLines(reading.tally, read.lines);
+      changed ||= read.restarted || read.lines.length > 0;
       if (!read.more) break;
     }
+    // Nothing new read and the same prices: the row stands as it is.
+    if (!changed) return;
     // Removed, or started fresh, meanwhile: what was read is no longer its.
     if (this.state.jobs.get(job.id) !== job || job.conversation !== record) return;
     const facts = reading.tally.facts();

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
+import { setImmediate as yieldToEvents } from "node:timers/promises";
 import type { Job } from "../jobs/job.js";
 import { AppendedLines } from "./appended-lines.js";
 import { type ConversationRecord, newConversation } from "./conversation.js";
@@ -46,10 +47,11 @@ async function holdsAnswer(conversation: ConversationRecord, file: string): Prom
   const tally = SESSION_RECORDS[conversation.program].tally();
   const lines = new AppendedLines(file);
   for (;;) {
-    const read = await lines.read();
+    const read = lines.read();
     if (read === null) return false;
     takeLines(tally, read.lines);
     if (!read.more) return tally.facts().usage !== null;
+    await yieldToEvents();
   }
 }
 

@@ -123,7 +123,8 @@ export class DaemonState {
       return job ? [toRow(job)] : [];
     });
     this.dirty.clear();
-    for (const c of listeners) for (const row of rows) c.send({ event: "row", row });
+    const events = rows.map((row) => ({ event: "row", row }) as const);
+    for (const c of listeners) c.sendEach(events);
   }
 
   get host(): ProcessHost | null {

@@ -65,7 +65,7 @@ export class Attachments {
     caller.later(() => {
       const events = queued ?? [];
       queued = null;
-      for (const event of events) caller.send(event);
+      caller.sendEach(events);
     });
     return { ...base, ended: false, lifecycle: "running", screen, keyboard };
   }
