@@ -60,7 +60,14 @@ export class Attachments {
     list.push(attachment);
     this.byJob.set(job.id, list);
     const keyboard = list[0] === attachment;
-    if (keyboard && size) await host.resize(job.id, size.cols, size.rows).catch(() => {});
+    if (keyboard && size) {
+      // The attach goes on at the old size rather than fail; the log says why the program was not told.
+      await host
+        .resize(job.id, size.cols, size.rows)
+        .catch((err) =>
+          this.state.log(`roost: job ${job.id}: attach: the resize failed: ${(err as Error).message}`),
+        );
+    }
     // The output follows the answer with the screen, never ahead of it.
     caller.later(() => {
       const events = queued ?? [];
