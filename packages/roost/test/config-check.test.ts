@@ -26,6 +26,7 @@ const BAD_VALUES: { section: string; config: object; key: string }[] = [
     key: "notify.debounceMs",
   },
   { section: "hub's bell", config: { hub: { bell: "loud" } }, key: "hub.bell" },
+  { section: "resume after a reboot", config: { resumeAfterReboot: "yes" }, key: "resumeAfterReboot" },
 ];
 
 test("checkConfig: a good file or none has no findings; a bad value in each section is named by its key", () => {

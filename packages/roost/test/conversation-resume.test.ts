@@ -8,8 +8,16 @@ import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { type Message, waitFor } from "./helpers/daemon.js";
 import { type FakeModel, startFakeAnthropic, startFakeResponses } from "./helpers/fake-models.js";
-import { killAll, processesMentioning } from "./helpers/leftovers.js";
-import { claudeProfile, cliProgram, codexProfile, projectFolder, realCliSuite } from "./helpers/real-clis.js";
+import {
+  answered,
+  askJob,
+  claudeProfile,
+  cliProgram,
+  codexProfile,
+  projectFolder,
+  realCliSuite,
+} from "./helpers/real-clis.js";
+import { reboot } from "./helpers/reboot.js";
 import { rowWhen } from "./helpers/terminal.js";
 
 interface Case {
@@ -44,37 +52,16 @@ for (const c of CASES) {
       if (cwd) rmSync(cwd, { recursive: true, force: true });
     });
 
-    const answered = (task: string) => (r: Message) => r.state === "done" && r.summary === `ANSWER: ${task}`;
     /** The conversation the model was given with `task`. */
     const turnOf = (task: string) => s.model.turns[s.model.tasks.lastIndexOf(`TASK ${task}`)] ?? "";
-
-    /**
-     * Replies `task` (starting the job again if it ended) and waits for its answer. While its
-     * program starts again a reply is refused untyped (`unsupported`): it is sent again.
-     */
-    async function ask(task: string): Promise<Message> {
-      await waitFor(
-        "the reply to be typed",
-        async () => {
-          const reply = await s.conn.request("reply", { id, text: `TASK ${task}` });
-          if (reply.ok) return true;
-          if (reply.code === "unsupported") throw new Error(JSON.stringify(reply));
-          assert.fail(JSON.stringify(reply));
-        },
-        START_MS,
-      );
-      return rowWhen(s.conn, id, answered(task), START_MS);
-    }
+    const ask = (task: string) => askJob(s.conn, id, task, START_MS);
 
     /** Every roost process and the program killed together (a crash of all of it), then the daemon back. */
     async function crashAll(): Promise<void> {
       s.conn.close();
-      const killed = killAll(processesMentioning(s.daemon.home));
-      assert.ok(killed >= 2, `${killed} processes killed`);
-      await s.daemon.kill("SIGKILL").catch(() => {});
-      await s.daemon.start();
+      assert.equal((await reboot(s.daemon)).length, 1, "the program was killed");
       s.conn = await s.daemon.connect();
-      await rowWhen(s.conn, id, (r) => r.lifecycle === "reaped" || r.lifecycle === "failed", START_MS);
+      await rowWhen(s.conn, id, (r) => r.lifecycle === "interrupted", START_MS);
     }
 
     test("the daemon, the process host and the program killed together: a reply resumes the conversation, the model is given the earlier turn", async () => {

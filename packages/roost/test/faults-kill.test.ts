@@ -1,7 +1,7 @@
 // SIGKILL of the daemon at random moments under load (replies to protocol agents, dispatches and
 // typed replies with request ids, agent messages, board claims): nothing answered is lost, nothing
 // is taken twice, and every agent process lives on. ROOST_FAULT_KILLS sets how many kills (3 here;
-// `npm run faults` runs 100). Then SIGKILL of the process host: its jobs are `reaped`, their
+// `npm run faults` runs 100). Then SIGKILL of the process host: its jobs are `interrupted`, their
 // replies kept for `respawn`.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -12,10 +12,10 @@ import {
   FAULT_PROFILES,
   hostPidOf,
   isAlive,
+  killHost,
   reportFigures,
   typedLines,
   untilAsking,
-  waitForExit,
 } from "./helpers/faults.js";
 import { once, type Secret, secretOf, timesTaken, untilAnswered } from "./helpers/kill-load.js";
 
@@ -188,7 +188,7 @@ test(`${KILLS} SIGKILLs of the daemon under load: lost 0, doubled 0, every agent
   }
 });
 
-test("SIGKILL of the process host: its jobs are reaped, their replies kept, and respawn delivers them", async (t) => {
+test("SIGKILL of the process host: its jobs are interrupted, their replies kept, and respawn delivers them", async (t) => {
   const daemon = await startTestDaemon({ config: { agentProfiles: FAULT_PROFILES } });
   try {
     const c = await daemon.connect();
@@ -204,13 +204,10 @@ test("SIGKILL of the process host: its jobs are reaped, their replies kept, and 
       receivedBy(jobDir).some((r) => r.text === "kept") ? true : undefined,
     );
     const host = await hostPidOf(daemon);
-    process.kill(host, "SIGKILL");
-    await waitForExit(host);
-    const reaped = await waitFor("the job to be reaped", async () => {
-      const row = (await c.request("list")).result.rows.find((r: Message) => r.id === id);
-      return row?.lifecycle === "reaped" ? row : undefined;
-    });
-    assert.equal(reaped.pending, 2, "the task and the reply are kept");
+    await killHost(daemon);
+    const interrupted = (await c.request("list")).result.rows.find((r: Message) => r.id === id);
+    assert.equal(interrupted.lifecycle, "interrupted");
+    assert.equal(interrupted.pending, 2, "the task and the reply are kept");
     assert.ok(!isAlive(before.pid), "the agent went with its host");
     // The daemon serves on, with a new host.
     assert.equal((await c.request("respawn", { id })).ok, true);
@@ -223,7 +220,11 @@ test("SIGKILL of the process host: its jobs are reaped, their replies kept, and 
       60_000,
     );
     const newHost = await hostPidOf(daemon);
-    reportFigures(t, { "host SIGKILLs": 1, "job after": reaped.lifecycle, "replies kept": reaped.pending });
+    reportFigures(t, {
+      "host SIGKILLs": 1,
+      "job after": interrupted.lifecycle,
+      "replies kept": interrupted.pending,
+    });
     assert.notEqual(newHost, host, "a new host");
     assert.ok(readFileSync(join(daemon.stateDir, "daemon.log"), "utf8").length > 0);
     c.close();

@@ -17,7 +17,7 @@ import {
   type TestDaemon,
   waitFor,
 } from "./helpers/daemon.js";
-import { FAULT_PROFILES, fill, reportFigures, smallDisk } from "./helpers/faults.js";
+import { FAULT_PROFILES, fill, killHost, reportFigures, smallDisk } from "./helpers/faults.js";
 import { makeRepository } from "./helpers/git-repo.js";
 import { strayInHost } from "./helpers/home-with-job.js";
 
@@ -28,6 +28,8 @@ interface Fleet {
   user: RawConnection;
   a: string;
   b: string;
+  /** A job the process host went down with. */
+  interrupted: string;
   child: string;
   concierge: string;
   schedule: number;
@@ -48,6 +50,7 @@ const CASES: Record<string, (f: Fleet) => [RawConnection, Record<string, unknown
   adopt: (f) => [f.user, { id: f.stray }],
   merge: (f) => [f.user, { id: f.worktree }],
   respawn: (f) => [f.user, { id: f.b }],
+  resume: (f) => [f.user, { ids: [f.interrupted] }],
   pin: (f) => [f.user, { id: f.a, pinned: true }],
   rename: (f) => [f.user, { id: f.a, name: "renamed" }],
   reorder: (f) => [f.user, { ids: [f.b, f.a] }],
@@ -81,6 +84,12 @@ async function ok(conn: RawConnection, op: string, args: unknown): Promise<Messa
 }
 
 async function setUp(daemon: TestDaemon, user: RawConnection): Promise<Fleet> {
+  // First, a job the process host went down with: `resume` would bring it back.
+  const interrupted = (await ok(user, "dispatch", { profile: "sleeper", name: "interrupted" })).id as string;
+  await waitFor("the job to run", async () =>
+    ((await ok(user, "list", {})).rows as Message[]).some((r) => r.id === interrupted && r.pid),
+  );
+  await killHost(daemon);
   const a = (await ok(user, "dispatch", { profile: "mute", name: "a" })).id as string;
   const b = (await ok(user, "dispatch", { profile: "mute", name: "b" })).id as string;
   // Off the small disk: git writes the merge's objects there whatever the store can do.
@@ -115,6 +124,7 @@ async function setUp(daemon: TestDaemon, user: RawConnection): Promise<Fleet> {
     user,
     a,
     b,
+    interrupted,
     child,
     concierge,
     schedule,

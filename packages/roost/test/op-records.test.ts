@@ -58,6 +58,7 @@ test("every limit an op's arguments have is taken at its edge and refused one pa
     ["task", (n) => ({ action: "add", title: "t".repeat(n) }), 500, "title is longer than 500"],
     ["task", (n) => ({ action: "add", detail: "d".repeat(n) }), 8000, "detail is longer than 8000"],
     ["task", (n) => ({ action: "add", after: Array(n).fill(1) }), 50, "after has more than 50 items"],
+    ["resume", (n) => ({ ids: Array(n).fill("j") }), LIMITS.resumeJobs, "ids has more than 100 items"],
     [
       "attach-input",
       (n) => ({ id: "j", data: "k".repeat(n) }),

@@ -6,6 +6,7 @@ import { ForegroundPeer } from "../src/client/foreground-peer.js";
 import { takeWriterLock, writerLockPath } from "../src/home/writer-lock.js";
 import { type DeliverEvent, RoostError } from "../src/protocol/index.js";
 import { CLI, type RawConnection, TEST_PROFILES, waitFor } from "./helpers/daemon.js";
+import { killHost } from "./helpers/faults.js";
 import { python, rowOf } from "./helpers/fixture-agents.js";
 import { peersSuite } from "./helpers/peers-suite.js";
 
@@ -291,6 +292,40 @@ describe("watches, foreground peers and the events feed", () => {
       );
     } finally {
       follow.kill("SIGKILL");
+    }
+  });
+
+  test("a watched job the process host went down with is neither idle nor ended; once resumed it is watched as any job", async () => {
+    const items: DeliverEvent[] = [];
+    const fg = await ForegroundPeer.register({
+      session: `${suite.daemon.home}/sessions/watching.jsonl`,
+      name: "watching",
+      home: suite.daemon.home,
+      onItem: (i) => items.push(i),
+    });
+    try {
+      const { id } = await fg.spawn("work", { profile: "mute", name: "cut-off" });
+      // It asks something when its host goes: what it asked goes with its process.
+      const before = await session(id, { state: "blocked", question: "Go?", agentItems: true });
+      assert.equal((await fg.watch(id, "ended")).fired, false);
+      before.close();
+      await killHost(suite.daemon);
+      assert.equal((await rowOf(suite.hub, id))?.lifecycle, "interrupted");
+      assert.equal((await fg.watch(id, "idle")).fired, false, "not idle");
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.equal(items.length, 0, "not ended either");
+
+      const resumed = await suite.hub.call("resume", { ids: [id] });
+      assert.deepEqual(
+        resumed.resumed.map((j) => j.id),
+        [id],
+      );
+      await waitFor("the idle watch's notice", async () =>
+        items.some((i) => i.kind === "notice" && /cut-off \(\w+\) is idle/.test(i.text)) ? true : undefined,
+      );
+      assert.equal(items.length, 1, "the ended watch waits on");
+    } finally {
+      fg.close();
     }
   });
 });

@@ -36,6 +36,14 @@ export function rowsTable(rows: JobRow[], now = Date.now()): string {
   return alignedTable([header, ...cells]);
 }
 
+/** Under the table, when jobs went down with the process host: how to bring them back. */
+export function interruptedLine(rows: JobRow[]): string | null {
+  const count = rows.filter((row) => row.lifecycle === "interrupted").length;
+  if (count === 0) return null;
+  const jobs = count === 1 ? "1 job was" : `${count} jobs were`;
+  return `${jobs} interrupted (roost or the machine went down): roost resume --all brings each back, taking up its conversation; roost resume NAME… those named`;
+}
+
 /** Lines of cells as columns two spaces apart; the columns `right` names are aligned to the right. */
 export function alignedTable(table: string[][], right: ReadonlySet<number> = new Set()): string {
   const widths = table[0]!.map((_, c) => Math.max(...table.map((line) => columns(line[c] ?? ""))));

@@ -18,6 +18,7 @@ const COMMANDS: [name: string, load: () => Promise<Command>][] = [
   ["stop", async () => (await import("./commands/jobs.js")).stop],
   ["rm", async () => (await import("./commands/jobs.js")).rm],
   ["respawn", async () => (await import("./commands/jobs.js")).respawn],
+  ["resume", async () => (await import("./commands/jobs.js")).resume],
   ["adopt", async () => (await import("./commands/jobs.js")).adopt],
   ["diff", async () => (await import("./commands/worktrees.js")).diff],
   ["merge", async () => (await import("./commands/worktrees.js")).merge],

@@ -1,3 +1,4 @@
+import { readResumeAfterReboot } from "../home/reboot-settings.js";
 import type { DispatchArgs } from "../protocol/index.js";
 import { BoardService } from "./board/board-service.js";
 import { ConciergeService } from "./concierge/concierge-service.js";
@@ -11,6 +12,7 @@ import { AgentConnections } from "./jobs/agent-connections.js";
 import type { DaemonState } from "./jobs/daemon-state.js";
 import { isLive } from "./jobs/job.js";
 import { Jobs } from "./jobs/jobs-service.js";
+import { resumeByThemselves } from "./jobs/resume-interrupted.js";
 import { Supervisor } from "./jobs/supervisor.js";
 import { Notifier } from "./notify/notifier.js";
 import type { OpContext } from "./ops/context.js";
@@ -50,6 +52,12 @@ export function buildServices({ state, store, connect, log }: ServiceDeps): OpCo
   const worktrees = new Worktrees(state, log);
   const conversations = new ConversationReader(state, log);
   const jobs = new Jobs(state, supervisor, worktrees);
+  supervisor.interrupted = (found) => {
+    if (!readResumeAfterReboot(state.paths)) return;
+    resumeByThemselves(jobs, found, log).catch((err) =>
+      log(`roost: resumeAfterReboot failed: ${(err as Error)?.stack ?? err}`),
+    );
+  };
   const feed = new EventsFeed(store, () => state.now());
   const replies = new Replies(state, supervisor, feed, terminalRows);
   const dispatcher = new Dispatcher(state, supervisor, terminalRows, worktrees);

@@ -1,8 +1,9 @@
 /**
  * `roost.json` checked whole, against one schema for every section it has: the profiles, the
  * concierge's policy, the agent-to-agent reach and caps, pi's tools, the worktree settings, the
- * notify command, the hub's bell, the price table. A bad value is a finding naming the file and the key; the daemon
- * logs each at start, and `roost doctor` lists them.
+ * notify command, the hub's bell, the price table, whether interrupted jobs resume by themselves.
+ * A bad value is a finding naming the file and the key; the daemon logs each at start, and
+ * `roost doctor` lists them.
  * Each section's reader goes on reading the file on every use (an edit applies at once).
  */
 import { readFileSync } from "node:fs";
@@ -63,6 +64,7 @@ export const RoostConfigSchema = Type.Object({
   ),
   hub: Type.Optional(Type.Object({ bell: Type.Optional(Flag) }, { description: "an object" })),
   prices: Type.Optional(PricesSchema),
+  resumeAfterReboot: Type.Optional(Flag),
 });
 export type RoostConfig = Static<typeof RoostConfigSchema>;
 

@@ -2,13 +2,11 @@
  * A reply to a finished row starts its program again: the hub says so before anything runs. A row
  * whose job resumes says it on the reply line; one whose command runs anew asks first.
  */
-import type { JobRow } from "../protocol/rows.js";
-
-const ENDED = new Set<JobRow["lifecycle"]>(["done", "failed", "reaped"]);
+import { ENDED_LIFECYCLES, type JobRow } from "../protocol/rows.js";
 
 /** What a reply to the row starts: nothing (it runs, or it was stopped), a resume, or a new run. */
 export function replyStarts(row: JobRow): "resumes" | "reruns" | null {
-  if (!ENDED.has(row.lifecycle)) return null;
+  if (!ENDED_LIFECYCLES.has(row.lifecycle)) return null;
   // A daemon that does not say (an older one) starts it as it always did: a resume.
   return row.restart ?? "resumes";
 }

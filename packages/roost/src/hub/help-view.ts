@@ -9,6 +9,7 @@ const LEGEND: { label: string; help: string }[] = [
   { label: "◦", help: "idle" },
   { label: "?", help: "waiting for you (its question below it)" },
   { label: "○", help: "starting, or exited" },
+  { label: "↯", help: "interrupted: went down with roost or the machine (a reply or o brings it back)" },
   { label: "✓ ✗ ■", help: "done, failed, stopped" },
   { label: "✉N", help: "N replies it has not taken yet" },
   { label: "⚑", help: "pinned" },

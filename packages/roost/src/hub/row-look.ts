@@ -17,6 +17,7 @@ export const STATE_GROUPS = [
   "starting",
   "done",
   "failed",
+  "interrupted",
   "stopped",
 ] as const;
 export type StateGroup = (typeof STATE_GROUPS)[number];
@@ -30,6 +31,9 @@ const yellowBold = (text: string) => bold(yellow(text));
 
 export function rowLook(row: JobRow): RowLook {
   if (row.lifecycle === "stopped") return { glyph: "■", label: "stopped", colour: grey, group: "stopped" };
+  // Whatever it last reported went with its process: it neither asks nor fails now.
+  if (row.lifecycle === "interrupted")
+    return { glyph: "↯", label: "interrupted", colour: yellow, group: "interrupted" };
   if (row.lifecycle === "failed" || row.state === "failed")
     return { glyph: "✗", label: "failed", colour: red, group: "failed" };
   if (isWaiting(row)) return { glyph: "?", label: "waiting", colour: yellowBold, group: "waiting for you" };
@@ -55,12 +59,19 @@ export function asksUser(row: JobRow): boolean {
   return isWaiting(row) && (row.question !== null || row.choices.length > 0);
 }
 
+/** What an interrupted row says first: what became of it and how it comes back. */
+const INTERRUPTED_NOTE = "went down with roost or the machine · a reply or roost resume brings it back";
+
 /**
- * What a row says in one line: why it failed and its last line, else its summary, error or task.
- * A job given up after crashes says what it printed last first: that is the reason, the crash count
- * is not.
+ * What a row says in one line: an interrupted row how it comes back, then its last line; a failed
+ * one why it failed and its last line; else its summary, error or task. A job given up after
+ * crashes says what it printed last first: that is the reason, the crash count is not.
  */
 export function rowSays(row: JobRow): string {
+  if (row.lifecycle === "interrupted") {
+    const last = row.summary || row.task;
+    return `${INTERRUPTED_NOTE}${last ? ` · last: ${last}` : ""}`;
+  }
   const failed = row.state === "failed" || row.lifecycle === "failed";
   if (!failed || !row.error) return row.summary || row.error || row.task || "";
   if (!row.summary || row.summary === row.error) return row.error;

@@ -76,6 +76,7 @@ export function rowLine(
     id && visibleWidth(plainName) + id.length > nameCol
       ? fit(plainName, nameCol - id.length) + id
       : fit(plainName + id, nameCol);
+  // Eight columns hold every state word but `interrupted`, which takes its room from the summary.
   const label = look.label.padEnd(8);
   const age = formatAge(sinceChange).padStart(4);
   const unread = unreadReplies(row);
@@ -84,7 +85,7 @@ export function rowLine(
   const meta = agentMeta(row);
   const rightWidth = meta.length + pending.length + pin.length + age.length;
   // mark, space, glyph, space, name, space, label, space | summary, space | right
-  const summaryWidth = width - (nameCol + 14) - rightWidth - 1;
+  const summaryWidth = width - (nameCol + 6 + label.length) - rightWidth - 1;
   const mark = selected ? bold("›") : " ";
   const nameStyled = waiting ? bold(name) : name;
   const summary =

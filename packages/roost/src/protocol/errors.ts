@@ -33,6 +33,7 @@ export const ERROR_CATALOGUE = {
     "the main checkout has uncommitted changes a merge would touch (named): nothing was changed",
   unsaved_work: "a job's worktree holds work a merge or a removal would leave out or lose (said what)",
   worktree_missing: "a job's worktree folder is gone",
+  not_started: "the job was started and did not come up: the message gives its row's error",
   notify_failed: "the notify command did not run, or exited non-zero (its error and output in the message)",
   internal: "a fault in the daemon: it is in the daemon's log with its stack",
 } as const;

@@ -15,6 +15,7 @@ export * from "./notify.js";
 export * from "./ops.js";
 export * from "./peers.js";
 export * from "./report.js";
+export * from "./resume.js";
 export * from "./rows.js";
 export * from "./schedules.js";
 export * from "./state-folders.js";

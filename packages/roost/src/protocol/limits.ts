@@ -35,6 +35,8 @@ export const LIMITS = {
   eventsKept: 1000,
   /** A git ref as dispatch and merge take it (a base, a branch). */
   gitRef: 255,
+  /** Jobs one `resume` names. */
+  resumeJobs: 100,
   /** A diff's patch as `diff` answers it: cut past this (its JSON stays under a request line). */
   diffBytes: 1024 * 1024,
 } as const;

@@ -33,6 +33,7 @@ import {
   type WatchResult,
 } from "./peers.js";
 import type { ReportInput } from "./report.js";
+import { ResumeArgs, type ResumeResult } from "./resume.js";
 import type { JobRow, Lifecycle, Restart } from "./rows.js";
 import {
   ScheduleAddArgs,
@@ -270,6 +271,14 @@ export const OPS = {
     result: answer<{ id: string }>(),
     callers: USER,
     effects: ["start", "stop"],
+    writes: "kept",
+  },
+  /** The interrupted jobs named (or `all`), each started again as `respawn` starts it. */
+  resume: {
+    args: ResumeArgs,
+    result: answer<ResumeResult>(),
+    callers: USER,
+    effects: ["start"],
     writes: "kept",
   },
   pin: {

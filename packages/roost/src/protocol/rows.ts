@@ -3,15 +3,30 @@ import type { Report } from "./report.js";
 import type { ConversationRow, ResumeRow, TokenUsage } from "./usage.js";
 import type { WorktreeRow } from "./worktrees.js";
 
-/** Where a job is in its life. `reaped`: its process ended and it can be started again by a reply. */
-export const LIFECYCLES = ["starting", "running", "reaped", "done", "stopped", "failed"] as const;
+/**
+ * Where a job is in its life. `reaped`: its process ended unseen and it can be started again by a
+ * reply. `interrupted`: it was live when the process host went down with it (a reboot, every roost
+ * process killed); `resume` or a reply brings it back, taking up its conversation.
+ */
+export const LIFECYCLES = [
+  "starting",
+  "running",
+  "reaped",
+  "interrupted",
+  "done",
+  "stopped",
+  "failed",
+] as const;
 export type Lifecycle = (typeof LIFECYCLES)[number];
+
+/** Ended, and started again by what comes for it (a reply, an agent item); a stopped job waits for a respawn. */
+export const ENDED_LIFECYCLES: ReadonlySet<Lifecycle> = new Set(["reaped", "interrupted", "done", "failed"]);
 
 /** A protocol agent speaks the agent protocol; a terminal agent is read from its screen. */
 export type JobKind = "protocol" | "terminal";
 
 /**
- * What a reply does to a job once it has ended (done, failed, reaped): `resumes`, started again the
+ * What a reply does to a job once it has ended (done, failed, reaped, interrupted): `resumes`, started again the
  * agent takes up its conversation and the reply (protocol agents, pi); `reruns`, its command runs
  * anew from the start (terminal agents, one-shot jobs), so a reply starts it only when the person
  * says so (the reply's `start`).
@@ -92,13 +107,15 @@ export interface JobRow extends ReportedState {
 /**
  * Whether a row asks the person something now (a question, a dialog): the one meaning of "waiting",
  * counted in the hub's title and visited by Tab. A session idle at its prompt (its task done, or
- * none given yet: `first-prompt`) asks nothing, and a stopped or failed job asks nothing any more.
+ * none given yet: `first-prompt`) asks nothing, and a stopped, failed or interrupted job asks
+ * nothing any more (what it last asked went with its process).
  */
 export function asksPerson(row: Pick<JobRow, "state" | "waitingFor" | "lifecycle">): boolean {
   return (
     row.state === "blocked" &&
     row.waitingFor !== "first-prompt" &&
     row.lifecycle !== "stopped" &&
-    row.lifecycle !== "failed"
+    row.lifecycle !== "failed" &&
+    row.lifecycle !== "interrupted"
   );
 }

@@ -46,6 +46,19 @@ export async function hostPidOf(daemon: TestDaemon): Promise<number> {
   });
 }
 
+/**
+ * SIGKILLs the process host (its jobs die with it) and waits until the daemon, on the new host it
+ * starts, lists each of the jobs it ran `interrupted`.
+ */
+export async function killHost(daemon: TestDaemon): Promise<void> {
+  const host = await hostPidOf(daemon);
+  process.kill(host, "SIGKILL");
+  await waitForExit(host);
+  await waitFor("the daemon on a new host", async () =>
+    (await hostPidOf(daemon)) !== host ? true : undefined,
+  );
+}
+
 /** Resolves once the terminal job shows a question on its screen: only then is a reply typed, not held. */
 export async function untilAsking(daemon: TestDaemon, id: string): Promise<void> {
   await waitFor(`job ${id} to ask for a line`, async () => {

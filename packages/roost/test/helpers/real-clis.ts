@@ -9,8 +9,9 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before } from "node:test";
-import { type RawConnection, startTestDaemon, type TestDaemon } from "./daemon.js";
+import { type Message, type RawConnection, startTestDaemon, type TestDaemon, waitFor } from "./daemon.js";
 import type { FakeModel } from "./fake-models.js";
+import { rowWhen } from "./terminal.js";
 
 export const CLI_VERSIONS = { claude: "2.1.197", codex: "0.171.0", pi: "0.73.1" } as const;
 
@@ -173,4 +174,35 @@ export function realCliSuite(
     await suite.model?.close();
   });
   return suite;
+}
+
+/** Whether a CLI's row holds the fake model's answer to `TASK task`. */
+export const answered = (task: string) => (row: Message) =>
+  row.state === "done" && row.summary === `ANSWER: ${task}`;
+
+/**
+ * Replies `TASK task` to a CLI's job (starting it again if it ended) and waits for the answer. While
+ * its program starts again a reply is refused untyped (`unsupported`), or held when it came before
+ * the program showed its prompt (and dropped then): it is sent again.
+ */
+export async function askJob(
+  conn: RawConnection,
+  id: string,
+  task: string,
+  timeoutMs: number,
+): Promise<Message> {
+  const answer = await waitFor(
+    "the reply to be typed",
+    async () => {
+      const reply = await conn.request("reply", { id, text: `TASK ${task}` });
+      if (reply.ok && reply.result.held) {
+        await conn.request("reply", { id, held: "drop" });
+        return undefined;
+      }
+      return reply.ok || reply.code !== "unsupported" ? reply : undefined;
+    },
+    timeoutMs,
+  );
+  if (!answer.ok) throw new Error(`the reply was refused: ${JSON.stringify(answer)}`);
+  return rowWhen(conn, id, answered(task), timeoutMs);
 }

@@ -1,4 +1,4 @@
-import type { DispatchArgs } from "../../protocol/index.js";
+import { type DispatchArgs, LIMITS, type ResumedJob } from "../../protocol/index.js";
 import type { Command } from "../command.js";
 
 export const dispatch: Command = {
@@ -88,6 +88,32 @@ export const respawn: Command = {
     });
     print(`respawned ${result.id}${values.fresh === true ? " fresh" : ""}`, result);
     return 0;
+  },
+};
+
+/** How a job that came back started: taking up its conversation, fresh (and why), or its command anew. */
+function howItCameBack(job: ResumedJob): string {
+  if (job.restart === "reruns") return ", its command run anew";
+  if (job.resume === null) return "";
+  return job.resume.resumed ? ", taking up its conversation" : `, ${job.resume.note}`;
+}
+
+export const resume: Command = {
+  name: "resume",
+  usage: "resume NAME… | --all [--json]",
+  summary:
+    "Starts interrupted jobs again (their process went down with roost or the machine), as respawn does: each takes up its conversation and gets the replies waiting for it. --all: every interrupted job. Says which came back and which could not, and why; exits 1 if one could not.",
+  positionals: [0, LIMITS.resumeJobs],
+  options: { all: { type: "boolean" } },
+  run: async ({ positionals, values, client, print }) => {
+    const all = values.all === true;
+    const result = await (await client()).call("resume", { ids: positionals, all });
+    const lines = [
+      ...result.resumed.map((job) => `resumed ${job.name} (${job.id})${howItCameBack(job)}`),
+      ...result.notResumed.map((job) => `not resumed ${job.job}: ${job.code}: ${job.error}`),
+    ];
+    print(lines.length ? lines.join("\n") : "nothing to resume: no job is interrupted", result);
+    return result.notResumed.length > 0 ? 1 : 0;
   },
 };
 

@@ -1,15 +1,16 @@
 import type { Command } from "../command.js";
-import { rowsTable } from "../format.js";
+import { interruptedLine, rowsTable } from "../format.js";
 
 export const ls: Command = {
   name: "ls",
   usage: "ls [--json]",
   summary:
-    "Lists the jobs, one row each: id, name, state (as the hub words it), replies not taken, age, and what it says.",
+    "Lists the jobs, one row each: id, name, state (as the hub words it), replies not taken, age, and what it says; under them, how to bring back jobs that were interrupted.",
   positionals: [0, 0],
   run: async ({ client, print }) => {
     const { rows } = await (await client()).call("list", {});
-    print(rows.length ? rowsTable(rows) : "no jobs (roost dispatch PROFILE [TASK] starts one)", rows);
+    const table = rows.length ? rowsTable(rows) : "no jobs (roost dispatch PROFILE [TASK] starts one)";
+    print([table, interruptedLine(rows)].filter((line) => line !== null).join("\n"), rows);
     return 0;
   },
 };

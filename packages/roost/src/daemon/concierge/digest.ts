@@ -39,9 +39,11 @@ function clock(at: string): string {
   return at.slice(11, 16);
 }
 
-/** Why a row needs a look, or null: it waits, it failed, or it has worked for a long time. */
+/** Why a row needs a look, or null: it waits, it failed, it was interrupted, or it has worked for a long time. */
 export function rowNeed(row: JobRow, now: number): string | null {
   if (row.lifecycle === "stopped") return null;
+  if (row.lifecycle === "interrupted")
+    return "interrupted: its process went down with roost or the machine; a respawn brings it back, taking up its conversation";
   if (asksPerson(row)) {
     const asks = row.question ?? row.summary ?? "";
     const choices = row.choices.length ? ` (choices: ${row.choices.join(" | ")})` : "";

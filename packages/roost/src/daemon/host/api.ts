@@ -63,6 +63,11 @@ export interface ProcessHostEvents {
 export interface ProcessHost {
   /** The host process's pid (to measure it, or to tell hosts apart). */
   readonly hostPid: number;
+  /**
+   * Whether no host served when this one was connected to, so it was started for the connection:
+   * a host that ran before (and every job in it) is gone, as after a reboot.
+   */
+  readonly fresh: boolean;
   /** Whether the host answers; while it is silent (stopped, wedged), requests are refused `busy`. */
   readonly responsive: boolean;
   spawn(spec: HostSpawnSpec): Promise<HostJobInfo>;

@@ -43,6 +43,7 @@ interface Pending {
 
 export class HostClient implements ProcessHost {
   hostPid = 0;
+  fresh = false;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly events = new EventEmitter();

@@ -29,7 +29,9 @@ export async function connectHost(options: ConnectHostOptions): Promise<ProcessH
   let wait = 10;
   for (;;) {
     try {
-      return await HostClient.connect(socketPath);
+      const host = await HostClient.connect(socketPath);
+      host.fresh = starting !== null;
+      return host;
     } catch (err) {
       if (!isNotServing(err)) throw err;
     }

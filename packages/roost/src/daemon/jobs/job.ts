@@ -1,4 +1,4 @@
-import type { DeliverEvent, Restart, WorktreeRow } from "../../protocol/index.js";
+import { type DeliverEvent, ENDED_LIFECYCLES, type Restart, type WorktreeRow } from "../../protocol/index.js";
 import type { Caller } from "../caller.js";
 import type { DurableRecord, JobRecord, StoredReply } from "../store/store.js";
 import type { RunState } from "./run-machine.js";
@@ -123,7 +123,7 @@ export function jobRecord(job: Job): DurableRecord {
 }
 
 export function isEnded(job: Job): boolean {
-  return job.lifecycle === "reaped" || job.lifecycle === "done" || job.lifecycle === "failed";
+  return ENDED_LIFECYCLES.has(job.lifecycle);
 }
 
 export function isLive(job: Job): boolean {

@@ -50,6 +50,9 @@ export class Supervisor {
     private readonly terminalRows: TerminalRows,
   ) {}
 
+  /** Told of the jobs an attach found interrupted, once the ops have the host (`resumeAfterReboot`). */
+  interrupted: (jobs: Job[]) => void = () => {};
+
   /** Moves the job's run state (`run-machine.ts`) on what happened. */
   private move(job: Job, event: RunEvent): void {
     job.run = nextRun(job.run, event);
@@ -134,10 +137,12 @@ export class Supervisor {
     host.on("screen", this.onScreen);
     host.on("lost", this.onLost);
     this.host = host;
-    const toStart = await this.adopt(host);
+    const { toStart, interrupted } = await this.adopt(host);
     // Only now do the ops get the host: a dispatch cannot race the adoption.
     this.state.host = host;
-    if (!this.closing) for (const job of toStart) void this.start(job);
+    if (this.closing) return;
+    for (const job of toStart) void this.start(job);
+    if (interrupted.length > 0) this.interrupted(interrupted);
   }
 
   private detach(): void {
@@ -150,9 +155,19 @@ export class Supervisor {
     this.state.host = null;
   }
 
-  /** Takes up what the host runs; returns the jobs to start (a restart was due when the daemon went). */
-  private async adopt(host: ProcessHost): Promise<Job[]> {
+  private endAs(job: Job, lifecycle: "interrupted" | "reaped"): void {
+    job.lifecycle = lifecycle;
+    job.pid = null;
+    this.state.save(job);
+  }
+
+  /**
+   * Takes up what the host runs; returns the jobs to start (a restart was due when the daemon went)
+   * and those the host went down with (`interrupted`).
+   */
+  private async adopt(host: ProcessHost): Promise<{ toStart: Job[]; interrupted: Job[] }> {
     const toStart: Job[] = [];
+    const interrupted: Job[] = [];
     const listed = await host.list();
     const known = new Map<string, HostJobInfo>(listed.map((h) => [h.id, h]));
     const { store, paths, jobs } = this.state;
@@ -165,18 +180,20 @@ export class Supervisor {
       const info = known.get(job.id);
       if (info) {
         screens.push(this.takeUp(host, job, info));
+      } else if (host.fresh) {
+        // The host went down with it (a reboot, every roost process killed): it waits for a resume.
+        this.endAs(job, "interrupted");
+        interrupted.push(job);
       } else if (job.lifecycle === "starting") {
         toStart.push(job);
       } else {
-        // Gone without a trace (the host itself ended): its exit is unknown.
-        job.lifecycle = "reaped";
-        job.pid = null;
-        this.state.save(job);
+        // Gone without a trace from a host that lives on: its exit is unknown.
+        this.endAs(job, "reaped");
       }
     }
     // Each row as its screen shows it before the ops get the host (and the rows are listed).
     await Promise.all(screens);
-    return toStart;
+    return { toStart, interrupted };
   }
 
   /**
@@ -364,7 +381,7 @@ export class Supervisor {
   }
 
   /**
-   * Starts an ended job (reaped, done, failed) again for what came for it (a reply, an agent
+   * Starts an ended job (reaped, interrupted, done, failed) again for what came for it (a reply, an agent
    * item), its crash count and error cleared. A stopped job is not woken: the user stopped it, and
    * what came waits for a respawn. Returns the start, or null when the job had not ended.
    */

@@ -43,6 +43,8 @@ function isIdle(job: Job): boolean {
 
 function holds(job: Job | undefined, when: WatchWhen): boolean {
   if (!job) return true; // Removed: idle and ended both.
+  // Cut off with the host, neither: what it last said is not where its work stands once resumed.
+  if (job.lifecycle === "interrupted") return false;
   return when === "idle" ? isIdle(job) : hasEnded(job);
 }
 
