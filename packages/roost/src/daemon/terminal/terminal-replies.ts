@@ -96,7 +96,12 @@ async function typeReply(ctx: TerminalReplyDeps, job: Job, reply: TerminalReply)
 
   const host = await state.waitForHost();
   // The screen as it is now, not as its last event (up to 50 ms old) showed it.
-  rows.screen(job, await host.screen(job.id));
+  const screen = await host.screen(job.id).catch((err: unknown) => {
+    // Its program ended just now and the host let go of it: as any job that takes no reply.
+    if (!(err instanceof RoostError && err.code === "not_found")) throw err;
+    throw new RoostError("unsupported", `${job.name} ended as the reply came; the reply was not typed`);
+  });
+  rows.screen(job, screen);
   const reading = rows.lastReading(job).reading;
   // Typed only as the answer to what the person saw: not into a question other than the one they
   // replied to, nor into a new run's question or dialog (an ended job asked nothing), nor when
