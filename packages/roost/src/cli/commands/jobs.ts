@@ -102,7 +102,7 @@ export const resume: Command = {
   name: "resume",
   usage: "resume NAME… | --all [--json]",
   summary:
-    "Starts interrupted jobs again (their process went down with roost or the machine), as respawn does: each takes up its conversation and gets the replies waiting for it. --all: every interrupted job. Says which came back and which could not, and why; exits 1 if one could not.",
+    "Starts interrupted jobs again (their process went down with roost or the machine), as respawn does: each takes up its conversation and gets the replies waiting for it. --all: every interrupted job. Says which came back and which could not, and why; exits 1 if one could not. resumeAfterReboot: true in roost.json has the daemon do it as it starts.",
   positionals: [0, LIMITS.resumeJobs],
   options: { all: { type: "boolean" } },
   run: async ({ positionals, values, client, print }) => {
