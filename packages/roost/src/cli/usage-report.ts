@@ -5,7 +5,7 @@
  */
 import type { JobRow } from "../protocol/rows.js";
 import { terminalSafe } from "../protocol/terminal-text.js";
-import { dollars } from "../protocol/usage-text.js";
+import { dollars, localDay } from "../protocol/usage-text.js";
 import { alignedTable } from "./format.js";
 
 export const USAGE_GROUPINGS = ["session", "profile", "day"] as const;
@@ -33,16 +33,9 @@ export interface UsageReport {
   total: UsageGroup;
 }
 
-/** A local date as YYYY-MM-DD. */
-function localDay(iso: string): string {
-  const d = new Date(iso);
-  const two = (n: number) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
-}
-
 function keyOf(row: JobRow, by: UsageGrouping): string {
   if (by === "profile") return row.profile;
-  if (by === "day") return localDay(row.createdAt);
+  if (by === "day") return localDay(Date.parse(row.createdAt));
   return `${row.name} (${row.id})`;
 }
 
@@ -83,7 +76,7 @@ export function parseSince(text: string): number | null {
   const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
   const ms = day ? new Date(Number(day[1]), Number(day[2]) - 1, Number(day[3])).getTime() : Date.parse(text);
   if (!Number.isFinite(ms)) return null;
-  if (day && localDay(new Date(ms).toISOString()) !== text) return null;
+  if (day && localDay(ms) !== text) return null;
   return ms;
 }
 

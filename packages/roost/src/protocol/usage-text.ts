@@ -12,6 +12,13 @@ export function usageLine(usage: TokenUsage): string {
   return `${tokens} · ${usage.cost === undefined ? "no price for its model" : dollars(usage.cost)}`;
 }
 
+/** A time's local date as YYYY-MM-DD: the day `roost usage --by day` and the per-day budgets count by. */
+export function localDay(ms: number): string {
+  const d = new Date(ms);
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
+}
+
 /** The cost of the rows begun on the local day of `now`: null when none of them has one. */
 export function costToday(
   rows: Iterable<{ createdAt: string; usage?: TokenUsage | null }>,
