@@ -27,6 +27,11 @@ const BAD_VALUES: { section: string; config: object; key: string }[] = [
   },
   { section: "hub's bell", config: { hub: { bell: "loud" } }, key: "hub.bell" },
   { section: "resume after a reboot", config: { resumeAfterReboot: "yes" }, key: "resumeAfterReboot" },
+  {
+    section: "budgets",
+    config: { budgets: [{ tokens: 100, per: "week", action: "stop" }] },
+    key: "budgets[0].per",
+  },
 ];
 
 test("checkConfig: a good file or none has no findings; a bad value in each section is named by its key", () => {

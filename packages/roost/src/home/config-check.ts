@@ -1,9 +1,9 @@
 /**
  * `roost.json` checked whole, against one schema for every section it has: the profiles, the
  * concierge's policy, the agent-to-agent reach and caps, pi's tools, the worktree settings, the
- * notify command, the hub's bell, the price table, whether interrupted jobs resume by themselves.
- * A bad value is a finding naming the file and the key; the daemon logs each at start, and
- * `roost doctor` lists them.
+ * notify command, the hub's bell, the price table, the budgets, whether interrupted jobs resume by
+ * themselves. A bad value is a finding naming the file and the key; the daemon logs each at start,
+ * and `roost doctor` lists them.
  * Each section's reader goes on reading the file on every use (an edit applies at once).
  */
 import { readFileSync } from "node:fs";
@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { type Static, Type } from "typebox";
 import { Value } from "typebox/value";
 import { ANSWER_POLICIES, RoostError } from "../protocol/index.js";
+import { BudgetsSchema, budgetRules } from "./budgets.js";
 import { PricesSchema } from "./prices.js";
 import { loadProfiles } from "./profiles.js";
 import { checkWorktreeSetup } from "./worktree-settings.js";
@@ -64,6 +65,7 @@ export const RoostConfigSchema = Type.Object({
   ),
   hub: Type.Optional(Type.Object({ bell: Type.Optional(Flag) }, { description: "an object" })),
   prices: Type.Optional(PricesSchema),
+  budgets: Type.Optional(BudgetsSchema),
   resumeAfterReboot: Type.Optional(Flag),
 });
 export type RoostConfig = Static<typeof RoostConfigSchema>;
@@ -74,11 +76,29 @@ export interface ConfigFinding {
   message: string;
 }
 
-/** What the schema wants at a key (its description), as a finding says it. */
-function wantAt(path: string[]): string | undefined {
-  let schema: { properties?: Record<string, unknown>; description?: string } | undefined = RoostConfigSchema;
-  for (const key of path) schema = schema?.properties?.[key] as typeof schema;
-  return schema?.description;
+interface SchemaNode {
+  properties?: Record<string, SchemaNode>;
+  items?: SchemaNode;
+  additionalProperties?: boolean;
+  description?: string;
+}
+
+/**
+ * A key as a finding names it (an item of a list by its place: `budgets[0].per`), and what the
+ * finding says of it: what the schema wants there (its description), or that no such key is taken.
+ */
+function findingAt(path: string[]): { key: string; want: string | undefined } {
+  let schema: SchemaNode | undefined = RoostConfigSchema as SchemaNode;
+  let key = "";
+  for (const part of path) {
+    const parent: SchemaNode | undefined = schema;
+    const item: boolean = parent?.items !== undefined && /^\d+$/.test(part);
+    key += item ? `[${part}]` : key === "" ? part : `.${part}`;
+    schema = item ? parent?.items : parent?.properties?.[part];
+    if (!schema && parent?.additionalProperties === false && parent.properties)
+      return { key, want: `is not a key it takes (${Object.keys(parent.properties).join(", ")})` };
+  }
+  return { key, want: schema?.description && `must be ${schema.description}` };
 }
 
 /**
@@ -91,11 +111,11 @@ function schemaFindings(file: string, parsed: Record<string, unknown>): ConfigFi
   for (const [top, schema] of Object.entries(RoostConfigSchema.properties)) {
     if (parsed[top] === undefined) continue;
     for (const error of Value.Errors(schema, parsed[top])) {
-      const path = [top, ...error.instancePath.split("/").filter(Boolean)];
-      const key = path.join(".");
+      // A key the schema does not take is named at itself (its own error), not at its object.
+      if (error.keyword === "additionalProperties") continue;
+      const { key, want } = findingAt([top, ...error.instancePath.split("/").filter(Boolean)]);
       if (byKey.has(key)) continue;
-      const want = wantAt(path);
-      byKey.set(key, { key, message: `${file}: ${key} ${want ? `must be ${want}` : error.message}` });
+      byKey.set(key, { key, message: `${file}: ${key} ${want ?? error.message}` });
     }
   }
   return [...byKey.values()];
@@ -144,8 +164,17 @@ export function checkConfig(home: string): ConfigFinding[] {
       ? undefined
       : refusal(() => checkWorktreeSetup(file, "worktreeSetup", worktreeSetup));
   if (setup) findings.push({ key: "worktreeSetup", message: setup });
-  if (findings.some((f) => f.key.startsWith("agentProfiles"))) return findings;
-  const profiles = refusal(() => loadProfiles(file));
-  if (profiles) findings.push({ key: profileKey(file, profiles), message: profiles });
+  // The profiles as dispatch reads them, once the schema takes them; the budgets' are checked by them.
+  let profiles: ReadonlySet<string> | null = null;
+  if (!findings.some((f) => f.key.startsWith("agentProfiles"))) {
+    const refused = refusal(() => {
+      profiles = new Set(loadProfiles(file).keys());
+    });
+    if (refused) findings.push({ key: profileKey(file, refused), message: refused });
+  }
+  const { budgets } = parsed as { budgets?: unknown };
+  if (Value.Check(BudgetsSchema, budgets))
+    for (const { key, want } of budgetRules(budgets, profiles))
+      findings.push({ key, message: `${file}: ${key} ${want}` });
   return findings;
 }
