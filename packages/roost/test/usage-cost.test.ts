@@ -2,29 +2,24 @@
 // output tokens an answer), its row's usage priced by roost.json's price for its model, an edit of
 // the price applied within a round, and `roost usage` summing and pricing the rows.
 import assert from "node:assert/strict";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import type { Message } from "./helpers/daemon.js";
 import { startFakeAnthropic } from "./helpers/fake-models.js";
-import { claudeProfile, cliProgram, projectFolder, realCliSuite } from "./helpers/real-clis.js";
+import { claudeProfile, cliProgram, realCliProjectSuite } from "./helpers/real-clis.js";
 import { rowWhen } from "./helpers/terminal.js";
 
 const START_MS = 60_000;
 const found = cliProgram("claude");
 
 describe("claude: what a session costs", { skip: "skip" in found ? found.skip : false }, () => {
-  let cwd = "";
-  const s = realCliSuite(
+  const s = realCliProjectSuite(
     "claude",
     (found as { program: string }).program,
     startFakeAnthropic,
     claudeProfile,
-    () => [(cwd = projectFolder())],
   );
-  after(() => {
-    if (cwd) rmSync(cwd, { recursive: true, force: true });
-  });
 
   /** roost.json as the suite wrote it, with these prices (an edit the daemon reads as it goes). */
   function setPrices(prices: object): void {
@@ -34,7 +29,11 @@ describe("claude: what a session costs", { skip: "skip" in found ? found.skip : 
 
   test("the row's cost is its tokens at its model's price; a new price applies; roost usage sums and prices the rows", async () => {
     setPrices({ "claude-fake": { input: 3, output: 15 } });
-    const answer = await s.conn.request("dispatch", { profile: "claude", task: "TASK say hello", cwd });
+    const answer = await s.conn.request("dispatch", {
+      profile: "claude",
+      task: "TASK say hello",
+      cwd: s.cwd,
+    });
     const id = answer.result.id as string;
     // 10 × 3 + 5 × 15 millionths of a dollar.
     const row = await rowWhen(s.conn, id, (r: Message) => r.usage?.cost === 0.000105, START_MS);

@@ -5,7 +5,7 @@
  * config and model server.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before } from "node:test";
@@ -205,4 +205,19 @@ export async function askJob(
   );
   if (!answer.ok) throw new Error(`the reply was refused: ${JSON.stringify(answer)}`);
   return rowWhen(conn, id, answered(task), timeoutMs);
+}
+
+/** A suite as `realCliSuite` makes it, working in one project folder its profile trusts (made before its tests, removed after). */
+export function realCliProjectSuite(
+  name: keyof typeof CLI_VERSIONS,
+  program: string,
+  startModel: () => Promise<FakeModel>,
+  profileOf: (program: string, modelUrl: string, trusted: string[]) => CliProfile,
+): RealCliSuite & { readonly cwd: string } {
+  let cwd = "";
+  const suite = realCliSuite(name, program, startModel, profileOf, () => [(cwd = projectFolder())]);
+  after(() => {
+    if (cwd) rmSync(cwd, { recursive: true, force: true });
+  });
+  return Object.defineProperty(suite, "cwd", { get: () => cwd }) as RealCliSuite & { readonly cwd: string };
 }
