@@ -1,6 +1,7 @@
 import { readResumeAfterReboot } from "../home/reboot-settings.js";
 import type { DispatchArgs } from "../protocol/index.js";
 import { BoardService } from "./board/board-service.js";
+import { Budgets } from "./budgets/budgets.js";
 import { ConciergeService } from "./concierge/concierge-service.js";
 import { ConversationReader } from "./conversations/conversation-reader.js";
 import { DaemonControl } from "./daemon-control.js";
@@ -42,8 +43,9 @@ export interface ServiceDeps {
  * dispatch, a schedule's runs and a session's spawn all start jobs through it), the peers, the task
  * board (it hears of every job's change and removal, to release what an ended job held), the
  * schedules, the concierge (it replies through the replies as the user does), who is attached to
- * which terminal, the jobs' git worktrees, and the notifier (it hears of every change, to tell the
- * person of a session that waits, failed or finished).
+ * which terminal, the jobs' git worktrees, the notifier (it hears of every change, to tell the
+ * person of a session that waits, failed or finished), and the budgets (they hear of every change,
+ * to count what each session's usage grew by; the replies, respawns and dispatches ask them first).
  */
 export function buildServices({ state, store, connect, log }: ServiceDeps): OpContext {
   const clock = clockFromEnv();
@@ -51,16 +53,18 @@ export function buildServices({ state, store, connect, log }: ServiceDeps): OpCo
   const supervisor = new Supervisor(state, connect, log, terminalRows);
   const worktrees = new Worktrees(state, log);
   const conversations = new ConversationReader(state, log);
-  const jobs = new Jobs(state, supervisor, worktrees);
+  const feed = new EventsFeed(store, () => state.now());
+  const notifier = new Notifier(state, log);
+  const budgets = new Budgets({ state, store, feed, notifier, supervisor, log, now: () => clock.now() });
+  const jobs = new Jobs(state, supervisor, worktrees, budgets);
   supervisor.interrupted = (found) => {
     if (!readResumeAfterReboot(state.paths)) return;
     resumeByThemselves(jobs, found, log).catch((err) =>
       log(`roost: resumeAfterReboot failed: ${(err as Error)?.stack ?? err}`),
     );
   };
-  const feed = new EventsFeed(store, () => state.now());
-  const replies = new Replies(state, supervisor, feed, terminalRows);
-  const dispatcher = new Dispatcher(state, supervisor, terminalRows, worktrees);
+  const replies = new Replies(state, supervisor, feed, terminalRows, budgets);
+  const dispatcher = new Dispatcher(state, supervisor, terminalRows, worktrees, budgets);
   const foreground = new ForegroundPeers(() => clock.now());
   const peers = new PeerService({ state, supervisor, dispatcher, feed, foreground, clock }, store);
   const board = new BoardService({ state, supervisor }, feed, store, foreground);
@@ -82,7 +86,6 @@ export function buildServices({ state, store, connect, log }: ServiceDeps): OpCo
     dispatch: (launch, extend) => dispatcher.dispatch(launch as DispatchArgs, extend),
     reply: (job, text, mode, by) => replies.take(job, text, mode, { by }),
   });
-  const notifier = new Notifier(state, log);
   state.jobWatchers.push(
     { changed: (job) => concierge.jobChanged(job), removed: (id) => concierge.jobRemoved(id) },
     { changed: (job) => board.jobChanged(job), removed: (id) => board.jobRemoved(id) },
@@ -91,6 +94,7 @@ export function buildServices({ state, store, connect, log }: ServiceDeps): OpCo
     { changed: () => {}, removed: (id) => terminalRows.removed(id) },
     { changed: () => {}, removed: (id) => worktrees.untrack(id) },
     { changed: (job) => notifier.jobChanged(job), removed: (id) => notifier.jobRemoved(id) },
+    budgets,
     { changed: () => {}, removed: (id) => conversations.removed(id) },
   );
   worktrees.start();

@@ -35,6 +35,8 @@ export const ERROR_CATALOGUE = {
   worktree_missing: "a job's worktree folder is gone",
   not_started: "the job was started and did not come up: the message gives its row's error",
   notify_failed: "the notify command did not run, or exited non-zero (its error and output in the message)",
+  over_budget:
+    "a stop budget in roost.json that counts the session is spent: the message names it and what it counted; nothing was done",
   internal: "a fault in the daemon: it is in the daemon's log with its stack",
 } as const;
 

@@ -4,7 +4,7 @@ import { type Static, Type } from "typebox";
 import { Count, JobRef, Maybe } from "./fields.js";
 import { LIMITS } from "./limits.js";
 
-export const FEED_KINDS = ["task", "schedule"] as const;
+export const FEED_KINDS = ["task", "schedule", "budget"] as const;
 /** Kinds grow as more of the daemon writes to the feed. */
 export type FeedKind = (typeof FEED_KINDS)[number] | (string & {});
 

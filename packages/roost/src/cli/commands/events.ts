@@ -21,7 +21,7 @@ export const events: Command = {
   name: "events",
   usage: "events [--follow] [--id ID] [--limit N] [--json]",
   summary:
-    "What happened across the jobs: starts, state changes, replies, messages, reports, notices, restarts, removals.",
+    "What happened across the jobs: starts, state changes, replies, messages, reports, notices, restarts, removals, budgets passed.",
   positionals: [0, 0],
   options: { follow: { type: "boolean", short: "f" }, id: { type: "string" }, limit: { type: "string" } },
   run: async ({ values, json, home, client, print }) => {

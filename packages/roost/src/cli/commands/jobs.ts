@@ -6,7 +6,7 @@ export const dispatch: Command = {
   usage:
     "dispatch PROFILE [TASK] [--cwd DIR] [--name NAME] [--request-id ID] [--worktree [--base REF] [--branch NAME]] [--json]",
   summary:
-    "Starts a job from a profile in roost.json, in DIR (default: this folder); --worktree runs it in a git worktree of its own, on a new branch from REF (default HEAD).",
+    'Starts a job from a profile in roost.json, in DIR (default: this folder); --worktree runs it in a git worktree of its own, on a new branch from REF (default HEAD). Refused (over_budget) while a per-day "stop" budget that counts the profile is spent.',
   positionals: [1, 2],
   options: {
     cwd: { type: "string" },
@@ -78,7 +78,7 @@ export const respawn: Command = {
   name: "respawn",
   usage: "respawn ID|NAME [--fresh] [--json]",
   summary:
-    "Starts a job again (ending its process first if it runs); Claude Code and a profile with resume take up their conversation, unless --fresh.",
+    'Starts a job again (ending its process first if it runs); Claude Code and a profile with resume take up their conversation, unless --fresh. Refused (over_budget) while a "stop" budget that counts the job is spent (--fresh: its own usage counts from nothing).',
   positionals: [1, 1],
   options: { fresh: { type: "boolean" } },
   run: async ({ positionals, values, client, print }) => {

@@ -10,7 +10,8 @@ export const reply: Command = {
     "Sends a reply to a job's agent (--steer: join the work under way; -: the text from standard input). " +
     "/stop stops the job. A finished job that runs its command anew (ls: its row does not say it resumes) " +
     "is started again only with --start. A terminal agent's reply that came while it asked nothing is " +
-    "held: --send-held types it as the answer to what it asks now, --drop-held drops it.",
+    "held: --send-held types it as the answer to what it asks now, --drop-held drops it. " +
+    'Refused (over_budget) while a "stop" budget in roost.json that counts the job is spent.',
   positionals: [1, 2],
   options: {
     steer: { type: "boolean" },

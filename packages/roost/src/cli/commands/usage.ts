@@ -6,7 +6,7 @@ export const usage: Command = {
   name: "usage",
   usage: "usage [--by session|profile|day] [--since DATE] [--json]",
   summary:
-    'Tokens and cost of the sessions roost lists, summed by session (the default), profile or the day each began; --since DATE (YYYY-MM-DD or an ISO time) counts those begun since. Costs come from each model\'s price (roost.json "prices" over the defaults).',
+    'Tokens and cost of the sessions roost lists, summed by session (the default), profile or the day each began; --since DATE (YYYY-MM-DD or an ISO time) counts those begun since. Costs come from each model\'s price (roost.json "prices" over the defaults). roost.json "budgets" cap the same tokens or cost, per session or per day, stopping the session or telling you.',
   positionals: [0, 0],
   options: { by: { type: "string" }, since: { type: "string" } },
   run: async ({ values, client, print }) => {

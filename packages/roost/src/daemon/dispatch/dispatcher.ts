@@ -12,6 +12,7 @@ import {
   RoostError,
   refuseReservedName,
 } from "../../protocol/index.js";
+import type { BudgetGate } from "../budgets/budget-gate.js";
 import { startConversation } from "../conversations/conversation-start.js";
 import type { DaemonState } from "../jobs/daemon-state.js";
 import { type Job, jobFromRecord } from "../jobs/job.js";
@@ -55,6 +56,7 @@ export class Dispatcher {
     private readonly supervisor: Supervisor,
     private readonly terminalRows: TerminalRows,
     private readonly worktrees: Worktrees,
+    private readonly budgets: BudgetGate,
   ) {}
 
   /** Makes a job of a process or a folder the store does not know (`adoption.ts`). */
@@ -107,6 +109,7 @@ export class Dispatcher {
     const profileName = args.profile;
     const task = args.task ?? null;
     const profile = this.profileNamed(profileName);
+    this.budgets.refuseNewSession(profileName);
     const cwd = checkFolder(args.cwd ?? profile.cwd ?? homedir());
     const requestedName = args.name ?? undefined;
     if (requestedName !== undefined) refuseReservedName(requestedName);

@@ -1,4 +1,4 @@
-import { type JobRow, type Report, tokenUsageOf } from "../../protocol/index.js";
+import { type JobRow, type Report, type TokenUsage, tokenUsageOf } from "../../protocol/index.js";
 import { conversationRow } from "../conversations/conversation.js";
 import { heldReplyOf } from "../terminal/held-replies.js";
 import { screenReportOf } from "../terminal/screen-report.js";
@@ -9,6 +9,14 @@ function rowState(job: Job, report: Report | null): JobRow["state"] {
   if (job.lifecycle === "failed") return "failed";
   if (job.lifecycle === "done") return "done";
   return report?.state ?? "working";
+}
+
+/**
+ * Tokens a job used so far, as its row says them: its reports' (pi), else its program's own
+ * session record's (Claude Code, Codex); null: unknown. A screen says none.
+ */
+export function jobUsage(job: Job): TokenUsage | null {
+  return tokenUsageOf(job.report?.usage) ?? job.conversation?.usage ?? null;
 }
 
 /** The row the hub and the CLI show: derived from the job, never stored twice. */
@@ -29,12 +37,16 @@ export function toRow(job: Job): JobRow {
     question: r?.question ?? null,
     choices: r?.choices ?? [],
     tool: r?.tool ?? null,
-    error: job.lifecycle === "failed" && job.error ? job.error : (r?.error ?? job.error),
+    // Why it failed, or why roost stopped it (a budget), over what its screen or last report said.
+    error:
+      (job.lifecycle === "failed" || job.lifecycle === "stopped") && job.error
+        ? job.error
+        : (r?.error ?? job.error),
     // A terminal agent reports nothing: its program's own session record says these (Claude Code, Codex).
     model: r?.model ?? job.conversation?.model ?? null,
     thinking: r?.thinking ?? null,
     context: r?.context ?? job.conversation?.context ?? null,
-    usage: tokenUsageOf(r?.usage) ?? job.conversation?.usage ?? null,
+    usage: jobUsage(job),
     conversation: job.conversation ? conversationRow(job.conversation) : null,
     resume: job.resume ?? null,
     lifecycle: job.lifecycle,

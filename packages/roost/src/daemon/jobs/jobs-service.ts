@@ -4,6 +4,7 @@
  * checked to be still the same job after every await.
  */
 import type { JobAuth, RmResult } from "../../protocol/index.js";
+import type { BudgetGate } from "../budgets/budget-gate.js";
 import { startFresh } from "../conversations/job-launch.js";
 import type { Worktrees } from "../worktrees/worktrees.js";
 import type { DaemonState } from "./daemon-state.js";
@@ -17,6 +18,7 @@ export class Jobs {
     private readonly state: DaemonState,
     private readonly supervisor: Supervisor,
     private readonly worktrees: Worktrees,
+    private readonly budgets: BudgetGate,
   ) {}
 
   /** A job by id, or by a name only one job has. */
@@ -87,8 +89,10 @@ export class Jobs {
 
   /** `fresh`: its program starts a new conversation rather than taking up its last one. */
   respawn(idOrName: unknown, fresh = false): Promise<{ id: string }> {
-    // A worktree the person deleted is said, never made again.
-    this.worktrees.requirePresent(this.resolve(idOrName));
+    const job = this.resolve(idOrName);
+    // A worktree the person deleted is said, never made again; a spent budget is said before it is spent more.
+    this.worktrees.requirePresent(job);
+    this.budgets.refuseSpent(job, "nothing was started", fresh);
     return this.keptThen(idOrName, (job) => {
       if (fresh) startFresh(job, "started fresh, as asked");
       return this.supervisor.respawn(job);

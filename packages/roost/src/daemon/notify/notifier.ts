@@ -15,7 +15,8 @@ interface Moment {
  * Tells the person's `notify.command` when a session comes to a moment (starts waiting, fails,
  * finishes): once per transition, after the row has held it for the debounce, so a row that only
  * churns (its screen redrawn, its summary changed, waiting for a blink) is told of once or never.
- * What is so when the daemon starts is no news.
+ * What is so when the daemon starts is no news. A budget passed is told as it happens (`budgets.ts`
+ * decides when).
  */
 export class Notifier {
   private readonly moments = new Map<string, Moment>();
@@ -48,6 +49,12 @@ export class Notifier {
       void this.runner.run(settings.command as string[], notifyEvent(toRow(now), kind, this.state.now()));
     }, settings.debounceMs);
     moment.timer.unref();
+  }
+
+  /** A session passed a budget (`text` says which, and whether it was stopped): told at once, the caller tells once. */
+  budgetPassed(job: Job, text: string): void {
+    const { command } = readNotifySettings(this.state.paths);
+    if (command) void this.runner.run(command, notifyEvent(toRow(job), "budget", this.state.now(), text));
   }
 
   jobRemoved(id: string): void {

@@ -4,6 +4,7 @@
  * it. The reply op, the concierge's answers and the user's undo all take a reply through here.
  */
 import { LIMITS, type OpArgs, type ReplyMode, type ReplyResult, RoostError } from "../../protocol/index.js";
+import type { BudgetGate } from "../budgets/budget-gate.js";
 import { type EventsFeed, type FeedActor, USER } from "../feed/events-feed.js";
 import { feedReply } from "../feed/feed-reply.js";
 import type { DaemonState } from "../jobs/daemon-state.js";
@@ -54,6 +55,7 @@ export class Replies {
     readonly supervisor: Supervisor,
     readonly feed: EventsFeed,
     readonly terminalRows: TerminalRows,
+    readonly budgets: BudgetGate,
   ) {}
 
   /** The reply op: a held terminal reply sent or dropped, or a text, once per request id. */
@@ -65,6 +67,7 @@ export class Replies {
     const requestId = args.requestId ?? undefined;
     if (held !== undefined) {
       if (job.kind !== "terminal") return this.heldOfProtocolAgent(job, held);
+      if (held === "send") this.budgets.refuseSpent(job, "nothing was sent");
       return replyToTerminal(this, job, {
         text: null,
         mode: null,
@@ -125,6 +128,7 @@ export class Replies {
       await supervisor.stop(job);
       return { stopped: true, saved: false };
     }
+    this.budgets.refuseSpent(job, "nothing was sent");
     if (text.startsWith("/") && job.connection === null)
       throw new RoostError(
         "unsupported",
