@@ -114,6 +114,14 @@ describe("the hub's view", () => {
     assert.doesNotMatch(lines.join("\n"), /Proceed\?|1 waiting/);
   });
 
+  test("a row roost stopped says why first, its last line after", () => {
+    const stopped = row("b", { lifecycle: "stopped", error: "stopped: over its budget" });
+    assert.match(
+      view(stateWith([stopped]), 100).join("\n"),
+      /■ b +stopped +stopped: over its budget · last: summary of b/,
+    );
+  });
+
   test("each state has its glyph and word", () => {
     const rows = [
       row("w"),

@@ -64,16 +64,17 @@ const INTERRUPTED_NOTE = "went down with roost or the machine · a reply or roos
 
 /**
  * What a row says in one line: an interrupted row how it comes back, then its last line; a failed
- * one why it failed and its last line; else its summary, error or task. A job given up after
- * crashes says what it printed last first: that is the reason, the crash count is not.
+ * one (or one roost stopped: a budget) why, and its last line; else its summary, error or task. A
+ * job given up after crashes says what it printed last first: that is the reason, the crash count
+ * is not.
  */
 export function rowSays(row: JobRow): string {
   if (row.lifecycle === "interrupted") {
     const last = row.summary || row.task;
     return `${INTERRUPTED_NOTE}${last ? ` · last: ${last}` : ""}`;
   }
-  const failed = row.state === "failed" || row.lifecycle === "failed";
-  if (!failed || !row.error) return row.summary || row.error || row.task || "";
+  const ended = row.state === "failed" || row.lifecycle === "failed" || row.lifecycle === "stopped";
+  if (!ended || !row.error) return row.summary || row.error || row.task || "";
   if (!row.summary || row.summary === row.error) return row.error;
   if (/^crashed \d+ times/.test(row.error)) return `${row.summary} · ${row.error}`;
   return `${row.error} · last: ${row.summary}`;
