@@ -3,12 +3,12 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { agentMessageTitle, envelopeBody } from "../src/pi/agent-message.js";
 import { takeJobIdentity } from "../src/pi/job-identity.js";
 import { readPiSettings } from "../src/pi/roost-settings.js";
 import { RunCauses } from "../src/pi/run-causes.js";
 import { contextOf, runOutcome } from "../src/pi/run-outcome.js";
 import { REPLY_ENTRY_TYPE, SessionLedger } from "../src/pi/session-ledger.js";
+import { agentMessageTitle, envelopeBody } from "../src/protocol/agent-message.js";
 
 const assistant = (text: string, extra: Record<string, unknown> = {}) => ({
   role: "assistant",
@@ -84,7 +84,7 @@ test("the session ledger drops an item whose seq is in the session, and replies 
 
 test("the framed block: its title, and the body without the envelope's lines", () => {
   assert.equal(
-    agentMessageTitle({ seq: 1, from: "Checkout refactor", relation: "child", kind: "report" }),
+    agentMessageTitle({ from: "Checkout refactor", relation: "child", kind: "report" }),
     "✉ report from Checkout refactor (child)",
   );
   const framed =

@@ -1,9 +1,12 @@
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import { Box, Text } from "@mariozechner/pi-tui";
-import type { DeliverEvent, DeliverKind } from "../protocol/events.js";
-
-/** The custom message type of an agent item in a pi session (a peer's message, a report, a notice). */
-export const AGENT_MESSAGE_TYPE = "pi-roost-agent-message";
+import {
+  AGENT_MESSAGE_TYPE,
+  agentMessageTitle,
+  type DeliverKind,
+  envelopeBody,
+} from "../protocol/agent-message.js";
+import type { DeliverEvent } from "../protocol/events.js";
 
 /** What an agent item keeps in the session: its seq finds a resend after a restart. */
 export interface AgentMessageDetails {
@@ -21,19 +24,6 @@ export function agentMessageDetails(item: DeliverEvent): AgentMessageDetails {
     relation: item.relation ?? "external",
     kind: item.kind ?? "message",
   };
-}
-
-/** The framed block's title: `✉ report from Checkout refactor (child)`. */
-export function agentMessageTitle(details: AgentMessageDetails): string {
-  return `✉ ${details.kind} from ${details.from} (${details.relation})`;
-}
-
-/** The text inside `<agent-message ...>` and `</agent-message>` (all of it when it is not framed). */
-export function envelopeBody(text: string): string {
-  const open = text.startsWith("<agent-message") ? text.indexOf("\n") : -1;
-  const close = text.lastIndexOf("\n</agent-message>");
-  if (open === -1 || close < open) return text;
-  return text.slice(open + 1, close);
 }
 
 /** Shows agent items as a framed block, apart from the user's messages. */

@@ -3,9 +3,10 @@ import { basename } from "node:path";
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { ForegroundPeer } from "../client/foreground-peer.js";
 import type { PeerOps } from "../client/peers.js";
+import { AGENT_MESSAGE_TYPE } from "../protocol/agent-message.js";
 import { RoostError } from "../protocol/errors.js";
 import type { DeliverEvent } from "../protocol/events.js";
-import { AGENT_MESSAGE_TYPE, agentMessageDetails } from "./agent-message.js";
+import { agentMessageDetails } from "./agent-message.js";
 import { warn } from "./warn.js";
 
 /**

@@ -1,5 +1,5 @@
 import { FinishedLedger } from "../client/finished-replies.js";
-import { AGENT_MESSAGE_TYPE } from "./agent-message.js";
+import { AGENT_MESSAGE_TYPE } from "../protocol/agent-message.js";
 
 /** The custom entry that marks a user reply as taken into the session (never sent to the model). */
 export const REPLY_ENTRY_TYPE = "pi-roost-reply";

@@ -2,13 +2,14 @@ import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-age
 import { PeerOps } from "../client/peers.js";
 import { ReplyQueue } from "../client/reply-queue.js";
 import { Reporter } from "../client/reporter.js";
+import { AGENT_MESSAGE_TYPE } from "../protocol/agent-message.js";
 import type { JobIdentity } from "../protocol/environment.js";
 import { RoostError } from "../protocol/errors.js";
 import type { DeliverEvent } from "../protocol/events.js";
 import { LIMITS } from "../protocol/limits.js";
 import type { RunCause } from "../protocol/peers.js";
 import type { ReportInput } from "../protocol/report.js";
-import { AGENT_MESSAGE_TYPE, agentMessageDetails } from "./agent-message.js";
+import { agentMessageDetails } from "./agent-message.js";
 import { watchDialogs } from "./dialogs.js";
 import { modelName, switchModel, switchThinking } from "./model-switch.js";
 import { RunCauses } from "./run-causes.js";

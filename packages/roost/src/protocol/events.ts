@@ -1,11 +1,9 @@
+import type { DeliverKind } from "./agent-message.js";
 import type { AttachEvent } from "./attach.js";
 import type { BoardEvent } from "./board.js";
 import type { ConciergeEvent, DigestWhy } from "./concierge.js";
 import type { ReplyMode } from "./ops.js";
 import type { JobRow } from "./rows.js";
-
-/** Kinds of item on a job's one queue: user replies (no kind) and agent items. */
-export type DeliverKind = "message" | "report" | "notice" | "digest";
 
 /** A reply (or agent item) for the agent: `{"event": "deliver", ...}`. */
 export interface DeliverEvent {

@@ -1,3 +1,4 @@
+export * from "./agent-message.js";
 export * from "./attach.js";
 export * from "./board.js";
 export * from "./concierge.js";
