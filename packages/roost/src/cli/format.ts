@@ -19,6 +19,15 @@ function says(row: JobRow): string {
 
 const columns = (text: string) => [...text].length;
 
+/**
+ * `head`, then an agent's text made safe for the terminal: its later lines go on under its first,
+ * indented to it.
+ */
+export function hangingLines(head: string, text: string): string {
+  const indent = " ".repeat(columns(head));
+  return head + terminalSafe(text, { lines: true }).split("\n").join(`\n${indent}`);
+}
+
 /** The rows as a table: a header, then one line a job, columns aligned, in the hub's words. */
 export function rowsTable(rows: JobRow[], now = Date.now()): string {
   const worktrees = rows.some((row) => row.worktree);

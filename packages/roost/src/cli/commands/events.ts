@@ -1,9 +1,7 @@
-import { DaemonClient, isDisconnected } from "../../client/daemon-client.js";
 import { type EventsResult, type FeedEvent, terminalSafe, terminalSafeJson } from "../../protocol/index.js";
 import type { Command } from "../command.js";
-
-/** How often `--follow` asks for what is new. */
-const FOLLOW_POLL_MS = 500;
+import { followPolling } from "../follow.js";
+import { hangingLines } from "../format.js";
 
 /**
  * One event: time, kind and why (once when they are the same word), and what happened, made safe
@@ -12,9 +10,7 @@ const FOLLOW_POLL_MS = 500;
 export function eventLine(event: FeedEvent): string {
   const time = terminalSafe(event.at.slice(11, 19));
   const label = terminalSafe(event.why === event.kind ? event.kind : `${event.kind}/${event.why}`);
-  const head = `${time}  ${label.padEnd(20)}  `;
-  const indent = " ".repeat([...head].length);
-  return head + terminalSafe(event.text, { lines: true }).split("\n").join(`\n${indent}`);
+  return hangingLines(`${time}  ${label.padEnd(20)}  `, event.text);
 }
 
 export const events: Command = {
@@ -25,7 +21,7 @@ export const events: Command = {
   positionals: [0, 0],
   options: { follow: { type: "boolean", short: "f" }, id: { type: "string" }, limit: { type: "string" } },
   run: async ({ values, json, home, client, print }) => {
-    let c = await client();
+    const c = await client();
     const limit = typeof values.limit === "string" ? Number(values.limit) : undefined;
     const id = typeof values.id === "string" ? values.id : undefined;
     const first: EventsResult = await c.call("events", {
@@ -42,29 +38,13 @@ export const events: Command = {
     };
     show(first.events);
     let cursor = first.cursor;
-    let away = false;
-    for (;;) {
-      await new Promise((resolve) => setTimeout(resolve, FOLLOW_POLL_MS));
-      try {
-        if (away) {
-          const back = await DaemonClient.connect({ home });
-          c.close();
-          c = back;
-        }
-        const next: EventsResult = await c.call("events", {
-          after: cursor,
-          ...(id !== undefined ? { id } : {}),
-        });
-        if (away) process.stderr.write("roost events: the daemon is back; following on\n");
-        away = false;
-        show(next.events);
-        cursor = next.cursor;
-      } catch (error) {
-        if (!isDisconnected(error)) throw error;
-        // The daemon went away (a restart, an upgrade): wait for it, as the hub does.
-        if (!away) process.stderr.write("roost events: the daemon is gone; waiting for it (Ctrl-C stops)\n");
-        away = true;
-      }
-    }
+    return followPolling("events", home, c, async (now) => {
+      const next: EventsResult = await now.call("events", {
+        after: cursor,
+        ...(id !== undefined ? { id } : {}),
+      });
+      show(next.events);
+      cursor = next.cursor;
+    });
   },
 };
