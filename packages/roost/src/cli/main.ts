@@ -11,6 +11,7 @@ const COMMANDS: [name: string, load: () => Promise<Command>][] = [
   ["dispatch", async () => (await import("./commands/jobs.js")).dispatch],
   ["ls", async () => (await import("./commands/rows.js")).ls],
   ["describe", async () => (await import("./commands/describe.js")).describe],
+  ["transcript", async () => (await import("./commands/transcript.js")).transcript],
   ["reply", async () => (await import("./commands/reply.js")).reply],
   ["attach", async () => (await import("./attach.js")).attach],
   ["web", async () => (await import("./commands/web.js")).web],

@@ -31,6 +31,7 @@ import {
   schedules,
 } from "./ops/schedules.js";
 import { task } from "./ops/tasks.js";
+import { transcript } from "./ops/transcript.js";
 import { branches, diff, merge } from "./ops/worktrees.js";
 import { OpWrites } from "./store/op-writes.js";
 
@@ -43,6 +44,7 @@ const HANDLERS: OpHandlers = {
   reply,
   list,
   describe,
+  transcript,
   subscribe,
   stop,
   rm,

@@ -25,6 +25,7 @@ import { Scheduler } from "./schedules/scheduler.js";
 import type { Store } from "./store/store.js";
 import { Attachments } from "./terminal/attachments.js";
 import { TerminalRows } from "./terminal/terminal-rows.js";
+import { Transcripts } from "./transcripts/transcripts.js";
 import { Worktrees } from "./worktrees/worktrees.js";
 
 /** What the services are built from: the jobs' state and store, the host's address, the log. */
@@ -44,8 +45,9 @@ export interface ServiceDeps {
  * board (it hears of every job's change and removal, to release what an ended job held), the
  * schedules, the concierge (it replies through the replies as the user does), who is attached to
  * which terminal, the jobs' git worktrees, the notifier (it hears of every change, to tell the
- * person of a session that waits, failed or finished), and the budgets (they hear of every change,
- * to count what each session's usage grew by; the replies, respawns and dispatches ask them first).
+ * person of a session that waits, failed or finished), the budgets (they hear of every change, to
+ * count what each session's usage grew by; the replies, respawns and dispatches ask them first), and
+ * the transcripts read from the agents' own records.
  */
 export function buildServices({ state, store, connect, log }: ServiceDeps): OpContext {
   const clock = clockFromEnv();
@@ -116,5 +118,6 @@ export function buildServices({ state, store, connect, log }: ServiceDeps): OpCo
     worktrees,
     notifier,
     conversations,
+    transcripts: new Transcripts(),
   };
 }

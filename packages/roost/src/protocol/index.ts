@@ -21,6 +21,8 @@ export * from "./rows.js";
 export * from "./schedules.js";
 export * from "./state-folders.js";
 export * from "./terminal-text.js";
+export * from "./transcript.js";
+export * from "./transcript-text.js";
 export * from "./usage.js";
 export * from "./version.js";
 export * from "./worktree-text.js";

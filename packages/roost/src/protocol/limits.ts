@@ -39,6 +39,12 @@ export const LIMITS = {
   resumeJobs: 100,
   /** A diff's patch as `diff` answers it: cut past this (its JSON stays under a request line). */
   diffBytes: 1024 * 1024,
+  /** Entries one `transcript` answer carries at most (its `limit`'s default and most). */
+  transcriptEntries: 500,
+  /** An entry's text: cut past this many characters (`cut` says how long it was). */
+  transcriptText: 16_000,
+  /** A `transcript` answer's entries as JSON: the next entry that would pass this waits for the next page. */
+  transcriptBytes: 1024 * 1024,
 } as const;
 
 /** `requestId`: 1–64 of `A-Z a-z 0-9 _ . : -`. */

@@ -42,6 +42,7 @@ import {
   type ScheduleRunResult,
   type SchedulesResult,
 } from "./schedules.js";
+import { TranscriptArgs, type TranscriptResult } from "./transcript.js";
 import {
   BranchesArgs,
   type BranchesResult,
@@ -242,6 +243,14 @@ export const OPS = {
   describe: {
     args: DescribeArgs,
     result: answer<DescribeResult>(),
+    callers: USER,
+    effects: NONE,
+    writes: "none",
+  },
+  /** A page of a job's conversation from its agent's own record; a follower asks again from its cursor. */
+  transcript: {
+    args: TranscriptArgs,
+    result: answer<TranscriptResult>(),
     callers: USER,
     effects: NONE,
     writes: "none",

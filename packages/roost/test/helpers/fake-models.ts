@@ -4,10 +4,19 @@
  * to run a shell command (the CLI's permission dialog; pi asks no one), anything else is answered `ANSWER: <text>`
  * (`SLOW` in it: after a while). Claude Code's and Codex's may instead be played by a test's
  * `ToolScript`, which makes whatever tool calls it likes (an MCP server's, say).
- * Each task a CLI sends is kept in `tasks`, so a test can tell it reached the model once.
+ * Each task a CLI sends is kept in `tasks`, so a test can tell it reached the model once, and all
+ * that passed in `said`, so a test can hold a transcript to it.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+
+/**
+ * What passed between a CLI and the model in a turn, in order: the task it began with, each call the
+ * model made and the result it was given back, and its answer's text (side calls left out).
+ */
+export type Said =
+  | { kind: "user" | "assistant" | "tool-result"; text: string }
+  | { kind: "tool-call"; tool: string; input: Record<string, unknown> };
 
 export interface FakeModel {
   url: string;
@@ -15,6 +24,7 @@ export interface FakeModel {
   tasks: string[];
   /** Each turn's conversation as the model was given it (its messages as JSON), in the order of `tasks`. */
   turns: string[];
+  said: Said[];
   close(): Promise<void>;
 }
 
@@ -87,7 +97,13 @@ function sse(res: ServerResponse, events: [string, Json][]): void {
   res.end();
 }
 
-function listen(server: Server, tasks: string[], turns: string[] = []): Promise<FakeModel> {
+/** What a turn's request brought: a tool's result, and the task when one rides with it (or alone). */
+function heard(said: Said[], result: string | undefined, text: string, resultOnly: boolean): void {
+  if (result !== undefined) said.push({ kind: "tool-result", text: result });
+  if (result === undefined || !resultOnly) said.push({ kind: "user", text: taskIn(text) });
+}
+
+function listen(server: Server, tasks: string[], turns: string[], said: Said[]): Promise<FakeModel> {
   return new Promise((resolve) => {
     server.listen(0, "127.0.0.1", () => {
       const { port } = server.address() as AddressInfo;
@@ -95,6 +111,7 @@ function listen(server: Server, tasks: string[], turns: string[] = []): Promise<
         url: `http://127.0.0.1:${port}`,
         tasks,
         turns,
+        said,
         close: () =>
           new Promise((done) => {
             server.closeAllConnections();
@@ -159,12 +176,11 @@ function anthropicText(res: ServerResponse, text: string): void {
   anthropicMessage(res, { type: "text", text: "" }, { type: "text_delta", text }, "end_turn");
 }
 
-/** A call of Claude Code's `Bash` tool: it asks the person before running it. */
-function anthropicBash(res: ServerResponse, command: string): void {
+function anthropicCall(res: ServerResponse, call: ScriptedCall): void {
   anthropicMessage(
     res,
-    { type: "tool_use", id: newId("toolu"), name: "Bash", input: {} },
-    { type: "input_json_delta", partial_json: JSON.stringify({ command, description: "Run the command" }) },
+    { type: "tool_use", id: newId("toolu"), name: call.name, input: {} },
+    { type: "input_json_delta", partial_json: JSON.stringify(call.input) },
     "tool_use",
   );
 }
@@ -173,6 +189,15 @@ function anthropicBash(res: ServerResponse, command: string): void {
 export function startFakeAnthropic(script?: ToolScript): Promise<FakeModel> {
   const tasks: string[] = [];
   const turns: string[] = [];
+  const said: Said[] = [];
+  const answer = (res: ServerResponse, text: string) => {
+    said.push({ kind: "assistant", text });
+    anthropicText(res, text);
+  };
+  const call = (res: ServerResponse, made: ScriptedCall) => {
+    said.push({ kind: "tool-call", tool: made.name, input: made.input });
+    anthropicCall(res, made);
+  };
   const server = createServer(async (req, res) => {
     if (req.method !== "POST" || !req.url?.startsWith("/v1/messages")) {
       res.writeHead(200, { "content-type": "application/json" });
@@ -184,28 +209,23 @@ export function startFakeAnthropic(script?: ToolScript): Promise<FakeModel> {
     const { text, toolResult } = lastUser((body.messages as Json[]) ?? []);
     // A side call (the session title, a topic check) has no tools: it is not a turn.
     if (tools.length === 0) return anthropicText(res, JSON.stringify({ title: "Fake session title" }));
+    const result = anthropicResult((body.messages as Json[]) ?? []);
+    heard(said, result, text, toolResult || script !== undefined);
     if (script) {
-      const messages = (body.messages as Json[]) ?? [];
-      const result = anthropicResult(messages);
       if (result === undefined) tasks.push(taskIn(text));
-      const call = script({ tools: tools.map((t: Json) => String(t.name)), result });
-      if (!call) return anthropicText(res, "ANSWER: done");
-      return anthropicMessage(
-        res,
-        { type: "tool_use", id: newId("toolu"), name: call.name, input: {} },
-        { type: "input_json_delta", partial_json: JSON.stringify(call.input) },
-        "tool_use",
-      );
+      const made = script({ tools: tools.map((t: Json) => String(t.name)), result });
+      return made ? call(res, made) : answer(res, "ANSWER: done");
     }
-    if (toolResult) return anthropicText(res, "ANSWER: the command ran");
+    if (toolResult) return answer(res, "ANSWER: the command ran");
     const task = taskIn(text);
     tasks.push(task);
     turns.push(JSON.stringify(body.messages));
     await slowIfAsked(task);
-    if (task.startsWith("RUN ")) return anthropicBash(res, task.slice(4));
-    anthropicText(res, `ANSWER: ${task.replace(/^TASK /, "")}`);
+    if (task.startsWith("RUN "))
+      return call(res, { name: "Bash", input: { command: task.slice(4), description: "Run the command" } });
+    answer(res, `ANSWER: ${task.replace(/^TASK /, "")}`);
   });
-  return listen(server, tasks, turns);
+  return listen(server, tasks, turns, said);
 }
 
 function responsesEvents(output: Json[]): [string, Json][] {
@@ -274,6 +294,7 @@ function responsesResult(input: Json[]): string | undefined {
 export function startFakeResponses(script?: ToolScript): Promise<FakeModel> {
   const tasks: string[] = [];
   const turns: string[] = [];
+  const said: Said[] = [];
   const server = createServer(async (req, res) => {
     if (req.method !== "POST" || !req.url?.includes("/responses")) {
       res.writeHead(200, { "content-type": "application/json" });
@@ -290,53 +311,54 @@ export function startFakeResponses(script?: ToolScript): Promise<FakeModel> {
       status: "completed",
       content: [{ type: "output_text", text, annotations: [] }],
     });
-    const { text, toolResult } = lastUser(input);
-    if (tools.length === 0) return sse(res, responsesEvents([message('{"title": "Fake session title"}')]));
-    if (script) {
-      const named = responsesTools(tools as Json[]);
-      const result = responsesResult(input);
-      if (result === undefined) tasks.push(taskIn(text));
-      const call = script({ tools: [...named.keys()], result });
-      if (!call) return sse(res, responsesEvents([message("ANSWER: done")]));
-      const tool = named.get(call.name) ?? { name: call.name };
+    const answer = (text: string) => {
+      said.push({ kind: "assistant", text });
+      sse(res, responsesEvents([message(text)]));
+    };
+    const call = (made: ScriptedCall, tool: { name: string; namespace?: string }) => {
+      said.push({ kind: "tool-call", tool: made.name, input: made.input });
       const item = {
         type: "function_call",
         id: newId("fc"),
         call_id: newId("call"),
         ...tool,
-        arguments: JSON.stringify(call.input),
+        arguments: JSON.stringify(made.input),
         status: "completed",
       };
-      return sse(res, responsesEvents([item]));
+      sse(res, responsesEvents([item]));
+    };
+    const { text, toolResult } = lastUser(input);
+    if (tools.length === 0) return sse(res, responsesEvents([message('{"title": "Fake session title"}')]));
+    const result = responsesResult(input);
+    heard(said, result, text, toolResult || script !== undefined);
+    if (script) {
+      const named = responsesTools(tools as Json[]);
+      if (result === undefined) tasks.push(taskIn(text));
+      const made = script({ tools: [...named.keys()], result });
+      return made ? call(made, named.get(made.name) ?? { name: made.name }) : answer("ANSWER: done");
     }
-    if (toolResult) return sse(res, responsesEvents([message("ANSWER: the command ran")]));
+    if (toolResult) return answer("ANSWER: the command ran");
     const task = taskIn(text);
     tasks.push(task);
     turns.push(JSON.stringify(input));
     await slowIfAsked(task);
     if (task.startsWith("RUN ")) {
-      const call = {
-        type: "function_call",
-        id: newId("fc"),
-        call_id: newId("call"),
-        name: "exec_command",
-        arguments: JSON.stringify({
-          cmd: task.slice(4),
-          sandbox_permissions: "require_escalated",
-          justification: "Write the file the task asks for",
-        }),
-        status: "completed",
+      const input = {
+        cmd: task.slice(4),
+        sandbox_permissions: "require_escalated",
+        justification: "Write the file the task asks for",
       };
-      return sse(res, responsesEvents([call]));
+      return call({ name: "exec_command", input }, { name: "exec_command" });
     }
-    sse(res, responsesEvents([message(`ANSWER: ${task.replace(/^TASK /, "")}`)]));
+    answer(`ANSWER: ${task.replace(/^TASK /, "")}`);
   });
-  return listen(server, tasks, turns);
+  return listen(server, tasks, turns, said);
 }
 
 /** pi's model: `POST /v1/chat/completions` (streamed chunks, then `[DONE]`). */
 export function startFakeChatCompletions(): Promise<FakeModel> {
   const tasks: string[] = [];
+  const said: Said[] = [];
   const server = createServer(async (req, res) => {
     const body = await readBody(req);
     const messages = (body.messages as Json[]) ?? [];
@@ -344,6 +366,7 @@ export function startFakeChatCompletions(): Promise<FakeModel> {
     const toolResult = messages.at(-1)?.role === "tool";
     const task = toolResult ? "" : taskIn(lastUser(messages).text);
     if (!toolResult) tasks.push(task);
+    heard(said, toolResult ? textOf(messages.at(-1)?.content) : undefined, task, true);
     await slowIfAsked(task);
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     const chunk = (choices: Json[], extra: Json = {}) =>
@@ -354,17 +377,19 @@ export function startFakeChatCompletions(): Promise<FakeModel> {
     if (task.startsWith("RUN ")) {
       // pi runs its tools without asking: the command runs at once, through its own bash tool.
       const call = { name: "bash", arguments: JSON.stringify({ command: task.slice(4) }) };
+      said.push({ kind: "tool-call", tool: "bash", input: { command: task.slice(4) } });
       chunk([
         { index: 0, delta: { tool_calls: [{ index: 0, id: "call-1", type: "function", function: call }] } },
       ]);
       chunk([{ index: 0, delta: {}, finish_reason: "tool_calls" }]);
     } else {
-      const answer = toolResult ? "ran it" : task.replace(/^TASK /, "");
-      chunk([{ index: 0, delta: { content: `ANSWER: ${answer}` }, finish_reason: null }]);
+      const answer = `ANSWER: ${toolResult ? "ran it" : task.replace(/^TASK /, "")}`;
+      said.push({ kind: "assistant", text: answer });
+      chunk([{ index: 0, delta: { content: answer }, finish_reason: null }]);
       chunk([{ index: 0, delta: {}, finish_reason: "stop" }]);
     }
     chunk([], { usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
     res.end("data: [DONE]\n\n");
   });
-  return listen(server, tasks);
+  return listen(server, tasks, [], said);
 }

@@ -36,7 +36,7 @@ function commandOf(job: Job): string[] {
  * Its record's path: as the reader found it, or for a conversation whose id roost chose, where its
  * program writes it (it may have written it just before it ended, unread yet).
  */
-async function recordFile(job: Job, conversation: ConversationRecord): Promise<string | null> {
+export async function recordFile(job: Job, conversation: ConversationRecord): Promise<string | null> {
   if (conversation.file !== null || conversation.sessionId === null) return conversation.file;
   return SESSION_RECORDS[conversation.program].find(recordPlace(job, conversation.sessionId, 0), new Set());
 }

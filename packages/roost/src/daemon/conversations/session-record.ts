@@ -45,7 +45,8 @@ export function tokens(value: unknown): number | null {
   return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : null;
 }
 
-function parsed(line: string): Record<string, unknown> | null {
+/** A record's line as a JSON object, or null when it is not one. */
+export function parsedLine(line: string): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(line);
     return isObject(value) ? value : null;
@@ -57,7 +58,7 @@ function parsed(line: string): Record<string, unknown> | null {
 /** A record's lines given to its tally; a line that is not a JSON object is passed over. */
 export function takeLines(tally: RecordTally, lines: string[]): void {
   for (const line of lines) {
-    const value = parsed(line);
+    const value = parsedLine(line);
     if (value !== null) tally.take(value);
   }
 }

@@ -15,6 +15,7 @@ import type { Replies } from "../replies/replies.js";
 import type { Scheduler } from "../schedules/scheduler.js";
 import type { Attachments } from "../terminal/attachments.js";
 import type { TerminalRows } from "../terminal/terminal-rows.js";
+import type { Transcripts } from "../transcripts/transcripts.js";
 import type { Worktrees } from "../worktrees/worktrees.js";
 
 /** What every op works with: the services built at daemon start (never the raw state or the store). */
@@ -35,6 +36,7 @@ export interface OpContext {
   worktrees: Worktrees;
   notifier: Notifier;
   conversations: ConversationReader;
+  transcripts: Transcripts;
 }
 
 /**
