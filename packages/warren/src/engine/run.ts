@@ -22,6 +22,7 @@ import {
   type Decision,
   type Envelope,
   type HaltStatus,
+  hasEnded,
   NPC_POLICIES,
   type NpcPolicies,
   type NpcPolicy,
@@ -29,6 +30,7 @@ import {
   type Receipt,
   type RunStatus,
   type RunSummary,
+  type RunTime,
 } from "./types.js";
 import type { World } from "./world.js";
 
@@ -258,7 +260,7 @@ export class Run {
    * on with wall time toward its next event (`until_ms`), never past it; a run that waits for an
    * agent's answer (`waiting_for`), or is not paced, or has ended, stands still (`until_ms` null).
    */
-  timeNow(): { sim_time_ms: number; until_ms: number | null; waiting_for: string[] } {
+  timeNow(): RunTime {
     const waitingFor = this.sim.batchSize > 0 ? this.sim.unanswered() : [];
     if (!this.paced || this.pace === null) {
       return { sim_time_ms: this.sim.now, until_ms: null, waiting_for: waitingFor };
@@ -277,7 +279,7 @@ export class Run {
   }
 
   get isEnded(): boolean {
-    return this.runStatus !== "created" && this.runStatus !== "running";
+    return hasEnded(this.runStatus);
   }
 
   /** The size (JSON characters) of what the run keeps: its retained events and accepted commands. */

@@ -252,6 +252,21 @@ export const HALT_STATUSES = ["crashed", "interrupted", "over_budget", "abandone
 export type HaltStatus = (typeof HALT_STATUSES)[number];
 export type RunStatus = "created" | "running" | "completed" | "failed" | HaltStatus;
 
+/** Whether a run in this status has ended: nothing more happens in it. */
+export function hasEnded(status: RunStatus): boolean {
+  return status !== "created" && status !== "running";
+}
+
+/**
+ * A run's time as it stands, for a spectator's clock: `until_ms` its next event while a paced
+ * run moves on between events, null while it waits for `waiting_for` or is not paced.
+ */
+export interface RunTime {
+  sim_time_ms: number;
+  until_ms: number | null;
+  waiting_for: string[];
+}
+
 /**
  * Who plays an agent that is not remote: its scenario's solution runner, nobody ("none" and
  * "noop" both answer every wake with a noop), or a built-in baseline ("random" picks a random

@@ -19,6 +19,7 @@ export * from "./policies.js";
 export * from "./runs.js";
 export * from "./scores.js";
 export * from "./spectator.js";
+export * from "./spectator-close.js";
 export * from "./trajectory.js";
 export * from "./usage.js";
 export * from "./validate.js";

@@ -3,7 +3,7 @@ import { Briefing } from "./briefing.js";
 import { ErrorBody } from "./errors.js";
 import { MAX_WAIT_S } from "./limits.js";
 import { COMMON_ERRORS, OPERATIONS, type Operation } from "./operations.js";
-import { LAGGED_CLOSE_CODE } from "./spectator.js";
+import { LAGGED_CLOSE_CODE } from "./spectator-close.js";
 import { PROTOCOL_HEADER, PROTOCOL_VERSION } from "./version.js";
 
 type Json = Record<string, unknown>;

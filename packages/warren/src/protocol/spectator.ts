@@ -46,8 +46,3 @@ export const SpectatorFrame = Type.Union([RunEndedEvent, RunEvent, LaggedFrame],
   description: "a spectator frame: a run event (narrowed by kind), the final status, or lagged",
 });
 export type SpectatorFrame = Static<typeof SpectatorFrame>;
-
-/** The run ended and every event was sent. */
-export const ENDED_CLOSE_CODE = 1000;
-/** "Try again later": the reader lagged; reconnect with since=<cursor>. */
-export const LAGGED_CLOSE_CODE = 1013;

@@ -1,13 +1,6 @@
 import type { RunEvent } from "../engine/events.js";
 import { VIEWER_SCRIPTS, VIEWER_STYLESHEET, viewerAsset } from "./assets.js";
-import type { RunRecord } from "./run-record.js";
-import type { Scene } from "./scene.js";
-
-/** What the page's script is told about itself. */
-export type PageConfig =
-  | { page: "runs" }
-  | { page: "run"; run_id: string }
-  | { page: "file"; scene: Scene; events: RunEvent[]; record: RunRecord };
+import type { PageConfig, RunRecord, Scene } from "./viewer-documents.js";
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);

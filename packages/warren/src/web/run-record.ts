@@ -1,17 +1,8 @@
 import type { RunEvent } from "../engine/events.js";
 import { decisionsFromEvents, Run } from "../engine/run.js";
 import type { ScenarioDefinition } from "../engine/scenario.js";
-import { type WorldChange, WorldFollower } from "./world-state.js";
-
-/**
- * What a replay of a run needs beside its scene and events: the text of each observation, by
- * observation id, and the world's changes by cursor. `changes` stays empty for a world too large
- * to follow event by event.
- */
-export interface RunRecord {
-  texts: Record<string, string>;
-  changes: WorldChange[];
-}
+import type { RunRecord } from "./viewer-documents.js";
+import { WorldFollower } from "./world-state.js";
 
 /**
  * Records a run as it goes: the record returned fills up until the run ends. `cursorOf` names an

@@ -2,45 +2,9 @@ import { CORE_TOOLS } from "../engine/core-tools.js";
 import { cellName } from "../engine/grid.js";
 import type { ScenarioDefinition } from "../engine/scenario.js";
 import { Simulation } from "../engine/simulation.js";
-import type { AgentSummary, Controller, ObjectiveView } from "../engine/types.js";
+import type { AgentSummary } from "../engine/types.js";
 import type { AgentState, ItemLocation, Place, World } from "../engine/world.js";
-
-/** Where an item lies in a scene: on a cell, carried by an agent, or used up. */
-export type SceneItemLocation =
-  | { at: "cell"; cell: string }
-  | { at: "agent"; agent: string }
-  | { at: "gone" };
-
-/**
- * A run's world as it stands before its first event: what the viewer draws, then moves on event by
- * event. The same scenario and seed always build the same scene, so a replay or an HTML file needs
- * only the scene and the run's events.
- */
-export interface Scene {
-  format: "warren-scene/1";
-  run_id: string;
-  scenario: string;
-  title: string;
-  premise: string;
-  seed: number;
-  ms_per_cell: number;
-  sight_radius: number;
-  time_limit_ms: number;
-  /** Each space's rows, north first: "#" a blocked cell, "." an open one. */
-  spaces: { id: string; width: number; height: number; rows: string[] }[];
-  places: {
-    id: string;
-    name: string;
-    cell: string;
-    description: string;
-    features: Record<string, unknown>;
-  }[];
-  items: { id: string; name: string; kind: string; location: SceneItemLocation }[];
-  agents: { id: string; name: string; role: string; cell: string; controller: Controller }[];
-  objectives: ObjectiveView[];
-  /** Every tool's lane and whether it is durative, by name: what keeps a lane busy. */
-  tools: Record<string, { lane: string; durative: boolean }>;
-}
+import type { Scene, SceneItemLocation } from "./viewer-documents.js";
 
 export function sceneLocation(location: ItemLocation): SceneItemLocation {
   if (location.at === "cell") return { at: "cell", cell: cellName(location.cell) };

@@ -2,17 +2,18 @@ import type { FastifyInstance } from "fastify";
 import type { RunRegistry } from "../server/run-registry.js";
 import { type RunLog, StoredRun } from "../server/stored-run.js";
 import { viewerPage } from "./pages.js";
-import { type RunRecord, replayRecord } from "./run-record.js";
+import { replayRecord } from "./run-record.js";
 import { buildScene } from "./scene.js";
+import type * as Documents from "./viewer-documents.js";
 import { worldState } from "./world-state.js";
 
 /** Runs longer than this get no record: replaying them would hold the server and its memory too long. */
 export const MAX_RECORD_EVENTS = 100_000;
 
 /** An ended run's record, replayed once however many pages ask; dropped with the run. */
-const records = new WeakMap<RunLog, Promise<RunRecord>>();
+const records = new WeakMap<RunLog, Promise<Documents.RunRecord>>();
 /** The records of runs read back from the store, by id: the latest few. */
-const storedRecords = new Map<string, Promise<RunRecord>>();
+const storedRecords = new Map<string, Promise<Documents.RunRecord>>();
 const STORED_RECORDS_KEPT = 8;
 
 /**
@@ -31,14 +32,14 @@ export function viewerRoutes(app: FastifyInstance, registry: RunRegistry): void 
       .send(viewerPage(`warren ${request.params.run}`, { page: "run", run_id: request.params.run })),
   );
 
-  app.get<{ Params: { run: string } }>("/runs/:run/scene", async (request) => {
+  app.get<{ Params: { run: string } }>("/runs/:run/scene", async (request): Promise<Documents.Scene> => {
     const run = registry.log(request.params.run);
     return buildScene(run.id, run.scenario, run.seed, run.agents());
   });
 
   app.get<{ Params: { run: string; agent: string } }>(
     "/runs/:run/agents/:agent/observation",
-    async (request) => {
+    async (request): Promise<Documents.ObservationAnswer> => {
       const hosted = registry.get(request.params.run);
       hosted.requireAgent(request.params.agent);
       const latest = hosted.run.latestObservation(request.params.agent);
@@ -48,42 +49,51 @@ export function viewerRoutes(app: FastifyInstance, registry: RunRegistry): void 
     },
   );
 
-  app.get<{ Params: { run: string } }>("/runs/:run/world", async (request) => {
-    const { run } = registry.get(request.params.run);
-    return { cursor: run.eventCursor, ...worldState(run.world, run.scenario) };
-  });
+  app.get<{ Params: { run: string } }>(
+    "/runs/:run/world",
+    async (request): Promise<Documents.WorldAnswer> => {
+      const { run } = registry.get(request.params.run);
+      return { cursor: run.eventCursor, ...worldState(run.world, run.scenario) };
+    },
+  );
 
   // The run's own clock, with the cursor it stands at: the page's clock moves on from it only
   // while the run is known to (a paced run between events), never past its next event.
-  app.get<{ Params: { run: string } }>("/runs/:run/clock", async (request) => {
-    const { run } = registry.get(request.params.run);
-    return { cursor: run.eventCursor, pace: run.pace, ...run.timeNow() };
-  });
+  app.get<{ Params: { run: string } }>(
+    "/runs/:run/clock",
+    async (request): Promise<Documents.ClockAnswer> => {
+      const { run } = registry.get(request.params.run);
+      return { cursor: run.eventCursor, pace: run.pace, ...run.timeNow() };
+    },
+  );
 
-  app.get<{ Params: { run: string } }>("/runs/:run/record", async (request) => {
-    const run = registry.log(request.params.run);
-    // A live run's texts come one at a time from the observation route, its world from /world.
-    if (!run.isEnded) return { texts: {}, changes: [] };
-    if (run.oldestRetainedEvent > 1) {
-      return {
-        texts: {},
-        changes: [],
-        note: `run ${run.id} kept only its events from #${run.oldestRetainedEvent}: it cannot be replayed for its record`,
-      };
-    }
-    if (run.eventCursor > MAX_RECORD_EVENTS) {
-      return {
-        texts: {},
-        changes: [],
-        note: `run ${run.id} has more than ${MAX_RECORD_EVENTS} events: it is not replayed for its record`,
-      };
-    }
-    return recordOf(run);
-  });
+  app.get<{ Params: { run: string } }>(
+    "/runs/:run/record",
+    async (request): Promise<Documents.RecordAnswer> => {
+      const run = registry.log(request.params.run);
+      // A live run's texts come one at a time from the observation route, its world from /world.
+      if (!run.isEnded) return { texts: {}, changes: [] };
+      if (run.oldestRetainedEvent > 1) {
+        return {
+          texts: {},
+          changes: [],
+          note: `run ${run.id} kept only its events from #${run.oldestRetainedEvent}: it cannot be replayed for its record`,
+        };
+      }
+      if (run.eventCursor > MAX_RECORD_EVENTS) {
+        return {
+          texts: {},
+          changes: [],
+          note: `run ${run.id} has more than ${MAX_RECORD_EVENTS} events: it is not replayed for its record`,
+        };
+      }
+      return recordOf(run);
+    },
+  );
 }
 
 /** The run's record, replayed from its events once (a stored run's is found again by its id). */
-function recordOf(run: RunLog): Promise<RunRecord> {
+function recordOf(run: RunLog): Promise<Documents.RunRecord> {
   const stored = run instanceof StoredRun;
   let record = stored ? storedRecords.get(run.id) : records.get(run);
   if (!record) {

@@ -1,23 +1,7 @@
 import type { ScenarioDefinition } from "../engine/scenario.js";
 import type { World } from "../engine/world.js";
-import { type SceneItemLocation, sceneLocation, spectatorFeatures } from "./scene.js";
-
-/**
- * What the event log does not say outright: where every item is and what each place's features
- * are. A scenario may use an item up, or change a place, without an event; the viewer sets its
- * model to this truth (live from `GET /runs/{run}/world`, in a replay at the cursor it changed).
- */
-export interface WorldState {
-  items: Record<string, SceneItemLocation>;
-  features: Record<string, Record<string, unknown>>;
-}
-
-/** A change of the world state after the event at `cursor`: only what changed. */
-export interface WorldChange {
-  cursor: number;
-  items?: Record<string, SceneItemLocation>;
-  features?: Record<string, Record<string, unknown>>;
-}
+import { sceneLocation, spectatorFeatures } from "./scene.js";
+import type { WorldChange, WorldState } from "./viewer-documents.js";
 
 /** Worlds with more items and places than this are not followed event by event (too costly). */
 export const MAX_FOLLOWED_THINGS = 200;

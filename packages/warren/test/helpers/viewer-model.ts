@@ -1,6 +1,5 @@
 import type { RunEvent } from "../../src/engine/index.js";
-import type { Scene } from "../../src/web/scene.js";
-import type { WorldChange } from "../../src/web/world-state.js";
+import type { Scene, WorldChange } from "../../src/web/viewer-documents.js";
 
 /** The browser's run model, loaded into Node as the page loads it: a plain script, no exports. */
 const modelScript = "../../src/web/assets/model.js";
