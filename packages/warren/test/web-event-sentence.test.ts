@@ -3,27 +3,16 @@ import { describe, it } from "node:test";
 import type { RunEvent } from "../src/engine/index.js";
 import { Run } from "../src/engine/run.js";
 import { findScenario, SCENARIOS } from "../src/scenarios/index.js";
+import { eventSentence, rawFields } from "../src/web/page/event-sentence.js";
+import { RunModel } from "../src/web/page/run-model.js";
 import { buildScene } from "../src/web/scene.js";
-import { type ViewerModel, viewerModel } from "./helpers/viewer-model.js";
-
-// The browser's sentences, loaded into Node as the page loads them: a plain script, no exports.
-const sentenceScript = "../src/web/assets/event-sentence.js";
-await import(sentenceScript);
-const { eventSentence, rawFields } = (
-  globalThis as unknown as {
-    WarrenViewer: {
-      eventSentence(event: RunEvent, model?: ViewerModel): string;
-      rawFields(event: RunEvent): string;
-    };
-  }
-).WarrenViewer;
 
 /** Every event of a solved run, each with its sentence as the log shows it once the event is applied. */
 async function sentencesOf(name: string, seed: number): Promise<{ event: RunEvent; sentence: string }[]> {
   const run = new Run({ runId: "r", scenario: findScenario(name)!, seed, npcPolicy: "solution", pace: null });
   run.start();
   await run.whenEnded();
-  const model = viewerModel(buildScene(run.id, run.scenario, run.seed, run.agents()));
+  const model = new RunModel(buildScene(run.id, run.scenario, run.seed, run.agents()));
   return run.events(0).map((event) => {
     model.apply(event);
     return { event, sentence: eventSentence(event, model) };

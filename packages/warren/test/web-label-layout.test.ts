@@ -1,43 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-
-interface Box {
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  key?: string;
-}
-interface Label {
-  key: string;
-  anchor: Box;
-  variants: { w: number; h: number }[];
-  inside?: boolean;
-  mayCover?: string[];
-}
-interface Placement {
-  placed: Map<string, Box & { variant: number; spot: number }>;
-  dropped: string[];
-}
-interface LabelLayout {
-  placeLabels(input: {
-    bounds: Box;
-    marks: Box[];
-    labels: Label[];
-    soft?: (box: Box) => number;
-    previous?: Map<string, Box & { variant: number; spot: number }>;
-  }): Placement;
-  shortenings(name: string): string[];
-  overlaps(a: Box, b: Box): boolean;
-  overlapCount(boxes: Box[]): number;
-}
-
-// The browser's label placement, loaded into Node as the page loads it: a plain script, no exports.
-const layoutScript = "../src/web/assets/label-layout.js";
-await import(layoutScript);
-const { placeLabels, shortenings, overlaps, overlapCount } = (
-  globalThis as unknown as { WarrenViewer: { labelLayout: LabelLayout } }
-).WarrenViewer.labelLayout;
+import {
+  type Box,
+  type Label,
+  overlapCount,
+  overlaps,
+  placeLabels,
+  shortenings,
+} from "../src/web/page/label-layout.js";
 
 const bounds = { x: 0, y: 0, w: 400, h: 300 };
 const cell = (x: number, y: number, key?: string): Box => ({ x: x * 40, y: y * 40, w: 40, h: 40, key });

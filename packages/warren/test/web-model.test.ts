@@ -4,12 +4,12 @@ import { cellName } from "../src/engine/grid.js";
 import type { RunEvent } from "../src/engine/index.js";
 import { Run } from "../src/engine/run.js";
 import { findScenario } from "../src/scenarios/index.js";
+import { RunModel } from "../src/web/page/run-model.js";
 import { recordRun, replayRecord } from "../src/web/run-record.js";
 import { buildScene } from "../src/web/scene.js";
 import type { RunRecord } from "../src/web/viewer-documents.js";
 import { worldState } from "../src/web/world-state.js";
 import { remoteRun } from "./helpers/engine-runs.js";
-import { viewerModel } from "./helpers/viewer-model.js";
 
 /** A run with every agent on its runner, recorded as it ran, once it has ended. */
 async function solvedRun(name: string, seed: number): Promise<{ run: Run; record: RunRecord }> {
@@ -25,7 +25,7 @@ describe("the viewer's run model", () => {
     it(`ends a solved ${name} run where the engine does: agents, items, place features, objectives, status`, async () => {
       const { run, record } = await solvedRun(name, 3);
       const scene = buildScene(run.id, run.scenario, run.seed, run.agents());
-      const model = viewerModel(scene, { changes: record.changes });
+      const model = new RunModel(scene, { changes: record.changes });
       for (const event of run.events(0)) assert.ok(model.apply(event));
       const summary = run.summary();
       assert.equal(model.status, "completed");
@@ -54,7 +54,7 @@ describe("the viewer's run model", () => {
   it("counts a repeated event as a duplicate and a skipped cursor as a gap, applying neither twice", async () => {
     const { run } = await solvedRun("harvest_rush", 1);
     const events = run.events(0);
-    const model = viewerModel(buildScene(run.id, run.scenario, run.seed, run.agents()));
+    const model = new RunModel(buildScene(run.id, run.scenario, run.seed, run.agents()));
     for (const event of events.slice(0, 10)) model.apply(event);
     assert.equal(model.apply(events[9]!), false);
     assert.equal(model.apply(events[4]!), false);
@@ -67,7 +67,7 @@ describe("the viewer's run model", () => {
 
   it("keeps the latest events only, dropping a tenth at a time past its limit, and says from which cursor", async () => {
     const { run } = await solvedRun("bridge_repair", 3);
-    const model = viewerModel(buildScene(run.id, run.scenario, run.seed, run.agents()), { keepEvents: 50 });
+    const model = new RunModel(buildScene(run.id, run.scenario, run.seed, run.agents()), { keepEvents: 50 });
     for (const event of run.events(0).slice(0, 55)) model.apply(event);
     assert.equal(model.events.length, 55, "up to a tenth over the limit stays");
     model.apply(run.events(55, 1)[0]!);
@@ -80,7 +80,7 @@ describe("the viewer's run model", () => {
   it("moves an agent smoothly between cells during a durative move, and opens the bridge's wall", async () => {
     const { run } = await solvedRun("bridge_repair", 3);
     const events = run.events(0);
-    const model = viewerModel(buildScene(run.id, run.scenario, run.seed, run.agents()));
+    const model = new RunModel(buildScene(run.id, run.scenario, run.seed, run.agents()));
     const start = events.findIndex(
       (e) =>
         e.kind === "action_started" &&
@@ -91,8 +91,8 @@ describe("the viewer's run model", () => {
     const moving = events[start]!;
     const agent = model.agents.get(String(moving.data.agent))!;
     assert.equal(agent.lanes.get("body")?.action, "move_to");
-    const from = model.position(agent, moving.sim_time_ms);
-    const middle = model.position(agent, (moving.sim_time_ms + Number(moving.data.until_ms)) / 2);
+    const from = model.position(agent, moving.sim_time_ms)!;
+    const middle = model.position(agent, (moving.sim_time_ms + Number(moving.data.until_ms)) / 2)!;
     const end = model.position(agent, Number(moving.data.until_ms));
     assert.equal(`${from.space}:${from.x},${from.y}`, moving.data.cell);
     assert.ok(
@@ -112,7 +112,7 @@ describe("the viewer's run model", () => {
 
   it("shows a remote agent's receipt and the outcome of its refused command", () => {
     const { run } = remoteRun("bridge_repair", { controlled: ["engineer-1"] });
-    const model = viewerModel(buildScene(run.id, run.scenario, run.seed, run.agents()));
+    const model = new RunModel(buildScene(run.id, run.scenario, run.seed, run.agents()));
     const envelope = run.outstanding("engineer-1")!;
     run.submit("engineer-1", {
       command_id: "c-1",

@@ -1,5 +1,5 @@
 import type { RunEvent } from "../engine/events.js";
-import { VIEWER_SCRIPTS, VIEWER_STYLESHEET, viewerAsset } from "./assets.js";
+import { VIEWER_SCRIPT, VIEWER_STYLESHEET, viewerAsset } from "./assets.js";
 import type { PageConfig, RunRecord, Scene } from "./viewer-documents.js";
 
 function escapeHtml(text: string): string {
@@ -21,9 +21,8 @@ function scriptJson(value: unknown): string {
 export function viewerPage(title: string, config: PageConfig): string {
   const inline = (text: string): string => text.replace(/<\/(script|style)/gi, "<\\/$1");
   const style = `<style>\n${inline(viewerAsset(VIEWER_STYLESHEET))}\n</style>`;
-  const scripts = VIEWER_SCRIPTS.map((name) => `<script>\n${inline(viewerAsset(name))}\n</script>`).join(
-    "\n",
-  );
+  // A module, as it was bundled: it runs once the document is read, after the config before it.
+  const script = `<script type="module">\n${inline(viewerAsset(VIEWER_SCRIPT))}\n</script>`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -35,7 +34,7 @@ ${style}
 <body>
 <div id="app" aria-live="polite">Loading…</div>
 <script>window.WARREN_PAGE = ${scriptJson(config)};</script>
-${scripts}
+${script}
 </body>
 </html>
 `;
