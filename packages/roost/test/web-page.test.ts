@@ -8,10 +8,11 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { browserForSuite, browserMissing } from "../../warren/test/helpers/browser.js";
 import { waitFor } from "./helpers/daemon.js";
 import { receivedLines } from "./helpers/terminal.js";
+import { dispatchNamed, openFleet, rowOf } from "./helpers/web-pages.js";
 import { startWebFleet } from "./helpers/web-suite.js";
 
 const suite = browserForSuite();
@@ -27,33 +28,9 @@ after(async () => {
   process.stderr.write(`roost web screenshots: ${shots}\n`);
 });
 
-/** A browser context of its own (its own cookie) at this size, on the printed address. */
-async function openFleet(
-  size = { width: 1280, height: 800 },
-): Promise<{ page: Page; context: BrowserContext; errors: string[] }> {
-  const browser: Browser = suite.browser;
-  const context = await browser.newContext({ viewport: size });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on("pageerror", (error) => errors.push(error.message));
-  await page.goto(fleet.web.url);
-  assert.equal(new URL(page.url()).search, "", "the token left the address");
-  await page.locator(".status", { hasText: "live" }).waitFor();
-  return { page, context, errors };
-}
-
-async function dispatch(profile: string, name: string, task?: string): Promise<string> {
-  const { stdout, code, stderr } = await fleet.daemon.cli([
-    "dispatch",
-    profile,
-    ...(task ? [task] : []),
-    "--name",
-    name,
-    "--json",
-  ]);
-  assert.equal(code, 0, stderr);
-  return (JSON.parse(stdout) as { id: string }).id;
-}
+const openPage = (size?: { width: number; height: number }) => openFleet(suite.browser, fleet.web.url, size);
+const dispatch = (profile: string, name: string, task?: string) =>
+  dispatchNamed(fleet.daemon, profile, name, task);
 
 /** What the test agent handled, as its log says. */
 const handled = (id: string) =>
@@ -63,9 +40,6 @@ const handled = (id: string) =>
     .map((line) => JSON.parse(line) as { event: string; text?: string })
     .filter((entry) => entry.event === "handled")
     .map((entry) => entry.text);
-
-const rowOf = (page: Page, name: string) =>
-  page.locator(".row", { has: page.locator(".name", { hasText: new RegExp(`^${name}$`) }) });
 
 const skip = browserMissing || undefined;
 
@@ -86,7 +60,7 @@ test("the page lists the rows live, waiting ones first with the hub's marks and 
     return [quiet, asking].every((id) => rows.find((r) => r.id === id)?.connected);
   });
   await fleet.daemon.cli(["reply", asking, "plan"]);
-  const { page, context, errors } = await openFleet();
+  const { page, context, errors } = await openPage();
   const first = page.locator(".row").first();
   await first.locator(".name", { hasText: "asking" }).waitFor();
   assert.equal(await first.locator(".glyph").textContent(), "?");
@@ -117,7 +91,7 @@ test("the page lists the rows live, waiting ones first with the hub's marks and 
   assert.deepEqual(errors, []);
   await context.close();
 
-  const phone = await openFleet({ width: 390, height: 844 });
+  const phone = await openPage({ width: 390, height: 844 });
   await rowOf(phone.page, "asking").waitFor();
   await phone.page.screenshot({ path: join(shots, "phone-list.png") });
   await rowOf(phone.page, "asking").locator(".name").click();
@@ -139,7 +113,7 @@ test("a terminal agent's [y/N] is answered No by its button, and the command doe
   skip,
 }, async () => {
   const id = await dispatch("proceed", "deploy", "v2");
-  const { page, context, errors } = await openFleet();
+  const { page, context, errors } = await openPage();
   const row = rowOf(page, "deploy");
   await row.locator(".question", { hasText: "Proceed? [y/N]" }).waitFor();
   const buttons = await row.locator(".choice").allTextContents();
@@ -197,7 +171,7 @@ test("a reply to a question that changed meanwhile is held, not given as the oth
   const id = await dispatch("asker", "changing");
   await waitFor("the agent to connect", () => handled(id) && true);
   await fleet.daemon.cli(["reply", id, "first"]);
-  const { page, context } = await openFleet();
+  const { page, context } = await openPage();
   await rowOf(page, "changing").locator(".question", { hasText: "what after first?" }).waitFor();
   await rowOf(page, "changing").locator(".name").click();
   await page.locator(".answering", { hasText: "what after first?" }).waitFor();
@@ -225,7 +199,7 @@ test("markup in a summary, a question and a screen is shown as text: no element 
   await waitFor("the agent to connect", () => handled(id) && true);
   await fleet.daemon.cli(["reply", id, markup]);
   const screen = await dispatch("markup", "screen");
-  const { page, context, errors } = await openFleet();
+  const { page, context, errors } = await openPage();
   const row = rowOf(page, "<i>named</i>");
   await row.locator(".says", { hasText: `handled #1: ${markup}` }).waitFor();
   await row.locator(".question", { hasText: `? what after ${markup}?` }).waitFor();
