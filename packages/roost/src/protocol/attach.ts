@@ -8,15 +8,13 @@
  */
 import { type Static, Type } from "typebox";
 import { JobRef, Text } from "./fields.js";
-import { LIMITS } from "./limits.js";
+import { LIMITS, TERMINAL_SIZE } from "./limits.js";
 import type { JobKind, Lifecycle } from "./rows.js";
 
 /** The key that detaches (Ctrl-], as telnet's): terminal agents hardly ever need it. */
 export const DETACH_KEY = "\x1d";
 export const DETACH_KEY_NAME = "Ctrl-]";
 
-/** A terminal's size, from 2x2 to 1000x500. */
-export const TERMINAL_SIZE = { minimum: 2, maxCols: 1000, maxRows: 500 } as const;
 const Cols = Type.Integer({ minimum: TERMINAL_SIZE.minimum, maximum: TERMINAL_SIZE.maxCols });
 const Rows = Type.Integer({ minimum: TERMINAL_SIZE.minimum, maximum: TERMINAL_SIZE.maxRows });
 
@@ -88,3 +86,14 @@ export type AttachEvent =
   | TerminalEndEvent
   | TerminalKeyboardEvent
   | TerminalShutdownEvent;
+
+const ATTACH_EVENT_NAMES: ReadonlySet<string> = new Set<AttachEvent["event"]>([
+  "terminal-output",
+  "terminal-end",
+  "terminal-keyboard",
+  "terminal-shutdown",
+]);
+
+/** Whether an event from the daemon is one of an attached terminal's. */
+export const isAttachEvent = (event: { event: string }): event is AttachEvent =>
+  ATTACH_EVENT_NAMES.has(event.event);

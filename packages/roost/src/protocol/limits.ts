@@ -1,4 +1,7 @@
 /** The spec's limits, in one place. Each is enforced where it applies and tested at its edge. */
+/** An attached terminal's size, from 2x2 to 1000x500. */
+export const TERMINAL_SIZE = { minimum: 2, maxCols: 1000, maxRows: 500 } as const;
+
 export const LIMITS = {
   /** A request line longer than this ends the connection. */
   maxLineBytes: 4 * 1024 * 1024,

@@ -1,3 +1,4 @@
+import type { AttachEvent } from "./attach.js";
 import type { ErrorCode } from "./errors.js";
 import type { OpArgs, OpResult } from "./ops.js";
 import type { JobRow } from "./rows.js";
@@ -5,7 +6,7 @@ import type { JobRow } from "./rows.js";
 /**
  * The wire between `roost web` and its page: one WebSocket at `WEB_LIVE_PATH` carries the fleet's
  * rows to the page and the person's ops to the daemon. Declared once, read by the server and the
- * page alike (the page imports these types only; nothing here runs in the browser but the names).
+ * page alike (the page takes its types and its few constants; nothing else of it runs in the browser).
  */
 
 /** The push channel's path. */
@@ -14,9 +15,23 @@ export const WEB_LIVE_PATH = "/live";
 /** The cookie the page's token is traded for. */
 export const WEB_COOKIE = "roost_web";
 
+/** The ops on a session the page passes on the fleet's connection. */
+export const WEB_FLEET_OPS = ["reply", "describe", "stop"] as const;
+
+/**
+ * `roost attach`'s ops: passed on a daemon connection of the page's own, so that each page is an
+ * attached terminal of its own (the first attached holds the keyboard) and its attachments end
+ * when its socket closes.
+ */
+export const WEB_ATTACH_OPS = ["attach", "attach-input", "attach-resize", "detach"] as const;
+export type WebAttachOp = (typeof WEB_ATTACH_OPS)[number];
+
 /** The ops the page may ask for: the person's own on one session, nothing that reaches further. */
-export const WEB_OPS = ["reply", "describe", "stop"] as const;
+export const WEB_OPS = [...WEB_FLEET_OPS, ...WEB_ATTACH_OPS] as const;
 export type WebOp = (typeof WEB_OPS)[number];
+
+export const isAttachOp = (op: WebOp): op is WebAttachOp =>
+  (WEB_ATTACH_OPS as readonly string[]).includes(op);
 
 /** The largest message the page may send (a reply at its longest, with room for its fields). */
 export const WEB_MAX_MESSAGE_BYTES = 256 * 1024;
@@ -32,5 +47,9 @@ export type WebMessage =
   | { type: "row-removed"; id: string }
   /** Whether the daemon answers `roost web` now (`detail`: why not). */
   | { type: "daemon"; status: "connecting" | "connected" | "gone"; detail: string | null }
+  /** A job this page attached to: its output, its end, the keyboard passed to this page, the daemon's shutdown. */
+  | { type: "terminal"; event: AttachEvent }
+  /** The page's connection for attaching broke (the daemon went away): every attachment of the page ended. */
+  | { type: "terminal-lost" }
   | { type: "answer"; rid: number; ok: true; result: OpResult<WebOp> }
   | { type: "answer"; rid: number; ok: false; code: ErrorCode | string; error: string };

@@ -1,14 +1,23 @@
 import type { WebSocket } from "ws";
 import { RoostError } from "../protocol/errors.js";
-import { WEB_OPS, type WebMessage, type WebOp, type WebRequest } from "../protocol/web.js";
+import { isAttachOp, WEB_OPS, type WebMessage, type WebOp, type WebRequest } from "../protocol/web.js";
+import { PageAttachments } from "./page-attachments.js";
 import type { WebFleet } from "./web-fleet.js";
 
-/** One page's push channel: the fleet's changes out, the person's ops in, each answered by its `rid`. */
+/**
+ * One page's push channel: the fleet's changes and its attached terminals out, the person's ops in,
+ * each answered by its `rid`.
+ */
 export function serveChannel(socket: WebSocket, fleet: WebFleet): void {
   const send = (message: WebMessage) => {
     if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
   };
-  const leave = fleet.join(send);
+  const stopRows = fleet.join(send);
+  const terminals = new PageAttachments(() => fleet.connect(), send);
+  const leave = () => {
+    stopRows();
+    terminals.close();
+  };
   socket.on("close", leave);
   socket.on("error", leave);
   socket.on("message", (data, isBinary) => {
@@ -27,12 +36,20 @@ export function serveChannel(socket: WebSocket, fleet: WebFleet): void {
       });
       return;
     }
-    fleet.connection.call(request.op, request.args).then(
-      (result) => send({ type: "answer", rid: request.rid, ok: true, result: result as never }),
+    const { op, rid } = request;
+    const answer = isAttachOp(op)
+      ? terminals.call(op, request.args)
+      : fleet.connection.call(op, request.args);
+    const answered = (message: WebMessage) => {
+      send(message);
+      if (isAttachOp(op)) terminals.answered(op);
+    };
+    answer.then(
+      (result) => answered({ type: "answer", rid, ok: true, result: result as never }),
       (error) =>
-        send({
+        answered({
           type: "answer",
-          rid: request.rid,
+          rid,
           ok: false,
           code: error instanceof RoostError ? error.code : "internal",
           error: error instanceof Error ? error.message : String(error),

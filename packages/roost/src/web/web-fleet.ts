@@ -1,3 +1,4 @@
+import { DaemonClient } from "../client/daemon-client.js";
 import { HubConnection } from "../hub/hub-connection.js";
 import type { JobRow } from "../protocol/rows.js";
 import type { WebMessage } from "../protocol/web.js";
@@ -13,7 +14,10 @@ export class WebFleet {
   readonly connection: HubConnection;
   private readonly pages = new Set<(message: WebMessage) => void>();
 
-  constructor(home: string, socketPath?: string) {
+  constructor(
+    private readonly home: string,
+    private readonly socketPath?: string,
+  ) {
     this.connection = new HubConnection(
       { home, socketPath, startDaemon: true },
       {
@@ -42,6 +46,11 @@ export class WebFleet {
 
   start(): Promise<void> {
     return this.connection.start();
+  }
+
+  /** A daemon connection besides the fleet's (a page's attached terminals). */
+  connect(): Promise<DaemonClient> {
+    return DaemonClient.connect({ home: this.home, socketPath: this.socketPath });
   }
 
   /** Adds a page: it gets the rows and the daemon's state now, then every change. */

@@ -8,7 +8,10 @@ import { TERMINAL_PROFILES } from "./terminal.js";
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
 
-/** The agents the web tests run: the protocol test agent, a terminal agent that asks `[y/N]`, a screen with markup on it. */
+/**
+ * The agents the web tests run: the protocol test agent, a terminal agent that asks `[y/N]`, a screen
+ * with markup on it, a prompt to attach to and type into, and a program that takes a long paste raw.
+ */
 export function webProfiles(logDir: string) {
   return {
     agentProfiles: {
@@ -28,6 +31,8 @@ export function webProfiles(logDir: string) {
         task: "argv",
         protocol: false,
       },
+      typist: { command: ["/bin/sh", fixture("terminal-typist.sh")], task: "argv", protocol: false },
+      rawCount: { command: ["/bin/sh", fixture("terminal-raw-count.sh")], task: "argv", protocol: false },
     },
   };
 }
