@@ -1,5 +1,6 @@
 import type { AttachEvent } from "./attach.js";
 import type { ErrorCode } from "./errors.js";
+import { LIMITS } from "./limits.js";
 import type { OpArgs, OpResult } from "./ops.js";
 import type { JobRow } from "./rows.js";
 
@@ -35,6 +36,13 @@ export const isAttachOp = (op: WebOp): op is WebAttachOp =>
 
 /** The largest message the page may send (a reply at its longest, with room for its fields). */
 export const WEB_MAX_MESSAGE_BYTES = 256 * 1024;
+
+/**
+ * The most keys one `attach-input` of the page carries: a paste goes in pieces of this many
+ * characters, one after another. No more than the daemon takes in one, and few enough to fit a
+ * message even if every one is escaped in JSON (`\u001b`: six bytes), with room for the fields.
+ */
+export const WEB_INPUT_CHUNK = Math.min(LIMITS.replyText, Math.floor((WEB_MAX_MESSAGE_BYTES - 1024) / 6));
 
 /** Page → server: an op, numbered by the page (`rid`) to match its answer. */
 export type WebRequest = { [O in WebOp]: { type: "op"; rid: number; op: O; args: OpArgs<O> } }[WebOp];

@@ -35,12 +35,17 @@ export const PAGE_HTML = `<!doctype html>
 `;
 
 /**
- * Headers on every answer: scripts and styles from this server only (no inline script runs, even
- * one an agent's text smuggled in), no framing, no referrer (the first address carries the token).
+ * Headers on every answer: scripts and style sheets from this server only (no inline script runs,
+ * even one an agent's text smuggled in), no framing, no referrer (the first address carries the
+ * token). Inline styles are let in for xterm.js alone: its renderer writes the cell size and the
+ * theme it measures into `<style>` elements it makes (`style-src-elem`) and a 24-bit colour into a
+ * cell's `style` attribute (`style-src-attr`). No style runs script, and the page makes no element
+ * of anyone's markup, so none but xterm.js and the page puts a style there. A browser that knows
+ * only `style-src` keeps it strict, and draws the terminal plainer.
  */
 export const SECURITY_HEADERS = {
   "content-security-policy":
-    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "default-src 'none'; script-src 'self'; style-src 'self'; style-src-elem 'self' 'unsafe-inline'; style-src-attr 'unsafe-inline'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   "x-content-type-options": "nosniff",
   "referrer-policy": "no-referrer",
   "cache-control": "no-store",

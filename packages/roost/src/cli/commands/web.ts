@@ -9,7 +9,7 @@ export const web: Command = {
   name: "web",
   usage: "web [--port N] [--host ADDR] [--open] [--rotate-token]",
   summary:
-    "Serves the fleet in a browser on 127.0.0.1 (port 7420 by default) and prints the address to open, with its token.",
+    "Serves the fleet in a browser on 127.0.0.1 (port 7420 by default) and prints the address to open, with its token: rows, replies, stop, and a terminal agent's terminal to attach to.",
   positionals: [0, 0],
   options: {
     port: { type: "string" },

@@ -7,6 +7,7 @@ import { el } from "./dom.js";
 import { orderedRows, rowItem, type StateFilter } from "./fleet-list.js";
 import { Live } from "./live.js";
 import { SessionView } from "./session-view.js";
+import { TerminalView } from "./terminal-view.js";
 
 /** The least time between two descriptions of the session shown, as the hub's details. */
 const DESCRIBE_EVERY_MS = 500;
@@ -15,6 +16,7 @@ const rows = new Map<string, JobRow>();
 let daemon: Extract<WebMessage, { type: "daemon" }>["status"] = "connecting";
 let linked = false;
 let session: SessionView | null = null;
+let terminal: TerminalView | null = null;
 let drawPending = false;
 let describedAt = 0;
 let describeTimer: number | undefined;
@@ -54,11 +56,21 @@ stateFilter.addEventListener("change", draw);
 
 const live = new Live(receive, (open) => {
   linked = open;
+  if (open) terminal?.resume();
+  else terminal?.lost();
   draw();
 });
 live.start();
+// The browser's Back (a phone's back gesture) leaves the terminal, as its Detach does.
+window.addEventListener("popstate", leaveTerminal);
 
 function receive(message: WebMessage): void {
+  // A terminal's output comes often and changes nothing else on the page.
+  if (message.type === "terminal" || message.type === "terminal-lost") {
+    if (message.type === "terminal") terminal?.receive(message.event);
+    else terminal?.lost();
+    return;
+  }
   if (message.type === "rows") {
     rows.clear();
     for (const row of message.rows) rows.set(row.id, row);
@@ -69,7 +81,10 @@ function receive(message: WebMessage): void {
   } else if (message.type === "row-removed") rows.delete(message.id);
   else if (message.type === "daemon") {
     daemon = message.status;
-    if (daemon === "connected") live.resendWaiting();
+    if (daemon === "connected") {
+      live.resendWaiting();
+      terminal?.resume();
+    }
   }
   draw();
 }
@@ -117,7 +132,8 @@ function render(): void {
     const row = rows.get(session.id);
     if (row) {
       session.update(row);
-      describeSoon();
+      // Under an attached terminal its details are not seen: they are asked for again once it leaves.
+      if (!terminal) describeSoon();
     } else close();
   }
 }
@@ -127,7 +143,7 @@ function select(id: string): void {
   if (!row) return;
   if (session?.id !== id) {
     session?.element.remove();
-    session = new SessionView(row, { back: close, reply, held, stop });
+    session = new SessionView(row, { back: close, reply, held, stop, attach });
     main.append(session.element);
     document.body.classList.add("with-session");
     describedAt = 0;
@@ -139,6 +155,26 @@ function close(): void {
   session?.element.remove();
   session = null;
   document.body.classList.remove("with-session");
+  draw();
+}
+
+/** The session's terminal over the page, a step in the browser's history so that Back leaves it. */
+function attach(row: JobRow): void {
+  leaveTerminal();
+  terminal = new TerminalView(row, live, () => {
+    leaveTerminal();
+    if (history.state?.terminal) history.back();
+  });
+  document.body.append(terminal.element);
+  document.body.classList.add("with-terminal");
+  history.pushState({ terminal: row.id }, "");
+  terminal.open();
+}
+
+function leaveTerminal(): void {
+  terminal?.leave();
+  terminal = null;
+  document.body.classList.remove("with-terminal");
   draw();
 }
 

@@ -10,11 +10,14 @@ export interface SessionActions {
   reply(row: JobRow, text: string, question: string | null): Promise<boolean>;
   held(row: JobRow, what: "send" | "drop"): void;
   stop(row: JobRow): void;
+  /** Its terminal in the page (a terminal agent's). */
+  attach(row: JobRow): void;
 }
 
 /**
  * One session's details: what it is and says, its question with its choices, a reply box, its held
- * reply and the concierge's suggestion, `/stop` behind a confirmation, its last lines and events.
+ * reply and the concierge's suggestion, `/stop` behind a confirmation, its last lines and events, and
+ * for a terminal agent `Attach`, its terminal in the page.
  * The reply box keeps the question it showed when it opened: if the row asks something else
  * meanwhile, the box says so, and a reply sent still names the question it showed.
  */
@@ -68,6 +71,7 @@ export class SessionView {
           "div",
           { class: "reply-buttons" },
           send,
+          row.kind === "terminal" && button("Attach", () => actions.attach(this.row), "attach"),
           button("Stop…", () => this.askStop(), "stop"),
         ),
       ),
