@@ -81,6 +81,7 @@ function recorder() {
     dropOrder: (id) => calls.push(`drop order ${id}`),
     attach: (id) => calls.push(`attach ${id}`),
     describe: (id) => calls.push(`describe ${id}`),
+    transcript: (id) => calls.push(`transcript ${id}`),
     diff: (id) => calls.push(`diff ${id}`),
     planMerge: (id) => calls.push(`plan merge ${id}`),
     merge: (id) => calls.push(`merge ${id}`),

@@ -137,6 +137,7 @@ const HINTS: Partial<Record<Mode["kind"], string>> = {
   help: "↑↓ PgUp PgDn scroll · any other key closes the help",
   detail: "↑↓ PgUp PgDn scroll · Esc back · a key of the list acts on this row",
   diff: "↑↓ PgUp PgDn scroll · m merge · Esc back · a key of the list acts on this row",
+  transcript: "↑↓ PgUp PgDn · End follows · Esc back · a key of the list acts on this row",
   "confirm-merge": "y merge · n or Esc keep",
 };
 

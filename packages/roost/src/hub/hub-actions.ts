@@ -31,6 +31,8 @@ export interface HubActions {
   attach(id: string): void;
   /** Asks the daemon for the job's details (into `state.detail`). */
   describe(id: string): void;
+  /** Reads the job's transcript (into `state.transcript`) while its view is open. */
+  transcript(id: string): void;
   /** Asks the daemon for the job's worktree diff (into `state.diff`). */
   diff(id: string): void;
   /** A merge's dry run, into the plan the confirmation shows. */

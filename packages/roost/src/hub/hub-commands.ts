@@ -363,7 +363,8 @@ export class HubCommands {
 }
 
 /** A refusal as the user reads it: the daemon's code and reason. */
-function errorText(error: unknown): string {
+/** A refusal as the hub shows it: the daemon's code and reason. */
+export function errorText(error: unknown): string {
   const code = error instanceof RoostError ? error.code : "internal";
   const message = error instanceof Error ? error.message : String(error);
   return `${code}: ${message}`;

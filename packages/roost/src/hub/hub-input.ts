@@ -173,6 +173,11 @@ const LIST_COMMANDS: Record<ListCommand, CommandRun> = {
       state.mode = { kind: "detail", id, scroll: 0 };
       actions.describe(id);
     }),
+  transcript: (state, actions) =>
+    withSelected(state, (id) => {
+      state.mode = { kind: "transcript", id, scroll: 0, follow: true };
+      actions.transcript(id);
+    }),
   diff: (state, actions) =>
     withWorktree(state, (id) => {
       state.mode = { kind: "diff", id, scroll: 0 };
@@ -231,7 +236,7 @@ const LIST_COMMANDS: Record<ListCommand, CommandRun> = {
   quit: (_state, actions) => actions.quit(),
 };
 
-/** Moves a scrolled overlay (the help, the details, a diff) for a key; false when the key does not scroll. */
+/** Moves a scrolled overlay (the help, the details, a diff, a transcript) for a key; false when the key does not scroll. */
 function scrollKey(
   mode: { scroll: number },
   key: string | undefined,
@@ -256,7 +261,21 @@ function scrollKey(
 
 /** Keys that close a row's overlay rather than act on the row: Esc and the like, and the overlay's own key. */
 const CLOSES_OVERLAY = new Set(["escape", "q", "ctrl+c", "?", "f1"]);
-const OWN_KEY = { detail: "i", diff: "d" } as const;
+const OWN_KEY = { detail: "i", diff: "d", transcript: "t" } as const;
+
+/** A key that does not scroll a row's overlay closes it; a key of the list then acts on the row shown. */
+function closeOverlay(
+  state: HubState,
+  mode: { kind: keyof typeof OWN_KEY; id: string },
+  key: string | undefined,
+  actions: HubActions,
+  pageSize: number,
+): void {
+  state.mode = { kind: "list" };
+  state.selectedId = mode.id;
+  if (key !== undefined && !CLOSES_OVERLAY.has(key) && key !== OWN_KEY[mode.kind])
+    runListCommand(state, key, actions, pageSize);
+}
 
 /**
  * Applies one key to the hub: the UI state changes here, and what needs the daemon goes to
@@ -292,14 +311,19 @@ function applyKey(
     case "help":
       if (!scrollKey(mode, key, pageSize, overlayMost)) state.mode = { kind: "list" };
       return;
+    case "transcript":
+      // Following, it is at its end: a key up scrolls from there; back at the end, it follows again.
+      if (mode.follow) mode.scroll = overlayMost;
+      if (scrollKey(mode, key, pageSize, overlayMost)) {
+        mode.follow = mode.scroll >= overlayMost;
+        return;
+      }
+      closeOverlay(state, mode, key, actions, pageSize);
+      return;
     case "detail":
     case "diff":
       if (scrollKey(mode, key, pageSize, overlayMost)) return;
-      state.mode = { kind: "list" };
-      // Any other key of the list acts on the row shown.
-      state.selectedId = mode.id;
-      if (key !== undefined && !CLOSES_OVERLAY.has(key) && key !== OWN_KEY[mode.kind])
-        runListCommand(state, key, actions, pageSize);
+      closeOverlay(state, mode, key, actions, pageSize);
       return;
     case "confirm-merge":
       // Only what the dry run showed is merged: before it is back, or when it refused, y does nothing.

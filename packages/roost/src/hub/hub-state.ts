@@ -1,6 +1,7 @@
 import type { ConciergeEvent, ConciergeStatus, StandingOrder } from "../protocol/concierge.js";
 import type { DescribeResult } from "../protocol/describe.js";
 import type { JobRow } from "../protocol/rows.js";
+import type { TranscriptEntry, TranscriptProgram } from "../protocol/transcript.js";
 import type { DiffResult, MergeResult } from "../protocol/worktrees.js";
 import type { LineEditor } from "./line-editor.js";
 import { RememberedList } from "./remembered-list.js";
@@ -23,6 +24,23 @@ export interface JobView<T> {
 export type JobDetail = JobView<DescribeResult>;
 /** A job's worktree diff as last asked for: what `d` shows. */
 export type JobDiff = JobView<DiffResult>;
+
+/** A job's transcript as the view has read it so far: what `t` shows. */
+export interface JobTranscript {
+  id: string;
+  /** Whose record it is, once the daemon said. */
+  program: TranscriptProgram | null;
+  /** The entries read, oldest first (the view keeps the last of them: see `dropped`). */
+  entries: TranscriptEntry[];
+  /** Entries left out at the front, to keep the view's memory bounded. */
+  dropped: number;
+  /** Where the next read starts. */
+  cursor: string;
+  /** Whether the record as it stood is read to its end (later reads bring what is new). */
+  loaded: boolean;
+  /** Why the last read failed (its code and reason); the entries read before stay. */
+  error: string | null;
+}
 
 /** What a merge would bring (a dry run), asked before `y` merges; `error` is the refusal. */
 export interface MergePlan {
@@ -65,6 +83,8 @@ export type Mode =
   | { kind: "help"; scroll: number }
   | { kind: "detail"; id: string; scroll: number }
   | { kind: "diff"; id: string; scroll: number }
+  /** `follow`: the view stays at the end of the transcript as entries come (scrolling up leaves it). */
+  | { kind: "transcript"; id: string; scroll: number; follow: boolean }
   /** `m`: the merge's dry run shows first; `y` merges only once it says what comes. */
   | { kind: "confirm-merge"; id: string; plan: MergePlan };
 
@@ -162,6 +182,8 @@ export interface HubState {
   detail: JobDetail | null;
   /** The job whose worktree diff shows, as last asked for. */
   diff: JobDiff | null;
+  /** The job whose transcript shows, as read so far. */
+  transcript: JobTranscript | null;
   /**
    * Grouped by state, the group a row acted on stays in until the selection moves: the row does not
    * jump from under the cursor right after the action, where the next key would hit another row.
@@ -192,6 +214,7 @@ export function initialHubState(): HubState {
     concierge: null,
     detail: null,
     diff: null,
+    transcript: null,
     heldGroups: new Map(),
     changedAt: new Map(),
     picks: new Map(),

@@ -25,6 +25,7 @@ import {
   waitingBackground,
   yellow,
 } from "./style.js";
+import { transcriptBody, transcriptLines } from "./transcript-view.js";
 
 /** The size of the lower pane for a screen `height` lines high. */
 function paneHeight(height: number): number {
@@ -210,8 +211,10 @@ function bannerLine(state: HubState, width: number): string {
   return errorBackground(fit(text, width));
 }
 
-/** The help and the details take the list's room and the pane's. */
+/** The help and the details take the list's room and the pane's; a transcript the whole screen but the bottom lines. */
 function overlayHeight(state: HubState, height: number): number {
+  if (state.mode.kind === "transcript")
+    return Math.max(3, height - 2 - (state.connection === "connected" ? 0 : 1));
   return listHeight(state, height) + (shownPane(state) ? paneHeight(height) : 0);
 }
 
@@ -223,6 +226,11 @@ export function overlayScrollMost(state: HubState, width: number, height: number
     return maxScroll(detailBody(state.detail, now, width).lines.length, room);
   if (state.mode.kind === "diff")
     return maxScroll(diffBody(state.diff?.id === state.mode.id ? state.diff : null).length, room);
+  if (state.mode.kind === "transcript") {
+    const transcript = state.transcript?.id === state.mode.id ? state.transcript : null;
+    const name = state.rows.get(state.mode.id)?.name ?? state.mode.id;
+    return maxScroll(transcriptBody(transcript, name, width).length, room);
+  }
   return 0;
 }
 
@@ -234,12 +242,18 @@ export function overlayScrollMost(state: HubState, width: number, height: number
 export function renderHub(state: HubState, width: number, height: number, now: number): string[] {
   // Set again by what is drawn below: the list's selected row, or the details.
   state.picks = new Map();
+  const mode = state.mode;
+  if (mode.kind === "transcript") {
+    const lines = state.connection === "connected" ? [] : [bannerLine(state, width)];
+    lines.push(...transcriptLines(state, mode, width, overlayHeight(state, height)));
+    lines.push(statusLine(state, width), hintLine(mode.kind, width));
+    return lines.slice(0, height);
+  }
   const entries = shownEntries(state);
   const lines = [titleLine(state, entries, width, now)];
   if (state.connection !== "connected") lines.push(bannerLine(state, width));
   const pane = shownPane(state);
   const room = listHeight(state, height);
-  const mode = state.mode;
   if (mode.kind === "help") lines.push(...helpLines(width, overlayHeight(state, height), mode.scroll));
   else if (mode.kind === "dispatch-profile" && state.profilesError !== null)
     lines.push(

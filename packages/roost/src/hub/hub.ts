@@ -10,6 +10,7 @@ import { type HubActions, handleKey } from "./hub-input.js";
 import { type HubState, initialHubState, removeRow } from "./hub-state.js";
 import { listHeight, overlayScrollMost, renderHub } from "./hub-view.js";
 import { AlternateScreenTerminal } from "./screen-terminal.js";
+import { TranscriptFollower } from "./transcript-follow.js";
 
 export interface HubOptions {
   /** The roost home (default `$ROOST_HOME`, else `~/.pi/agent`). */
@@ -66,6 +67,7 @@ export class Hub {
   private readonly terminal: Terminal;
   private readonly connection: HubConnection;
   private readonly feeds: HubFeeds;
+  private readonly transcripts: TranscriptFollower;
   private readonly commands: HubCommands;
   private readonly home: string;
   private readonly bell: HubBell;
@@ -124,6 +126,7 @@ export class Hub {
     );
     this.feeds = new HubFeeds(this.state, this.connection, changed, options.feedPollMs);
     this.commands = new HubCommands(this.state, this.connection, this.home, changed);
+    this.transcripts = new TranscriptFollower(this.state, this.connection, changed);
     this.finished = new Promise((resolve) => (this.quit = resolve));
     const commands = this.commands;
     this.actions = {
@@ -146,6 +149,7 @@ export class Hub {
       dropOrder: (id) => commands.dropOrder(id),
       attach: (id) => void this.attach(id),
       describe: (id) => commands.describe(id),
+      transcript: (id) => this.transcripts.open(id),
       diff: (id) => commands.diff(id),
       planMerge: (id, plan) => commands.planMerge(id, plan),
       merge: (id) => commands.merge(id),
@@ -171,6 +175,7 @@ export class Hub {
     this.stopped = true;
     clearInterval(this.ticker);
     this.feeds.stop();
+    this.transcripts.stop();
     this.connection.close();
     if (!this.attaching) this.tui.stop();
     this.quit();

@@ -15,6 +15,7 @@ export type ListCommand =
   | "steer"
   | "attach"
   | "describe"
+  | "transcript"
   | "diff"
   | "merge"
   | "stop"
@@ -60,6 +61,12 @@ export const LIST_KEYS: KeyBinding[] = [
   { command: "steer", keys: ["s"], label: "s", help: "steer (joins current work)" },
   { command: "attach", keys: ["a"], label: "a", help: "attach to its terminal" },
   { command: "describe", keys: ["i"], label: "i", help: "details: how it runs, last output, events" },
+  {
+    command: "transcript",
+    keys: ["t"],
+    label: "t",
+    help: "its conversation: messages, answers, tool calls (follows live)",
+  },
   { command: "diff", keys: ["d"], label: "d", help: "its worktree's changes against the base" },
   { command: "merge", keys: ["m"], label: "m", help: "merge its worktree's work (shows what, asks first)" },
   { command: "stop", keys: ["x"], label: "x", help: "stop the session (asks first)" },

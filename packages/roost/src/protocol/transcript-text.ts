@@ -1,4 +1,4 @@
-/** A transcript's entries in words, as `roost transcript` says them. */
+/** A transcript's entries in words, as `roost transcript` and the hub's transcript view say them. */
 import { agentMessageTitle } from "./agent-message.js";
 import type { TranscriptEntry, TranscriptProgram } from "./transcript.js";
 
