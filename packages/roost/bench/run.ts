@@ -4,12 +4,13 @@
 // echo committing each reply to SQLite as the store does), then 1000 agents reporting once a second,
 // and the daemon's memory with 1000 jobs.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { statePaths } from "../src/home/paths.js";
+import { cleanUp } from "./clean-up.js";
 import { LinesClient } from "./lines-client.js";
 import { type Figures, figures, fmt, nowMs } from "./stats.js";
 
@@ -253,10 +254,7 @@ async function main(): Promise<void> {
     echoHub.close();
     durableHub.close();
   } finally {
-    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill();
-    // The daemon's last log line may land after its socket closed: remove the home once it is quiet.
-    await new Promise((r) => setTimeout(r, 1500));
-    rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 500 });
+    await cleanUp(children, home);
   }
 }
 
