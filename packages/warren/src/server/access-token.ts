@@ -1,5 +1,5 @@
 import { timingSafeEqual } from "node:crypto";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { HttpError } from "./http-error.js";
 import { markAccessBearer } from "./lease-token.js";
 
@@ -55,35 +55,36 @@ export class AccessToken {
 
   /** True when the request's bearer is this token, not a lease (leases then go in ?lease=). */
   isAccessBearer(request: FastifyRequest): boolean {
+    if (this.token === undefined) return false;
     const bearer = bearerOf(request);
-    return this.token !== undefined && bearer !== undefined && same(bearer, this.token);
+    return bearer !== undefined && same(bearer, this.token);
   }
 
   /**
-   * Marks requests whose bearer is the token (so it is not taken for a lease), and trades a viewer
+   * Marks a request whose bearer is the token (so it is not taken for a lease), and trades a viewer
    * page opened with `?token=T` (the URL `warren serve` prints): the token becomes an
-   * HttpOnly, SameSite=Strict cookie and the page is reloaded without it in its address.
+   * HttpOnly, SameSite=Strict cookie and the page is reloaded without it in its address. True when
+   * it answered the request (that redirect); throws 403 for a wrong `?token=`.
    */
-  install(app: FastifyInstance): void {
-    app.addHook("onRequest", async (request, reply) => {
-      if (this.isAccessBearer(request)) markAccessBearer(request);
-      const query = request.query as { token?: unknown } | undefined;
-      if (request.method !== "GET" || request.url.startsWith("/v1") || typeof query?.token !== "string") {
-        return;
-      }
-      if (this.token === undefined || !same(query.token, this.token)) {
-        throw new HttpError("token_invalid", "that is not this server's access token");
-      }
-      const url = new URL(request.url, "http://server");
-      url.searchParams.delete("token");
-      return reply
-        .code(303)
-        .header(
-          "set-cookie",
-          `${TOKEN_COOKIE}=${encodeURIComponent(this.token)}; Path=/; HttpOnly; SameSite=Strict`,
-        )
-        .header("location", url.pathname + url.search)
-        .send();
-    });
+  screen(request: FastifyRequest, reply: FastifyReply): boolean {
+    if (this.isAccessBearer(request)) markAccessBearer(request);
+    const query = request.query as { token?: unknown } | undefined;
+    if (request.method !== "GET" || request.url.startsWith("/v1") || typeof query?.token !== "string") {
+      return false;
+    }
+    if (this.token === undefined || !same(query.token, this.token)) {
+      throw new HttpError("token_invalid", "that is not this server's access token");
+    }
+    const url = new URL(request.url, "http://server");
+    url.searchParams.delete("token");
+    void reply
+      .code(303)
+      .header(
+        "set-cookie",
+        `${TOKEN_COOKIE}=${encodeURIComponent(this.token)}; Path=/; HttpOnly; SameSite=Strict`,
+      )
+      .header("location", url.pathname + url.search)
+      .send();
+    return true;
   }
 }

@@ -26,8 +26,8 @@ import {
   DEFAULT_MAX_RUNS_PER_CLIENT,
   DEFAULT_SPECTATOR_MAX_BUFFERED_BYTES,
 } from "./limits.js";
-import { installProtocolVersion } from "./protocol-version.js";
-import { installRequestGuard } from "./request-guard.js";
+import { installRequestChecks } from "./request-checks.js";
+import { answerOptions } from "./request-guard.js";
 import { installResponseCheck } from "./response-check.js";
 import { routeUrl } from "./route-schema.js";
 import { agentRoutes } from "./routes/agents.js";
@@ -133,24 +133,26 @@ export async function buildServer(options: ServerOptions = {}): Promise<WarrenSe
     if (request.headers.upgrade !== undefined && reply.statusCode !== 101) request.raw.socket?.destroySoon();
     done();
   });
-  // Host and Origin first: a request from a page the person did not mean gets nothing else.
   let allowed: AllowedHosts | undefined;
-  installRequestGuard(app, () => {
-    // Asked once the server listens, not on every request: the address is a system call.
-    if (allowed) return allowed;
-    const address = app.server.address();
-    if (address && typeof address === "object") {
-      allowed = new AllowedHosts(address.address, address.port, options.allowHosts);
-    }
-    return allowed;
-  });
-  access.install(app);
+  installRequestChecks(
+    app,
+    () => {
+      // Asked once the server listens, not on every request: the address is a system call.
+      if (allowed) return allowed;
+      const address = app.server.address();
+      if (address && typeof address === "object") {
+        allowed = new AllowedHosts(address.address, address.port, options.allowHosts);
+      }
+      return allowed;
+    },
+    access,
+  );
+  answerOptions(app);
   app.setValidatorCompiler(validatorCompiler);
   // Responses are the engine's objects as they are: schemas document them, never strip them.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   installErrorHandling(app);
   installJsonParser(app);
-  installProtocolVersion(app);
   const responseProblems: string[] = [];
   if (options.checkResponses) installResponseCheck(app, responseProblems);
   // Runs end first (this hook is added before the WebSocket plugin's own), so long polls answer and

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { PROTOCOL_HEADER, PROTOCOL_VERSION } from "../protocol/index.js";
 import { HttpError } from "./http-error.js";
 
@@ -14,23 +14,17 @@ export function requireProtocol(offered: unknown, where: string): void {
 }
 
 /**
- * Version negotiation for everything under /v1: the response header on every reply (errors and
- * 404s included, and the spectator's 101), 409 for a request header naming another version.
+ * Version negotiation for everything under /v1 (request-checks.ts runs both on every request):
+ * the response header on every reply, set before any check so that refusals, errors and 404s
+ * carry it too (the spectator's 101 gets it from the WebSocket server); 409 for a request header
+ * naming another version.
  */
-export function installProtocolVersion(app: FastifyInstance): void {
-  // Callback-style hooks: they run on every request, and skip the promise machinery.
-  app.addHook("onRequest", (request, reply, done) => {
-    if (!request.url.startsWith("/v1")) return done();
-    void reply.header(PROTOCOL_HEADER, PROTOCOL_VERSION);
-    try {
-      requireProtocol(request.headers[PROTOCOL_HEADER], `${PROTOCOL_HEADER} header`);
-      done();
-    } catch (error) {
-      done(error as Error);
-    }
-  });
-  app.addHook("onSend", (request, reply, payload, done) => {
-    if (request.url.startsWith("/v1")) void reply.header(PROTOCOL_HEADER, PROTOCOL_VERSION);
-    done(null, payload);
-  });
+export function announceProtocol(request: FastifyRequest, reply: FastifyReply): void {
+  if (request.url.startsWith("/v1")) void reply.header(PROTOCOL_HEADER, PROTOCOL_VERSION);
+}
+
+export function requireProtocolHeader(request: FastifyRequest): void {
+  if (request.url.startsWith("/v1")) {
+    requireProtocol(request.headers[PROTOCOL_HEADER], `${PROTOCOL_HEADER} header`);
+  }
 }

@@ -9,29 +9,10 @@ const METHODS = "GET, POST, DELETE, OPTIONS";
  * Refuses what a web page the person did not mean could send: a request whose `Host` is not one
  * the server answers as (DNS rebinding), and one whose `Origin` is not the address it was sent to
  * (another site's page, another port's included: a fetch, form or WebSocket), on every route and
- * the spectator socket. Requests without `Origin` (every
- * non-browser client; a browser's same-origin GET) pass. An OPTIONS request is answered with the
- * methods and no `Access-Control-Allow-Origin`: no other site is granted anything.
+ * the spectator socket. Requests without `Origin` (every non-browser client; a browser's
+ * same-origin GET) pass. Throws the 403; request-checks.ts runs it first on every request.
  */
-export function installRequestGuard(app: FastifyInstance, allowed: () => AllowedHosts | undefined): void {
-  app.addHook("onRequest", (request, _reply, done) => {
-    try {
-      checkRequest(request, allowed());
-      done();
-    } catch (error) {
-      done(error as Error);
-    }
-  });
-  app.route({
-    method: "OPTIONS",
-    url: "*",
-    handler: async (_request, reply) => {
-      void reply.code(204).header("allow", METHODS);
-    },
-  });
-}
-
-function checkRequest(request: FastifyRequest, allowed: AllowedHosts | undefined): void {
+export function guardRequest(request: FastifyRequest, allowed: AllowedHosts | undefined): void {
   // Not listening (a server driven by inject): there is no address to hold the Host to.
   if (!allowed) return;
   const host = request.headers.host;
@@ -60,4 +41,15 @@ function isOwnOrigin(origin: string, host: string): boolean {
   } catch {
     return false; // "null" (a sandboxed page or a file) and anything else that is not a URL
   }
+}
+
+/** An OPTIONS request is answered with the methods and no `Access-Control-Allow-Origin`: no other site is granted anything. */
+export function answerOptions(app: FastifyInstance): void {
+  app.route({
+    method: "OPTIONS",
+    url: "*",
+    handler: async (_request, reply) => {
+      void reply.code(204).header("allow", METHODS);
+    },
+  });
 }
