@@ -215,3 +215,29 @@ test("the event log: cursors from 1, since, listeners, and the observation and e
   assert.equal(await run.nextObservation("runner-1", 0, 25_000), undefined, "nothing once the run ended");
   assert.equal(run.status, "crashed");
 });
+
+test("a long poll wakes for its own agent's next envelope, never for another agent's", async () => {
+  const { run } = remoteRun(yardScenario(["a-1", "b-1"], 1), { controlled: ["a-1", "b-1"] });
+  const a = new RemoteAgent(run, "a-1");
+  const b = new RemoteAgent(run, "b-1");
+  const aFirst = a.envelope().seq;
+  const bFirst = b.envelope().seq;
+  a.send({ sleep_ms: 1000 });
+  b.send({ sleep_ms: 5000 });
+  // Nothing outstanding for either: both wait, on the manual clock, for their next envelope.
+  const aWaits = run.nextObservation("a-1", aFirst, 60_000);
+  const bWaits = run.awaitObservation("b-1", bFirst, 60_000);
+  let bWoke = false;
+  void bWaits.envelope.then(() => (bWoke = true));
+  // Both slept: the batch resolves at once and a-1 wakes at 1 s, b-1 not before 5 s.
+  const woken = await aWaits;
+  assert.equal(woken?.agent_id, "a-1");
+  assert.equal(woken?.sim_time_ms, 1000);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(bWoke, false, "a-1's envelope does not answer b-1's poll");
+  a.send({ sleep_ms: 10_000 });
+  const bNext = await bWaits.envelope;
+  assert.equal(bNext?.agent_id, "b-1");
+  assert.equal(bNext?.sim_time_ms, 5000);
+  run.dispose();
+});

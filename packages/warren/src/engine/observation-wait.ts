@@ -9,11 +9,12 @@ export interface ObservationWait {
   cancel(): void;
 }
 
-/** What a wait needs of its run: the envelope outstanding now, the next ones, the end, the run's clock. */
+/** What a wait needs of its run: the agent's envelope outstanding now, its next ones, the end, the run's clock. */
 export interface ObservationSource {
   readonly outstanding: Envelope | undefined;
   readonly ended: boolean;
   readonly clock: Clock;
+  /** Called for each new envelope of the agent waited for. */
   onObservation(listener: (envelope: Envelope) => void): () => void;
   onEnd(listener: (summary: RunSummary) => void): () => void;
 }
@@ -25,7 +26,6 @@ export interface ObservationSource {
  */
 export function awaitObservation(
   source: ObservationSource,
-  agentId: string,
   afterSeq: number,
   waitMs: number,
 ): ObservationWait {
@@ -42,7 +42,7 @@ export function awaitObservation(
     };
   });
   const offObservation = source.onObservation((issued) => {
-    if (issued.agent_id === agentId && issued.seq > afterSeq) finish(issued);
+    if (issued.seq > afterSeq) finish(issued);
   });
   const offEnd = source.onEnd(() => finish(undefined));
   const cancelTimer = source.clock.setTimer(waitMs, () => finish(undefined));

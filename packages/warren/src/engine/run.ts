@@ -112,6 +112,8 @@ export class Run {
   private readonly ledger = new CommandLedger();
   private readonly deadlineTimers = new Map<string, () => void>();
   private readonly observationListeners = new Set<(envelope: Envelope) => void>();
+  /** Long polls by agent, so an envelope wakes only its own agent's: a round of n polls is n calls, not n². */
+  private readonly observationWaiters = new Map<string, Set<(envelope: Envelope) => void>>();
   private readonly wakeListeners = new Set<(envelope: Envelope) => void>();
   private readonly decisionListeners = new Set<
     (event: EventOf<"decision">, resolution: Resolution) => void
@@ -345,10 +347,10 @@ export class Run {
       outstanding: this.envelopes.get(agentId),
       ended: this.isEnded,
       clock: this.clock,
-      onObservation: (listener) => this.onObservation(listener),
+      onObservation: (listener) => this.onObservationOf(agentId, listener),
       onEnd: (listener) => this.onEnd(listener),
     };
-    return awaitObservation(source, agentId, afterSeq, waitMs);
+    return awaitObservation(source, afterSeq, waitMs);
   }
 
   /** awaitObservation's envelope, for a caller that never gives up early. */
@@ -503,6 +505,16 @@ export class Run {
     return () => this.observationListeners.delete(listener);
   }
 
+  private onObservationOf(agentId: string, listener: (envelope: Envelope) => void): () => void {
+    let waiters = this.observationWaiters.get(agentId);
+    if (!waiters) {
+      waiters = new Set();
+      this.observationWaiters.set(agentId, waiters);
+    }
+    waiters.add(listener);
+    return () => waiters.delete(listener);
+  }
+
   /**
    * Called for every wake, whoever plays the agent, with the envelope a remote player gets (its
    * text rendered with its affordances): for agents played in this process it is built only while
@@ -638,6 +650,8 @@ export class Run {
       this.clock.setTimer(this.decisionTimeoutMs, () => this.expire(wake.agentId, wake.observationId)),
     );
     for (const listener of this.observationListeners) listener(envelope);
+    const waiters = this.observationWaiters.get(wake.agentId);
+    if (waiters) for (const waiter of waiters) waiter(envelope);
   }
 
   /** The answer of whoever plays the agent in this process: a replayed log, its runner or its baseline. */
