@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { ListeningServer } from "../src/server/index.js";
-import { call, engineerAwaitingCourier, startTestServer } from "./helpers/server.js";
+import { call, engineerAwaitingCourier, runWithClaims, startTestServer } from "./helpers/server.js";
 
 // Short, to see expiry in a test, yet long enough for a loaded machine's round trips within it.
 const TTL_S = 2;
@@ -160,6 +160,46 @@ describe("leases", () => {
     const next = await call(base, "POST", `${agent}/claim`);
     assert.equal(next.status, 200);
     assert.notEqual(next.json.lease, claim.json.lease);
+  });
+
+  it("does not hand an observation to a lease released while its poll waited: the next holder gets it", async () => {
+    const { runId, leases } = await runWithClaims(base, "bridge_repair", ["engineer-1", "courier-1"]);
+    const engineer = `/v1/runs/${runId}/agents/engineer-1`;
+    const courier = `/v1/runs/${runId}/agents/courier-1`;
+    const lease = leases["engineer-1"]!;
+    const first = (await call(base, "GET", `${engineer}/observations`, { query: { lease, wait: 5 } })).json;
+    await call(base, "POST", `${engineer}/commands`, {
+      query: { lease },
+      body: { command_id: "first", observation_id: first.observation_id, sleep_ms: 1000 },
+    });
+    // Nothing outstanding for the engineer until the courier answers too: the poll waits.
+    const polling = call(base, "GET", `${engineer}/observations`, {
+      query: { lease, after: first.seq, wait: 25 },
+    });
+    await sleep(200);
+    await call(base, "POST", `${engineer}/release`, { query: { lease } });
+    const successor = (await call(base, "POST", `${engineer}/claim`, { query: { holder: "bob" } })).json
+      .lease;
+    // The courier answers whatever it is shown (the lookout's message wakes it again at 0 s).
+    for (let seq = -1; ; ) {
+      const seen = await call(base, "GET", `${courier}/observations`, {
+        query: { lease: leases["courier-1"], after: seq, wait: 0.5 },
+      });
+      if (seen.status === 204) break;
+      seq = seen.json.seq;
+      await call(base, "POST", `${courier}/commands`, {
+        query: { lease: leases["courier-1"] },
+        body: { command_id: `c-${seq}`, observation_id: seen.json.observation_id, sleep_ms: 5000 },
+      });
+    }
+    const answered = await polling;
+    assert.equal(answered.status, 403);
+    assert.equal(answered.json.error, "lease_invalid");
+    const next = await call(base, "GET", `${engineer}/observations`, {
+      query: { lease: successor, after: first.seq, wait: 5 },
+    });
+    assert.equal(next.status, 200);
+    assert.ok(next.json.seq > first.seq, "the engineer's next observation is bob's");
   });
 
   it("is only for remote agents: claiming a solution-played agent is 409 not_remote", async () => {

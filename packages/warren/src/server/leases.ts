@@ -98,7 +98,9 @@ export class LeaseBook {
     return () => {
       lease.waiting--;
       lease.expiresAt = this.now() + this.ttlMs;
-      this.authenticate(agentId, presented);
+      // Still the live lease whose token matched above: nothing to compare again. Released or
+      // replaced meanwhile: authenticate says which refusal it is.
+      if (this.live(agentId) !== lease) this.authenticate(agentId, presented);
     };
   }
 
