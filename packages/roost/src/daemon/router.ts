@@ -18,7 +18,7 @@ import type { OpContext, OpHandlers } from "./ops/context.js";
 import { notifyTest, shutdown, stats } from "./ops/daemon.js";
 import { describe } from "./ops/describe.js";
 import { events } from "./ops/events.js";
-import { adopt, dispatch, respawn, resume, rm, stop } from "./ops/jobs.js";
+import { adopt, dispatch, profiles, respawn, resume, rm, stop } from "./ops/jobs.js";
 import { handback, peerRegister, peersOp, send, spawn, watch } from "./ops/peers.js";
 import { reply } from "./ops/replies.js";
 import { list, pin, rename, reorder, subscribe } from "./ops/rows.js";
@@ -41,6 +41,7 @@ const HANDLERS: OpHandlers = {
   report,
   ack,
   dispatch,
+  profiles,
   reply,
   list,
   describe,

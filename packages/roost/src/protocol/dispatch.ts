@@ -13,3 +13,8 @@ export const DispatchArgs = Type.Object({
   ...WorktreeDispatchFields,
 });
 export type DispatchArgs = Static<typeof DispatchArgs>;
+
+/** The profiles a job can be dispatched from, by name, as roost.json has them now (built-in ones last). */
+export interface ProfilesResult {
+  profiles: string[];
+}

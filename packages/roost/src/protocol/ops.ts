@@ -14,7 +14,7 @@ import {
   ConciergeSuggestArgs,
 } from "./concierge.js";
 import { DescribeArgs, type DescribeResult } from "./describe.js";
-import { DispatchArgs } from "./dispatch.js";
+import { DispatchArgs, type ProfilesResult } from "./dispatch.js";
 import { EventsArgs, type EventsResult } from "./feed.js";
 import { JobRef, Maybe, NoArgs, RequestId } from "./fields.js";
 import { LIMITS } from "./limits.js";
@@ -231,6 +231,14 @@ export const OPS = {
     callers: USER,
     effects: ["start"],
     writes: "kept",
+  },
+  /** What `dispatch` can start from: roost.json's profiles, read now (a bad file is `bad_request`). */
+  profiles: {
+    args: NoArgs,
+    result: answer<ProfilesResult>(),
+    callers: USER,
+    effects: NONE,
+    writes: "none",
   },
   reply: {
     args: ReplyArgs,

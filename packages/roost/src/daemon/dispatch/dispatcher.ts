@@ -64,6 +64,11 @@ export class Dispatcher {
     return adoptStray(this.state, this.supervisor, args);
   }
 
+  /** The names of roost.json's profiles, read now. */
+  profileNames(): string[] {
+    return [...loadProfiles(this.state.paths.config).keys()];
+  }
+
   /** The profile of that name in roost.json, read now; `not_found` names the ones there are. */
   profileNamed(profileName: string): AgentProfile {
     const { state } = this;

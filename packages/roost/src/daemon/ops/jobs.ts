@@ -2,6 +2,7 @@ import { resumeInterrupted } from "../jobs/resume-interrupted.js";
 import type { OpHandler } from "./context.js";
 
 export const dispatch: OpHandler<"dispatch"> = ({ dispatcher }, _caller, args) => dispatcher.dispatch(args);
+export const profiles: OpHandler<"profiles"> = ({ dispatcher }) => ({ profiles: dispatcher.profileNames() });
 export const stop: OpHandler<"stop"> = ({ jobs }, _caller, args) => jobs.stop(args.id);
 export const respawn: OpHandler<"respawn"> = ({ jobs }, _caller, args) =>
   jobs.respawn(args.id, args.fresh === true);
