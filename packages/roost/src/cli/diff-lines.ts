@@ -2,22 +2,23 @@
  * A diff as lines to show: the files with their counts, then the patch, each line made safe for
  * the terminal (a file's text is the agent's) and coloured when asked. The CLI and the hub share it.
  */
-import { type DiffResult, statOf, statText, terminalSafe, worktreeLine } from "../protocol/index.js";
+import {
+  DIFF_CUT_NOTE,
+  type DiffResult,
+  fileCounts,
+  patchLineKind,
+  statOf,
+  statText,
+  terminalSafe,
+  worktreeLine,
+} from "../protocol/index.js";
 
 const COLOUR = { add: "\x1b[32m", remove: "\x1b[31m", hunk: "\x1b[36m", file: "\x1b[1m", reset: "\x1b[0m" };
 
 function paint(line: string, colour: boolean): string {
   const safe = terminalSafe(line);
   if (!colour) return safe;
-  const kind = /^(\+\+\+|---|diff |index )/.test(line)
-    ? "file"
-    : line.startsWith("+")
-      ? "add"
-      : line.startsWith("-")
-        ? "remove"
-        : line.startsWith("@@")
-          ? "hunk"
-          : null;
+  const kind = patchLineKind(line);
   return kind ? `${COLOUR[kind]}${safe}${COLOUR.reset}` : safe;
 }
 
@@ -25,10 +26,7 @@ function paint(line: string, colour: boolean): string {
 export function statLines(diff: DiffResult): string[] {
   const width = Math.max(0, ...diff.files.map((f) => [...f.path].length));
   return [
-    ...diff.files.map((f) => {
-      const counts = f.added === null ? "binary" : `+${f.added} −${f.removed}`;
-      return ` ${terminalSafe(f.path).padEnd(width)}  ${counts}`;
-    }),
+    ...diff.files.map((f) => ` ${terminalSafe(f.path).padEnd(width)}  ${fileCounts(f)}`),
     ` ${statText(statOf(diff.files))}`,
   ];
 }
@@ -44,6 +42,6 @@ export function diffLines(diff: DiffResult, colour: boolean): string[] {
     ...head,
     "",
     ...patch.map((line) => paint(line, colour)),
-    ...(diff.truncated ? ["(cut: the diff is longer than roost shows; run git diff in the worktree)"] : []),
+    ...(diff.truncated ? [DIFF_CUT_NOTE] : []),
   ];
 }

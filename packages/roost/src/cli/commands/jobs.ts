@@ -1,4 +1,4 @@
-import { type DispatchArgs, LIMITS, type ResumedJob } from "../../protocol/index.js";
+import { type DispatchArgs, LIMITS, type ResumedJob, removalNotes } from "../../protocol/index.js";
 import type { Command } from "../command.js";
 
 export const dispatch: Command = {
@@ -63,13 +63,7 @@ export const rm: Command = {
       force: values.force === true,
       deleteBranch: values["delete-branch"] === true,
     });
-    const notes = [
-      ...(result.branch
-        ? [result.branchDeleted ? `branch ${result.branch} deleted` : `branch ${result.branch} kept`]
-        : []),
-      ...(result.saved ? [`uncommitted changes saved on ${result.saved}`] : []),
-      ...(result.kept ? [`its worktree could not be removed and stays in ${result.kept}`] : []),
-    ];
+    const notes = removalNotes(result);
     print(`removed ${result.id}${notes.length ? `; ${notes.join("; ")}` : ""}`, result);
     return 0;
   },
