@@ -27,6 +27,9 @@ const BAD_VALUES: { section: string; config: object; key: string }[] = [
   },
   { section: "hub's bell", config: { hub: { bell: "loud" } }, key: "hub.bell" },
   { section: "resume after a reboot", config: { resumeAfterReboot: "yes" }, key: "resumeAfterReboot" },
+  { section: "web", config: { web: { enabled: "yes" } }, key: "web.enabled" },
+  { section: "web's port", config: { web: { enabled: true, port: 70000 } }, key: "web.port" },
+  { section: "web's keys", config: { web: { enable: true } }, key: "web.enable" },
   {
     section: "budgets",
     config: { budgets: [{ tokens: 100, per: "week", action: "stop" }] },
@@ -40,7 +43,11 @@ test("checkConfig: a good file or none has no findings; a bad value in each sect
     assert.deepEqual(checkConfig(home), []);
     writeFileSync(
       join(home, "roost.json"),
-      JSON.stringify({ concierge: { answer: "routine" }, agentTools: false }),
+      JSON.stringify({
+        concierge: { answer: "routine" },
+        agentTools: false,
+        web: { enabled: false, port: 8080, host: "::1" },
+      }),
     );
     assert.deepEqual(checkConfig(home), []);
     writeFileSync(join(home, "roost.json"), "{not json");

@@ -1,17 +1,9 @@
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
 import { statePaths } from "../home/paths.js";
+import { roostCommand } from "../home/roost-command.js";
 import { RoostError } from "../protocol/errors.js";
 import { Connection } from "./connection.js";
-
-/** The roost command's entry, beside this module: compiled, or the source when run through tsx. */
-function cliCommand(): string[] {
-  const compiled = fileURLToPath(new URL("../cli/main.js", import.meta.url));
-  if (import.meta.url.endsWith(".js") && existsSync(compiled)) return [compiled];
-  // tsx resolved from here, so that the daemon starts whatever the caller's working folder.
-  return ["--import", import.meta.resolve("tsx"), fileURLToPath(new URL("../cli/main.ts", import.meta.url))];
-}
 
 /** What the daemon's log says of its last start, when it says it could not: `: why`. */
 function whyNotStarted(home: string): string {
@@ -33,7 +25,7 @@ const EXITED_GRACE_MS = 1000;
  * Two callers starting one at once is fine: the second daemon refuses and the first one answers.
  */
 export async function startDaemonInBackground(home: string, socketPath: string, timeoutMs: number) {
-  const child = spawn(process.execPath, [...cliCommand(), "daemon"], {
+  const child = spawn(process.execPath, [...roostCommand(), "daemon"], {
     detached: true,
     stdio: "ignore",
     env: { ...process.env, ROOST_HOME: home },

@@ -2,7 +2,7 @@
  * `roost.json` checked whole, against one schema for every section it has: the profiles, the
  * concierge's policy, the agent-to-agent reach and caps, pi's tools, the worktree settings, the
  * notify command, the hub's bell, the price table, the budgets, whether interrupted jobs resume by
- * themselves. A bad value is a finding naming the file and the key; the daemon logs each at start,
+ * themselves, and whether the daemon keeps `roost web` running. A bad value is a finding naming the file and the key; the daemon logs each at start,
  * and `roost doctor` lists them.
  * Each section's reader goes on reading the file on every use (an edit applies at once).
  */
@@ -67,6 +67,18 @@ export const RoostConfigSchema = Type.Object({
   prices: Type.Optional(PricesSchema),
   budgets: Type.Optional(BudgetsSchema),
   resumeAfterReboot: Type.Optional(Flag),
+  web: Type.Optional(
+    Type.Object(
+      {
+        enabled: Type.Optional(Flag),
+        port: Type.Optional(
+          Type.Integer({ minimum: 1, maximum: 65535, description: "a port number, 1 to 65535" }),
+        ),
+        host: Type.Optional(Type.String({ pattern: "^\\S+$", description: "an address (no spaces)" })),
+      },
+      { additionalProperties: false, description: "an object" },
+    ),
+  ),
 });
 export type RoostConfig = Static<typeof RoostConfigSchema>;
 

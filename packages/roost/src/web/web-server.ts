@@ -7,6 +7,7 @@ import type { WebFleet } from "./web-fleet.js";
 import { allowedHosts, refusal } from "./web-guard.js";
 import { PAGE_ASSETS, PAGE_HTML, pageAsset, SECURITY_HEADERS } from "./web-page.js";
 import { isWebToken } from "./web-token.js";
+import { webUrl } from "./web-url.js";
 
 export interface WebServerOptions {
   fleet: WebFleet;
@@ -51,10 +52,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : options.port;
   hosts = allowedHosts(options.host, port);
-  const shown = options.host.includes(":") ? `[${options.host}]` : options.host;
   return {
     port,
-    url: `http://${shown}:${port}/?token=${options.token}`,
+    url: webUrl(options.host, port, options.token),
     close: () =>
       new Promise((resolve) => {
         for (const client of sockets.clients) client.terminate();

@@ -1,4 +1,6 @@
 import { spawn } from "node:child_process";
+import { statePaths } from "../../home/paths.js";
+import { readWebSettings, WEB_SUPERVISED_ENV } from "../../home/web-settings.js";
 import { RoostError } from "../../protocol/errors.js";
 import type { Command } from "../command.js";
 
@@ -7,26 +9,36 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
 
 export const web: Command = {
   name: "web",
-  usage: "web [--port N] [--host ADDR] [--open] [--rotate-token]",
+  usage: "web [--port N] [--host ADDR] [--open] [--rotate-token] [--url]",
   summary:
-    "Serves the fleet in a browser on 127.0.0.1 (port 7420 by default) and prints the address to open, with its token: rows, replies, stop, and a terminal agent's terminal to attach to.",
+    "Serves the fleet in a browser on 127.0.0.1 (port 7420 by default, or roost.json's web section) and prints the address to open, with its token: rows, replies, stop, and a terminal agent's terminal to attach to. --url prints the address only (of the one the daemon runs with roost.json's web section).",
   positionals: [0, 0],
   options: {
     port: { type: "string" },
     host: { type: "string" },
     open: { type: "boolean" },
     "rotate-token": { type: "boolean" },
+    url: { type: "boolean" },
   },
   run: async ({ home, values }) => {
-    const port = Number(values.port ?? 7420);
+    const settings = readWebSettings(statePaths(home));
+    const port = Number(values.port ?? settings.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535)
       throw new RoostError(
         "bad_request",
         `--port must be a whole number from 0 to 65535, not ${values.port}`,
       );
-    const host = typeof values.host === "string" ? values.host : "127.0.0.1";
+    const host = typeof values.host === "string" ? values.host : settings.host;
     if (host === "") throw new RoostError("bad_request", "--host needs an address");
     const { webToken } = await import("../../web/web-token.js");
+    const { webUrl } = await import("../../web/web-url.js");
+    if (values.url) {
+      process.stdout.write(`${webUrl(host, port, webToken(home, values["rotate-token"] === true))}\n`);
+      return 0;
+    }
+    // Run by the daemon: it ends when the daemon does (its standard input closes), whatever ends it.
+    const supervised = process.env[WEB_SUPERVISED_ENV] !== undefined;
+    delete process.env[WEB_SUPERVISED_ENV];
     const { WebFleet } = await import("../../web/web-fleet.js");
     const { startWebServer } = await import("../../web/web-server.js");
     const token = webToken(home, values["rotate-token"] === true);
@@ -45,6 +57,7 @@ export const web: Command = {
     await new Promise<void>((resolve) => {
       process.once("SIGINT", resolve);
       process.once("SIGTERM", resolve);
+      if (supervised) process.stdin.once("close", resolve).resume();
     });
     fleet.close();
     await server.close();

@@ -3,6 +3,7 @@ import type { AgentProfile } from "../../home/agent-profile.js";
 import { checkConfig } from "../../home/config-check.js";
 import { roostHome, statePaths } from "../../home/paths.js";
 import { loadProfiles } from "../../home/profiles.js";
+import { readWebSettings } from "../../home/web-settings.js";
 import { RoostError } from "../../protocol/index.js";
 import type { ProcessHost } from "../host/api.js";
 import { connectHost } from "../host/index.js";
@@ -15,6 +16,7 @@ import { buildServices } from "../services.js";
 import { keepBackups } from "../store/backups.js";
 import { prepareDatabase } from "../store/database-file.js";
 import { Store } from "../store/store.js";
+import { WebProcess } from "../web/web-process.js";
 import { acquireDaemonLock } from "./daemon-lock.js";
 
 export interface DaemonOptions {
@@ -72,6 +74,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
   const connect = options.connect ?? ((stateDir: string) => connectHost({ stateDir }));
   const services = buildServices({ state, store, connect: () => connect(paths.stateDir), log });
   const { supervisor } = services;
+  const webSettings = readWebSettings(paths);
+  const web = webSettings.enabled ? new WebProcess(paths.home, webSettings, log) : null;
   const server = new SocketServer({
     handle: (caller, op, args) => route(services, log, caller, op, args),
     opened: (caller) => state.callers.add(caller),
@@ -102,6 +106,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       services.worktrees.close();
       services.conversations.close();
       services.notifier.close();
+      await web?.stop();
       try {
         await supervisor.close(all);
       } catch (err) {
@@ -147,6 +152,12 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     if (!stopping && !jobsLetGo) {
       services.schedules.start();
       services.concierge.start();
+      if (web) {
+        web.start();
+        log(
+          `roost: web: roost web serves the fleet on ${webSettings.host}:${webSettings.port} (roost web --url prints the address to open)`,
+        );
+      }
     }
   } catch (err) {
     await stop(false);
