@@ -20,6 +20,15 @@ export const WEB_COOKIE = "roost_web";
 export const WEB_FLEET_OPS = ["reply", "describe", "stop"] as const;
 
 /**
+ * The person's ops on the fleet as a whole, passed on the fleet's connection too: a job dispatched
+ * from a profile (and the profiles to pick from), one started again or removed, a worktree's diff.
+ */
+export const WEB_JOB_OPS = ["profiles", "dispatch", "respawn", "rm", "diff"] as const;
+
+/** The ops that must carry a request id: the page sends them again after a break, and the daemon takes each once. */
+export const WEB_ONCE_OPS = ["reply", "dispatch"] as const;
+
+/**
  * `roost attach`'s ops: passed on a daemon connection of the page's own, so that each page is an
  * attached terminal of its own (the first attached holds the keyboard) and its attachments end
  * when its socket closes.
@@ -28,11 +37,16 @@ export const WEB_ATTACH_OPS = ["attach", "attach-input", "attach-resize", "detac
 export type WebAttachOp = (typeof WEB_ATTACH_OPS)[number];
 
 /** The ops the page may ask for: the person's own on one session, nothing that reaches further. */
-export const WEB_OPS = [...WEB_FLEET_OPS, ...WEB_ATTACH_OPS] as const;
+export const WEB_OPS = [...WEB_FLEET_OPS, ...WEB_JOB_OPS, ...WEB_ATTACH_OPS] as const;
 export type WebOp = (typeof WEB_OPS)[number];
 
 export const isAttachOp = (op: WebOp): op is WebAttachOp =>
   (WEB_ATTACH_OPS as readonly string[]).includes(op);
+
+export const isOnceOp = (
+  request: WebRequest,
+): request is Extract<WebRequest, { op: (typeof WEB_ONCE_OPS)[number] }> =>
+  (WEB_ONCE_OPS as readonly string[]).includes(request.op);
 
 /** The largest message the page may send (a reply at its longest, with room for its fields). */
 export const WEB_MAX_MESSAGE_BYTES = 256 * 1024;

@@ -1,6 +1,13 @@
 import type { WebSocket } from "ws";
 import { RoostError } from "../protocol/errors.js";
-import { isAttachOp, WEB_OPS, type WebMessage, type WebOp, type WebRequest } from "../protocol/web.js";
+import {
+  isAttachOp,
+  isOnceOp,
+  WEB_OPS,
+  type WebMessage,
+  type WebOp,
+  type WebRequest,
+} from "../protocol/web.js";
 import { PageAttachments } from "./page-attachments.js";
 import type { WebFleet } from "./web-fleet.js";
 
@@ -26,13 +33,13 @@ export function serveChannel(socket: WebSocket, fleet: WebFleet): void {
       send({ type: "answer", rid: -1, ok: false, code: "bad_request", error: "not an op message" });
       return;
     }
-    if (request.op === "reply" && !request.args.requestId) {
+    if (isOnceOp(request) && !request.args.requestId) {
       send({
         type: "answer",
         rid: request.rid,
         ok: false,
         code: "bad_request",
-        error: "a reply needs a requestId",
+        error: `a ${request.op} needs a requestId`,
       });
       return;
     }

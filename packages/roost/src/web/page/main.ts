@@ -3,9 +3,11 @@ import { isWaiting, STATE_GROUPS } from "../../hub/row-look.js";
 import type { JobRow } from "../../protocol/rows.js";
 import type { WebMessage } from "../../protocol/web.js";
 import { BrowserNotices } from "./browser-notices.js";
+import { DispatchForm } from "./dispatch-form.js";
 import { el } from "./dom.js";
 import { orderedRows, rowItem, type StateFilter } from "./fleet-list.js";
 import { Live } from "./live.js";
+import { sessionOps } from "./session-ops.js";
 import { SessionView } from "./session-view.js";
 import { TerminalView } from "./terminal-view.js";
 
@@ -61,6 +63,10 @@ const live = new Live(receive, (open) => {
   draw();
 });
 live.start();
+const dispatchForm = new DispatchForm(live, say);
+const jobOps = sessionOps(live, say);
+status.after(dispatchForm.opener);
+notice.before(dispatchForm.element);
 // The browser's Back (a phone's back gesture) leaves the terminal, as its Detach does.
 window.addEventListener("popstate", leaveTerminal);
 
@@ -143,7 +149,7 @@ function select(id: string): void {
   if (!row) return;
   if (session?.id !== id) {
     session?.element.remove();
-    session = new SessionView(row, { back: close, reply, held, stop, attach });
+    session = new SessionView(row, { back: close, reply, held, stop, attach, ...jobOps });
     main.append(session.element);
     document.body.classList.add("with-session");
     describedAt = 0;

@@ -1,8 +1,11 @@
 import { isWaiting, rowLook, rowSays } from "../../hub/row-look.js";
 import type { DescribeResult } from "../../protocol/describe.js";
 import type { JobRow } from "../../protocol/rows.js";
+import { DiffView } from "./diff-view.js";
 import { button, el, fill } from "./dom.js";
 import { choiceButtons } from "./fleet-list.js";
+import { askIn, removeQuestion, respawnQuestion } from "./session-confirm.js";
+import type { DiffAnswer, Refusal } from "./session-ops.js";
 
 export interface SessionActions {
   back(): void;
@@ -12,12 +15,18 @@ export interface SessionActions {
   stop(row: JobRow): void;
   /** Its terminal in the page (a terminal agent's). */
   attach(row: JobRow): void;
+  respawn(row: JobRow): void;
+  /** `force`: even with work in its worktree; a refusal is answered for the view to ask again. */
+  remove(row: JobRow, force: boolean): Promise<{ ok: true } | Refusal>;
+  /** Its worktree's diff (a job dispatched with a worktree). */
+  diff(row: JobRow): Promise<DiffAnswer>;
 }
 
 /**
  * One session's details: what it is and says, its question with its choices, a reply box, its held
- * reply and the concierge's suggestion, `/stop` behind a confirmation, its last lines and events, and
- * for a terminal agent `Attach`, its terminal in the page.
+ * reply and the concierge's suggestion, `/stop`, respawn and remove each behind a confirmation, its
+ * last lines and events, for a terminal agent `Attach`, its terminal in the page, and for a job in a
+ * worktree `Diff`, what it changed.
  * The reply box keeps the question it showed when it opened: if the row asks something else
  * meanwhile, the box says so, and a reply sent still names the question it showed.
  */
@@ -31,6 +40,8 @@ export class SessionView {
   private readonly lines = el("pre", { class: "last-lines" });
   private readonly events = el("ol", { class: "events" });
   private readonly answering = el("p", { class: "answering" });
+  private readonly diffButton = button("Diff", () => this.diffView.show(this.row), "diff");
+  private readonly diffView: DiffView;
   /** The question the reply box answers: the one shown when it opened or last sent. */
   private question: string | null;
   private row: JobRow;
@@ -41,6 +52,10 @@ export class SessionView {
   ) {
     this.row = row;
     this.question = row.question;
+    this.diffView = new DiffView(
+      () => actions.diff(this.row),
+      () => this.diffView.hide(),
+    );
     this.box.rows = 3;
     this.box.placeholder = "Reply…";
     this.box.setAttribute("aria-label", "reply");
@@ -75,7 +90,15 @@ export class SessionView {
           button("Stop…", () => this.askStop(), "stop"),
         ),
       ),
+      el(
+        "div",
+        { class: "job-buttons" },
+        this.diffButton,
+        button("Respawn…", () => this.askRespawn(), "respawn"),
+        button("Remove…", () => this.askRemove(false), "remove"),
+      ),
       this.confirm,
+      this.diffView.element,
       el("h3", {}, "Last lines"),
       this.lines,
       el("h3", {}, "Events"),
@@ -96,6 +119,8 @@ export class SessionView {
 
   update(row: JobRow): void {
     this.row = row;
+    this.diffButton.hidden = !row.worktree;
+    this.diffView.follow(row);
     const look = rowLook(row);
     fill(
       this.facts,
@@ -182,6 +207,34 @@ export class SessionView {
       this.box.value = "";
       this.takeQuestion();
     }
+  }
+
+  private askRespawn(): void {
+    askIn(
+      this.confirm,
+      respawnQuestion(this.row),
+      "Respawn it",
+      () => this.actions.respawn(this.row),
+      "Keep it",
+    );
+  }
+
+  /** Work in its worktree refuses a removal: the daemon's words, and whether to remove it anyway. */
+  private askRemove(force: boolean): void {
+    const question = force ? `Remove ${this.row.name} anyway?` : removeQuestion(this.row);
+    askIn(
+      this.confirm,
+      question,
+      force ? "Remove anyway" : "Remove it",
+      async () => {
+        const answer = await this.actions.remove(this.row, force);
+        if (!answer.ok && answer.code === "unsaved_work" && !force) {
+          this.askRemove(true);
+          this.confirm.prepend(el("p", { class: "refused" }, answer.error));
+        }
+      },
+      "Keep it",
+    );
   }
 
   private askStop(): void {
