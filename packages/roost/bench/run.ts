@@ -8,8 +8,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import Database from "better-sqlite3";
 import { statePaths } from "../src/home/paths.js";
+import { jobSecrets } from "../test/helpers/daemon.js";
 import { cleanUp } from "./clean-up.js";
 import { LinesClient } from "./lines-client.js";
 import { type Figures, figures, fmt, nowMs } from "./stats.js";
@@ -148,11 +148,8 @@ async function main(): Promise<void> {
     console.log(
       `dispatched ${JOBS} jobs (sleep 600 under a pty each) in ${((nowMs() - t0) / 1000).toFixed(1)} s`,
     );
-    const db = new Database(paths.db, { readonly: true });
-    const secrets = (db.prepare("SELECT data FROM jobs").all() as { data: string }[]).map(
-      (r) => JSON.parse(r.data) as { id: string; token: string },
-    );
-    db.close();
+    // The store keeps only each token's hash: the tokens are read from the jobs' environments.
+    const secrets = await jobSecrets(paths.stateDir);
 
     const agents: Agent[] = [];
     const echoes: EchoAgent[] = [];
