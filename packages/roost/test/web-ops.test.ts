@@ -11,8 +11,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { BrowserContext, Page } from "playwright-core";
+import WebSocket from "ws";
 import { browserForSuite, browserMissing } from "../../warren/test/helpers/browser.js";
 import type { JobRow } from "../src/protocol/rows.js";
+import { WEB_COOKIE } from "../src/protocol/web.js";
 import { startTestDaemon, type TestDaemon, waitFor } from "./helpers/daemon.js";
 import { git, makeRepository, WORKTREE_PROFILES } from "./helpers/git-repo.js";
 import { dispatchNamed, openFleet, rowOf } from "./helpers/web-pages.js";
@@ -238,6 +240,19 @@ test("respawn and remove each ask first: kept, nothing is sent; confirmed, it is
   assert.equal(sent("respawn").length, 1);
   assert.equal(agentLog(worker).starts, 2, "started once more, not twice");
 
+  // A job that has ended is only started again, and asked so.
+  await daemon.cli(["reply", doomed, "exit"]);
+  await waitFor(
+    "doomed to be done",
+    async () => (await rowNamed("doomed"))[0]?.lifecycle === "done" || undefined,
+  );
+  await rowOf(page, "doomed").locator(".name").click();
+  await page.locator(".session h2", { hasText: "doomed" }).waitFor();
+  await page.click(".session .respawn");
+  await confirm.locator("span", { hasText: /^Respawn doomed\? It starts again\.$/ }).waitFor();
+  await confirm.locator(".danger").click();
+  await waitFor("doomed to start again", () => agentLog(doomed).starts === 2 || undefined);
+
   await openSession(page, "doomed");
   await page.click(".session .remove");
   await confirm
@@ -396,4 +411,41 @@ test("at phone size the diff fits the width and its buttons are thumb-sized", { 
   await phone.page.screenshot({ path: join(shots, "phone-diff.png") });
   assert.deepEqual(phone.errors, []);
   await phone.context.close();
+});
+
+test("the channel passes the new ops to the daemon, which checks each; a dispatch needs a request id", {
+  skip,
+}, async () => {
+  const socket = new WebSocket(`${web.base.replace("http", "ws")}/live`, {
+    headers: { origin: web.base, cookie: `${WEB_COOKIE}=${web.token}` },
+  });
+  const answers = new Map<number, { ok: boolean; code?: string; error?: string; result?: unknown }>();
+  socket.on("message", (data) => {
+    const message = JSON.parse(String(data));
+    if (message.type === "answer") answers.set(message.rid, message);
+  });
+  await new Promise((resolve) => socket.once("open", resolve));
+  const ask = (rid: number, op: string, args: object) =>
+    socket.send(JSON.stringify({ type: "op", rid, op, args }));
+  ask(1, "dispatch", { profile: "asker", name: "no-id" });
+  ask(2, "dispatch", { profile: "nobody", requestId: "web-test-1" });
+  ask(3, "rm", { id: "no-such-job" });
+  ask(4, "respawn", { id: "no-such-job" });
+  ask(5, "diff", { id: "no-such-job" });
+  ask(6, "profiles", {});
+  ask(7, "merge", { id: "no-such-job" });
+  await waitFor("the answers", () => (answers.size >= 7 ? true : undefined));
+  const code = (rid: number) => answers.get(rid)?.code;
+  assert.equal(code(1), "bad_request");
+  assert.equal(answers.get(1)?.error, "a dispatch needs a requestId");
+  assert.equal(code(2), "not_found", "an unknown profile, as the daemon says");
+  assert.match(answers.get(2)?.error ?? "", /no profile "nobody"/);
+  assert.equal(code(3), "not_found");
+  assert.equal(code(4), "not_found");
+  assert.equal(code(5), "not_found");
+  assert.equal(answers.get(6)?.ok, true);
+  // Not one of the page's ops: refused before any daemon sees it.
+  assert.equal(answers.get(-1)?.code, "bad_request");
+  assert.deepEqual(await rowNamed("no-id"), [], "nothing dispatched without a request id");
+  socket.close();
 });
