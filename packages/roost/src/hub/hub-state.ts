@@ -4,6 +4,7 @@ import type { JobRow } from "../protocol/rows.js";
 import type { TranscriptEntry, TranscriptProgram } from "../protocol/transcript.js";
 import type { DiffResult, MergeResult } from "../protocol/worktrees.js";
 import type { LineEditor } from "./line-editor.js";
+import type { BoardCounts, BoardTaskItem, FeedItem, ScheduleItem } from "./optional-ops.js";
 import { RememberedList } from "./remembered-list.js";
 import { type Entry, type Grouping, rowEntries } from "./row-list.js";
 import { rowLook } from "./row-look.js";
@@ -98,35 +99,7 @@ export interface Notice {
   row?: string;
 }
 
-/** One line of the events feed, read leniently from whatever the `events` op gives. */
-export interface FeedItem {
-  at: string | null;
-  who: string;
-  kind: string;
-  text: string;
-}
-
-export interface BoardCounts {
-  open: number;
-  claimed: number;
-  blocked: number;
-  done: number;
-}
-
-export interface BoardTaskItem {
-  id: string;
-  title: string;
-  state: string;
-  owner: string | null;
-}
-
-export interface ScheduleItem {
-  id: string;
-  name: string;
-  when: string;
-  next: string | null;
-  paused: boolean;
-}
+export type { BoardCounts, BoardTaskItem, FeedItem, ScheduleItem };
 
 /** The concierge as the hub knows it: how it stands, what it said last, its standing orders. */
 export interface ConciergeView {

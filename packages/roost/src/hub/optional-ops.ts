@@ -1,5 +1,4 @@
 import { RoostError } from "../protocol/errors.js";
-import type { BoardCounts, BoardTaskItem, FeedItem, ScheduleItem } from "./hub-state.js";
 
 /**
  * Whether a refusal means the daemon has no such op (yet): an older daemon answers `bad_request`
@@ -11,6 +10,36 @@ export function isMissingOp(error: unknown): boolean {
 }
 
 type Loose = Record<string, unknown>;
+
+/** One line of the events feed, read leniently from whatever the `events` op gives. */
+export interface FeedItem {
+  at: string | null;
+  who: string;
+  kind: string;
+  text: string;
+}
+
+export interface BoardCounts {
+  open: number;
+  claimed: number;
+  blocked: number;
+  done: number;
+}
+
+export interface BoardTaskItem {
+  id: string;
+  title: string;
+  state: string;
+  owner: string | null;
+}
+
+export interface ScheduleItem {
+  id: string;
+  name: string;
+  when: string;
+  next: string | null;
+  paused: boolean;
+}
 
 function text(value: unknown): string | null {
   if (typeof value === "string") return value;

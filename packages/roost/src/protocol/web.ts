@@ -3,6 +3,7 @@ import type { ErrorCode } from "./errors.js";
 import { LIMITS } from "./limits.js";
 import type { OpArgs, OpResult } from "./ops.js";
 import type { JobRow } from "./rows.js";
+import { WEB_FEED_OPS, type WebFeedMessage } from "./web-feeds.js";
 
 /**
  * The wire between `roost web` and its page: one WebSocket at `WEB_LIVE_PATH` carries the fleet's
@@ -37,7 +38,7 @@ export const WEB_ATTACH_OPS = ["attach", "attach-input", "attach-resize", "detac
 export type WebAttachOp = (typeof WEB_ATTACH_OPS)[number];
 
 /** The ops the page may ask for: the person's own on one session, nothing that reaches further. */
-export const WEB_OPS = [...WEB_FLEET_OPS, ...WEB_JOB_OPS, ...WEB_ATTACH_OPS] as const;
+export const WEB_OPS = [...WEB_FLEET_OPS, ...WEB_JOB_OPS, ...WEB_FEED_OPS, ...WEB_ATTACH_OPS] as const;
 export type WebOp = (typeof WEB_OPS)[number];
 
 export const isAttachOp = (op: WebOp): op is WebAttachOp =>
@@ -73,5 +74,7 @@ export type WebMessage =
   | { type: "terminal"; event: AttachEvent }
   /** The page's connection for attaching broke (the daemon went away): every attachment of the page ended. */
   | { type: "terminal-lost" }
+  /** The board, the events feed, the concierge's line. */
+  | WebFeedMessage
   | { type: "answer"; rid: number; ok: true; result: OpResult<WebOp> }
   | { type: "answer"; rid: number; ok: false; code: ErrorCode | string; error: string };

@@ -2,6 +2,7 @@ import { DaemonClient } from "../client/daemon-client.js";
 import { HubConnection } from "../hub/hub-connection.js";
 import type { JobRow } from "../protocol/rows.js";
 import type { WebMessage } from "../protocol/web.js";
+import { WebFeeds } from "./web-feeds.js";
 
 /**
  * The fleet as `roost web` keeps it: one daemon subscription (the hub's connection, reconnecting
@@ -12,6 +13,8 @@ export class WebFleet {
   readonly rows = new Map<string, JobRow>();
   status: Extract<WebMessage, { type: "daemon" }> = { type: "daemon", status: "connecting", detail: null };
   readonly connection: HubConnection;
+  /** The board, the events feed, the concierge's line. */
+  private readonly feeds: WebFeeds;
   private readonly pages = new Set<(message: WebMessage) => void>();
 
   constructor(
@@ -38,10 +41,11 @@ export class WebFleet {
           this.rows.delete(id);
           this.send({ type: "row-removed", id });
         },
-        event: () => {},
-        connected: () => {},
+        event: (event) => this.feeds.event(event),
+        connected: () => void this.feeds.connected(),
       },
     );
+    this.feeds = new WebFeeds(this.connection, (message) => this.send(message));
   }
 
   start(): Promise<void> {
@@ -57,12 +61,14 @@ export class WebFleet {
   join(page: (message: WebMessage) => void): () => void {
     page({ type: "rows", rows: [...this.rows.values()] });
     page(this.status);
+    for (const message of this.feeds.current()) page(message);
     this.pages.add(page);
     return () => this.pages.delete(page);
   }
 
   close(): void {
     this.connection.close();
+    this.feeds.close();
     this.pages.clear();
   }
 

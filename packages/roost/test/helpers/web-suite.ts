@@ -3,14 +3,15 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { CLI, startTestDaemon, type TestDaemon, waitFor } from "./daemon.js";
+import { CLI, startTestDaemon, TEST_PROFILES, type TestDaemon, waitFor } from "./daemon.js";
 import { TERMINAL_PROFILES } from "./terminal.js";
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
 
 /**
  * The agents the web tests run: the protocol test agent, a terminal agent that asks `[y/N]`, a screen
- * with markup on it, a prompt to attach to and type into, and a program that takes a long paste raw.
+ * with markup on it, a prompt to attach to and type into, a program that takes a long paste raw, and
+ * a protocol job whose process only sleeps (a test's own connection speaks for it: the concierge).
  */
 export function webProfiles(logDir: string) {
   return {
@@ -33,6 +34,7 @@ export function webProfiles(logDir: string) {
       },
       typist: { command: ["/bin/sh", fixture("terminal-typist.sh")], task: "argv", protocol: false },
       rawCount: { command: ["/bin/sh", fixture("terminal-raw-count.sh")], task: "argv", protocol: false },
+      mute: TEST_PROFILES.mute,
     },
   };
 }

@@ -5,6 +5,7 @@ import type { WebMessage } from "../../protocol/web.js";
 import { BrowserNotices } from "./browser-notices.js";
 import { DispatchForm } from "./dispatch-form.js";
 import { el } from "./dom.js";
+import { FleetFeeds } from "./fleet-feeds.js";
 import { orderedRows, rowItem, type StateFilter } from "./fleet-list.js";
 import { Live } from "./live.js";
 import { sessionOps } from "./session-ops.js";
@@ -63,6 +64,10 @@ const live = new Live(receive, (open) => {
   draw();
 });
 live.start();
+const feeds = new FleetFeeds(live, say);
+count.before(feeds.tabs);
+notice.before(feeds.concierge.element);
+main.append(feeds.board.element, feeds.events.element);
 const dispatchForm = new DispatchForm(live, say);
 const jobOps = sessionOps(live, say);
 status.after(dispatchForm.opener);
@@ -71,6 +76,8 @@ notice.before(dispatchForm.element);
 window.addEventListener("popstate", leaveTerminal);
 
 function receive(message: WebMessage): void {
+  // The board, the feed and the concierge's line change nothing in the rows.
+  if (feeds.receive(message)) return;
   // A terminal's output comes often and changes nothing else on the page.
   if (message.type === "terminal" || message.type === "terminal-lost") {
     if (message.type === "terminal") terminal?.receive(message.event);
