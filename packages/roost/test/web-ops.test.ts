@@ -384,20 +384,27 @@ test("a worktree job's diff shows its files and patch as text, follows its work;
   await context.close();
 });
 
-test("at phone size the diff fits the width and its buttons are thumb-sized", { skip }, async () => {
-  const out = await daemon.cli([
-    "dispatch",
-    "committer",
-    "a long line ".repeat(40),
-    "--worktree",
-    "--cwd",
-    repo,
-    "--name",
-    "narrow",
-  ]);
-  assert.equal(out.code, 0, out.stderr);
-  await waitFor("its commit", async () => (await rowNamed("narrow"))[0]?.worktree?.ahead === 1 || undefined);
+test("at phone size a job dispatched into a worktree from the form shows its diff within the width", {
+  skip,
+}, async () => {
   const phone = await openFleet(suite.browser, web.url, PHONE);
+  await phone.page.click(".new");
+  await phone.page
+    .locator(".dispatch-profile option", { hasText: /^committer$/ })
+    .waitFor({ state: "attached" });
+  await phone.page.selectOption(".dispatch-profile", "committer");
+  await phone.page.fill(".dispatch-task", "a long line ".repeat(40).trim());
+  await phone.page.fill(".dispatch-name", "narrow");
+  await phone.page.fill(".dispatch-folder", repo);
+  await phone.page.check(".dispatch-worktree");
+  await phone.page.click(".dispatch-send");
+  await phone.page.locator(".notice", { hasText: /^Started narrow \(\w+\) from committer\.$/ }).waitFor();
+  const row = await waitFor("its commit, in a worktree of its own", async () => {
+    const [narrow] = await rowNamed("narrow");
+    return narrow?.worktree?.ahead === 1 ? narrow : undefined;
+  });
+  assert.equal(row.worktree?.branch, "roost/narrow");
+  assert.notEqual(row.cwd, repo, "it works in its worktree, not the checkout");
   await openSession(phone.page, "narrow");
   await phone.page.click(".session .diff");
   await phone.page.locator(".diff-path", { hasText: "shared.txt" }).waitFor();

@@ -4,8 +4,8 @@ import type { Live } from "./live.js";
 import type { Say } from "./session-ops.js";
 
 /**
- * `New…`: a job dispatched from one of the daemon's profiles, with its task, and a name and folder
- * when given. Each press makes one request id: sent again after a break, it still starts one job.
+ * `New…`: a job dispatched from one of the daemon's profiles, with its task, and a name, a folder
+ * and a worktree of its own when given. Each press makes one request id: sent again after a break, it still starts one job.
  */
 export class DispatchForm {
   readonly opener = button("New…", () => this.toggle(), "new");
@@ -14,6 +14,8 @@ export class DispatchForm {
   private readonly task = el("textarea", { class: "dispatch-task" });
   private readonly name = el("input", { class: "dispatch-name" });
   private readonly folder = el("input", { class: "dispatch-folder" });
+  /** Checked: a git worktree of its own, as `--worktree`; unchecked: as the profile says. */
+  private readonly worktree = el("input", { class: "dispatch-worktree" });
   private readonly state = el("p", { class: "dispatch-state" });
   private readonly submit = el("button", { class: "dispatch-send" }, "Dispatch");
 
@@ -31,6 +33,7 @@ export class DispatchForm {
     this.folder.placeholder = "Folder (optional)";
     this.folder.title = "Left empty: the profile's folder, else the daemon's home";
     this.folder.setAttribute("aria-label", "folder");
+    this.worktree.type = "checkbox";
     this.submit.type = "submit";
     this.element = el(
       "form",
@@ -46,6 +49,7 @@ export class DispatchForm {
       el("label", { class: "dispatch-field" }, "Profile ", this.profile),
       this.task,
       el("div", { class: "dispatch-more" }, this.name, this.folder),
+      el("label", { class: "dispatch-field" }, this.worktree, "In a git worktree of its own"),
       this.state,
       el(
         "div",
@@ -111,6 +115,7 @@ export class DispatchForm {
     if (task.trim() !== "") args.task = task;
     if (name !== "") args.name = name;
     if (cwd !== "") args.cwd = cwd;
+    if (this.worktree.checked) args.worktree = true;
     this.submit.disabled = true;
     this.submit.textContent = "Dispatching…";
     this.say(`Dispatching ${profile}…`);
