@@ -24,7 +24,9 @@ export interface NotifyEvent {
 }
 
 /** Which of those moments a row is in now, if any; the concierge's waits are for digests, never for the person. */
-export function notifyKindOf(row: JobRow): NotifyKind | null {
+export function notifyKindOf(
+  row: Pick<JobRow, "lifecycle" | "role" | "state" | "waitingFor">,
+): NotifyKind | null {
   if (row.lifecycle === "stopped" || row.role === "concierge") return null;
   if (row.lifecycle === "failed" || row.state === "failed") return "failed";
   if (row.lifecycle === "done" || row.state === "done") return "done";

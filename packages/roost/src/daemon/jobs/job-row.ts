@@ -19,6 +19,20 @@ export function jobUsage(job: Job): TokenUsage | null {
   return tokenUsageOf(job.report?.usage) ?? job.conversation?.usage ?? null;
 }
 
+/**
+ * The few fields of its row that say what a job is doing now, for a watcher that reads no more at
+ * each of its changes (building the whole row costs more than the report that changed it).
+ */
+export function rowMoment(job: Job): Pick<JobRow, "lifecycle" | "role" | "state" | "waitingFor"> {
+  const r = job.report ?? screenReportOf(job);
+  return {
+    lifecycle: job.lifecycle,
+    role: job.role ?? null,
+    state: rowState(job, r),
+    waitingFor: r?.waitingFor ?? null,
+  };
+}
+
 /** The row the hub and the CLI show: derived from the job, never stored twice. */
 export function toRow(job: Job): JobRow {
   // Until the agent reports (a terminal agent: always), its row is read from its screen.

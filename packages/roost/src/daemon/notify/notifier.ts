@@ -2,7 +2,7 @@ import { readNotifySettings } from "../../home/notify-settings.js";
 import { type NotifyKind, notifyEvent, notifyKindOf, RoostError } from "../../protocol/index.js";
 import type { DaemonState } from "../jobs/daemon-state.js";
 import type { Job } from "../jobs/job.js";
-import { toRow } from "../jobs/job-row.js";
+import { rowMoment, toRow } from "../jobs/job-row.js";
 import { type NotifyOutcome, NotifyRunner } from "./notify-runner.js";
 
 interface Moment {
@@ -28,11 +28,11 @@ export class Notifier {
   ) {
     this.runner = new NotifyRunner(log);
     for (const job of state.jobs.values())
-      this.moments.set(job.id, { kind: notifyKindOf(toRow(job)), timer: null });
+      this.moments.set(job.id, { kind: notifyKindOf(rowMoment(job)), timer: null });
   }
 
   jobChanged(job: Job): void {
-    const kind = notifyKindOf(toRow(job));
+    const kind = notifyKindOf(rowMoment(job));
     const moment = this.moments.get(job.id) ?? { kind: null, timer: null };
     this.moments.set(job.id, moment);
     if (kind === moment.kind) return;
