@@ -4,8 +4,9 @@
  *
  *   npx warren scenario check examples/beacon-scenario.ts
  *
- * The lantern lies in one of four huts (the seed picks which); only the watcher, on the hill, can
- * see which one, and only the carrier can carry it to the beacon, in time only if told at once.
+ * The lantern lies in one of four huts (the seed picks which); only the watcher, on the hill, sees
+ * the chimneys, and the lantern's hut is the one whose chimney is cold. Only the carrier can carry
+ * the lantern to the beacon, in time only if told the hut at once.
  */
 import type { Decision, FeatureValue, ScenarioDefinition, SolutionRunner, ToolArgs } from "warren-sim";
 
@@ -21,17 +22,24 @@ const LIGHT_BY_MS = 12_000;
 const act = (action: string, args: ToolArgs): Decision => ({ kind: "action", action, args });
 const NOOP: Decision = { kind: "noop" };
 
-/** Tells the carrier, once, the hut the hill shows. */
+/** Works out the hut with the cold chimney and tells the carrier, once. */
 function watcher(): SolutionRunner {
   let told = false;
   return {
     decide(o) {
-      const hut = o.place.features.lantern;
-      if (told || typeof hut !== "string") return NOOP;
+      const smoke = o.place.features.smoke;
+      if (told || typeof smoke !== "string") return NOOP;
       told = true;
-      return act("message", { to: "carrier-1", text: `The lantern is in the ${hut}.` });
+      const cold = Object.keys(HUTS).find((h) => !smoke.includes(h));
+      return act("message", { to: "carrier-1", text: `The lantern is in the ${cold}.` });
     },
   };
+}
+
+/** The hut a whole message names as the watcher's word is given: "The lantern is in the east_hut." */
+function hutIn(text: string): string | undefined {
+  const hut = /^the lantern is in the (\w+)\.?$/i.exec(text.trim())?.[1];
+  return hut && hut in HUTS ? hut : undefined;
 }
 
 /** Waits for the watcher's word, fetches the lantern and puts it down at the beacon. */
@@ -39,7 +47,7 @@ function carrier(): SolutionRunner {
   let hut: string | undefined;
   return {
     decide(o) {
-      for (const m of o.messages) hut ??= Object.keys(HUTS).find((h) => m.text.includes(h));
+      for (const m of o.messages) hut ??= hutIn(m.text);
       if (hut === undefined || o.busy.some((b) => b.lane === "body")) return NOOP;
       const held = o.you.inventory.find((i) => i.kind === "lantern");
       if (held)
@@ -55,12 +63,13 @@ const beacon: ScenarioDefinition = {
   title: "Beacon",
   premise: "Light the beacon before the ships pass.",
   summary:
-    "The watcher sees which hut holds the lantern; the carrier alone can bring it to the beacon. Needs both.",
+    "The watcher works out which hut holds the lantern; the carrier alone can bring it to the beacon. Needs both.",
   notes: `The lantern lies in one of four huts around the beacon. A lantern put down anywhere but the beacon goes out. The beacon must be lit by t=${LIGHT_BY_MS / 1000}s.`,
   roleNotes: {
-    watcher: "You are the watcher: from the hill you see which hut holds the lantern. You cannot carry it.",
+    watcher:
+      'You are the watcher: from the hill you see which huts\' chimneys smoke. The shepherd who left the lantern is out on the moor, so its hut is the one with a cold chimney. You cannot carry the lantern. Tell the carrier its hut in a message of its own, like "The lantern is in the east_hut."',
     carrier:
-      "You are the carrier: only you can carry the lantern, but you see only the place where you stand.",
+      'You are the carrier: only you can carry the lantern, but you see only the place where you stand. The watcher tells you its hut, like "The lantern is in the east_hut."',
   },
   agents: [
     { id: "watcher-1", name: "Wren the watcher", role: "watcher", start: "hill" },
@@ -92,10 +101,17 @@ const beacon: ScenarioDefinition = {
       { at: "cell", cell: world.places.get(hut)!.cell },
     );
   },
-  // What an agent reads at a place: the hill shows the watcher, and only the watcher, the lantern's hut.
+  // What an agent reads at a place: the hill shows the watcher, and only the watcher, the huts whose
+  // chimneys smoke. The lantern's hut is left for the watcher to work out, so passing on what the
+  // hill shows is not enough.
   placeFeatures(world, place, viewer): Record<string, FeatureValue> {
     if (place.id !== "hill" || viewer.role !== "watcher") return {};
-    return { lantern: String(world.flags.get("lantern_hut")) };
+    const cold = world.flags.get("lantern_hut");
+    return {
+      smoke: Object.keys(HUTS)
+        .filter((h) => h !== cold)
+        .join(", "),
+    };
   },
   react(ctx, happening) {
     if (happening.kind !== "dropped" || happening.item.kind !== "lantern") return;

@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { SOAKED_SIGNS, STACKS } from "../src/scenarios/bridge_repair/map.js";
+import { isSound } from "../src/scenarios/bridge_repair/rules.js";
+import { releaseOrder } from "../src/scenarios/dam_release/map.js";
+import { addresses, RESIDENTS } from "../src/scenarios/parcel_dispatch/map.js";
 import { RemoteAgent, remoteRun } from "./helpers/engine-runs.js";
 
 /** Mistakes that cannot be undone end the run at once, with the reason. */
@@ -44,6 +48,39 @@ test("bridge_repair: the toolbox put down at the broken bridge falls into the ri
   );
 });
 
+test("bridge_repair: the storm log tells soaked from sound; a soaked plank repaired with gives way", async () => {
+  const { run } = remoteRun("bridge_repair", {
+    seed: 2,
+    controlled: ["courier-1", "lookout-1"],
+    npcPolicy: "solution",
+  });
+  const [ada, kim] = ["courier-1", "lookout-1"].map((id) => new RemoteAgent(run, id));
+  const log = String(kim!.envelope().observation.place.features.storm_log).split("; ");
+  const soaked = [...run.world.items.values()].find((i) => i.kind === "plank" && !isSound(run.world, i))!;
+  const stack = STACKS.find((id) => run.world.itemsAt(run.world.places.get(id)!.cell).includes(soaked.id))!;
+  assert.equal(log.length, STACKS.length);
+  assert.ok(
+    SOAKED_SIGNS.some((sign) => log.includes(`${stack}: ${sign}`)),
+    log.join("; "),
+  );
+  kim!.send({ sleep_ms: 600_000 });
+  ada!.act("move_to", { dest: stack });
+  ada!.waitFor((e) => e.observation.you.place === stack);
+  ada!.act("take", { item: soaked.id });
+  ada!.act("move_to", { dest: "bridge" });
+  ada!.waitFor(
+    (e) =>
+      e.observation.you.place === "bridge" && e.observation.place.agents.some((a) => a.role === "engineer"),
+  );
+  ada!.act("drop", { item: soaked.id });
+  ada!.send({ sleep_ms: 600_000 });
+  const summary = await run.whenEnded();
+  assert.equal(
+    summary.status_reason,
+    `objective repair failed: ${soaked.id} was soaked: it split under load and the section gave way`,
+  );
+});
+
 test("harvest_rush: a crate put down outside the market bruises and loses the harvest", async () => {
   const { run } = remoteRun("harvest_rush", { seed: 5, controlled: ["farmer-1"] });
   const ana = new RemoteAgent(run, "farmer-1");
@@ -60,16 +97,21 @@ test("harvest_rush: a crate put down outside the market bruises and loses the ha
   );
 });
 
-test("parcel_dispatch: only the dispatcher reads the ledger; a parcel at the wrong door is lost", async () => {
+test("parcel_dispatch: only the dispatcher reads the ledger, whom each parcel is for; a parcel at the wrong door is lost", async () => {
   const { run } = remoteRun("parcel_dispatch", { seed: 2, controlled: ["dispatcher-1", "courier-1"] });
   const mo = new RemoteAgent(run, "dispatcher-1");
   const lia = new RemoteAgent(run, "courier-1");
   const ledger = mo.envelope().observation.place.features.ledger as Record<string, string>;
-  assert.equal(Object.keys(ledger).length, 8);
+  const address = addresses(run.world);
+  assert.deepEqual(
+    ledger,
+    Object.fromEntries(Object.entries(address).map(([p, house]) => [p, `for ${RESIDENTS[house]}`])),
+    "the ledger names households, never houses",
+  );
   assert.deepEqual(lia.envelope().observation.place.features, {}, "a courier cannot read the ledger");
   mo.send({ sleep_ms: 600_000 });
-  const [parcel, address] = Object.entries(ledger)[0]!;
-  const wrong = address === "house_a" ? "house_b" : "house_a";
+  const [parcel, house] = Object.entries(address)[0]!;
+  const wrong = house === "house_a" ? "house_b" : "house_a";
   lia.act("take", { item: parcel });
   lia.act("move_to", { dest: wrong });
   lia.waitFor((e) => e.observation.you.place === wrong);
@@ -81,21 +123,32 @@ test("parcel_dispatch: only the dispatcher reads the ledger; a parcel at the wro
   );
 });
 
-test("fog_search: shepherds see one cell around, the spotter five; a sheep put down outside the pen bolts", async () => {
+test("fog_search: everyone sees one cell around; from a cairn the spotter sees sheep as bearings; a sheep put down outside the pen bolts", async () => {
   const { run } = remoteRun("fog_search", { seed: 4, controlled: ["spotter-1", "shepherd-1"] });
   const nell = new RemoteAgent(run, "spotter-1");
   const owen = new RemoteAgent(run, "shepherd-1");
-  const briefing = run.briefing("shepherd-1");
-  assert.equal(briefing.conventions.sight_radius, 1);
-  assert.equal(run.briefing("spotter-1").conventions.sight_radius, 5);
+  assert.equal(run.briefing("shepherd-1").conventions.sight_radius, 1);
+  assert.equal(run.briefing("spotter-1").conventions.sight_radius, 1);
   owen.send({ sleep_ms: 30_000 });
   nell.act("move_to", { dest: "sw_cairn" });
-  const top = nell.waitFor((e) => e.observation.you.place === "sw_cairn");
-  const sheep = top.observation.nearby.items.find((i) => i.kind === "sheep");
+  const top = nell.waitFor((e) => e.observation.you.place === "sw_cairn").observation;
+  const cairn = run.world.places.get("sw_cairn")!.cell;
+  const sheep = [...run.world.items.values()].find((i) => {
+    if (i.location.at !== "cell") return false;
+    const { x, y } = i.location.cell;
+    return Math.max(Math.abs(x - cairn.x), Math.abs(y - cairn.y)) <= 5;
+  })!;
   assert.ok(sheep, "seed 4 has a sheep within five cells of the south-west cairn");
+  const at = sheep.location.at === "cell" ? sheep.location.cell : cairn;
+  const ns = at.y === cairn.y ? "" : `${Math.abs(at.y - cairn.y)} ${at.y < cairn.y ? "north" : "south"}`;
+  const ew = at.x === cairn.x ? "" : `${Math.abs(at.x - cairn.x)} ${at.x < cairn.x ? "west" : "east"}`;
+  const sightings = String(top.place.features.over_the_fog).split("; ");
+  assert.ok(sightings.includes(`a sheep ${[ns, ew].filter(Boolean).join(" and ")}`), sightings.join("; "));
+  assert.ok(!String(top.place.features.over_the_fog).includes("moor:"), "bearings, never cells");
   nell.send({ sleep_ms: 600_000 });
-  owen.act("move_to", { dest: sheep.cell });
-  owen.waitFor((e) => e.observation.you.cell === sheep.cell);
+  const cell = `moor:${at.x},${at.y}`;
+  owen.act("move_to", { dest: cell });
+  owen.waitFor((e) => e.observation.you.cell === cell);
   owen.act("take", { item: sheep.id });
   owen.act("drop", { item: sheep.id });
   const summary = await run.whenEnded();
@@ -112,7 +165,7 @@ function atFirstLevers() {
     controlled: ["supervisor-1", "operator-n", "operator-s"],
   });
   const [una, vik, wen] = ["supervisor-1", "operator-n", "operator-s"].map((id) => new RemoteAgent(run, id));
-  const order = String(una!.envelope().observation.place.features.release_order).split(", ").map(Number);
+  const order = releaseOrder(run.world);
   una!.send({ sleep_ms: 600_000 });
   vik!.act("move_to", { dest: `north_lever_${order[0]}` });
   wen!.act("move_to", { dest: `south_lever_${order[0]}` });
@@ -150,7 +203,7 @@ test("dam_release: a lever of a spillway out of order trips the alarm", async ()
   const { run } = remoteRun("dam_release", { seed: 6, controlled: ["supervisor-1", "operator-n"] });
   const una = new RemoteAgent(run, "supervisor-1");
   const vik = new RemoteAgent(run, "operator-n");
-  const order = String(una.envelope().observation.place.features.release_order).split(", ").map(Number);
+  const order = releaseOrder(run.world);
   una.send({ sleep_ms: 600_000 });
   vik.act("move_to", { dest: `north_lever_${order[1]}` });
   vik.waitFor((e) => e.observation.you.place === `north_lever_${order[1]}`);
@@ -160,4 +213,20 @@ test("dam_release: a lever of a spillway out of order trips the alarm", async ()
     summary.status_reason,
     `objective release failed: spillway ${order[1]} was pulled out of order and the alarm tripped`,
   );
+});
+
+test("dam_release: the supervisor reads gauges, not the order; above the red line, highest first, they give it", () => {
+  for (let seed = 1; seed <= 20; seed++) {
+    const { run } = remoteRun("dam_release", { seed, controlled: ["supervisor-1", "operator-n"] });
+    const board = new RemoteAgent(run, "supervisor-1").envelope().observation.place.features;
+    assert.deepEqual(Object.keys(board), ["gauges", "red_line"]);
+    const line = Number.parseFloat(String(board.red_line));
+    const above = [...String(board.gauges).matchAll(/spillway (\d): ([\d.]+) m/g)]
+      .filter((m) => Number(m[2]) > line)
+      .sort((a, b) => Number(b[2]) - Number(a[2]))
+      .map((m) => Number(m[1]));
+    assert.deepEqual(above, releaseOrder(run.world), `seed ${seed}`);
+    assert.deepEqual(new RemoteAgent(run, "operator-n").envelope().observation.place.features, {});
+    run.dispose("done");
+  }
 });

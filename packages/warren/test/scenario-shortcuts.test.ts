@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Decision, Envelope, Observation, RunSummary } from "../src/engine/index.js";
 import { ManualClock, Run } from "../src/engine/index.js";
+import { releaseOrder } from "../src/scenarios/dam_release/map.js";
 import { findScenario } from "../src/scenarios/index.js";
 import { act, wait, walking } from "./helpers/decisions.js";
 import { completedSeeds } from "./helpers/discrimination.js";
@@ -76,7 +77,7 @@ test("dam_release: a pulled lever is held for its window: no second pull can res
   const { run } = remoteRun("dam_release", { seed: 2, controlled: ["supervisor-1", "operator-n"] });
   const una = new RemoteAgent(run, "supervisor-1");
   const vik = new RemoteAgent(run, "operator-n");
-  const first = String(una.envelope().observation.place.features.release_order).split(", ")[0];
+  const first = releaseOrder(run.world)[0];
   una.send({ sleep_ms: 600_000 });
   vik.act("move_to", { dest: `north_lever_${first}` });
   vik.waitFor((e) => e.observation.you.place === `north_lever_${first}`);

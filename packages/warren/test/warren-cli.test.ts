@@ -62,7 +62,7 @@ test("warren run prints objectives, times and the hash; the same seed gives the 
   assert.notEqual(other.log_hash, hash);
   assert.equal(json.scores.time_ratio, 1, "the solution team is its own yardstick");
   assert.match(text.stdout, /^time ratio 1 \(the solution team's time: \d+ s\)$/m);
-  assert.match(text.stdout, /^ {2}courier-1 \(solution\): contribution 0\.615, 8 credits, \d+ commands/m);
+  assert.match(text.stdout, /^ {2}courier-1 \(solution\): contribution 0\.545, 6 credits, \d+ commands/m);
 });
 
 test("warren run --policy puts built-in baselines on agents; the scores show who did what", async () => {

@@ -214,9 +214,9 @@ describe("the viewer in a browser", { skip }, () => {
     liveDigest = await read(page, `${VIEW}.liveDigest`);
     assert.equal(liveDigest.cursor, run.eventCursor);
     assert.equal(liveDigest.status, "completed");
-    // No event says the planks were worked into the bridge: the server's world does.
-    assert.ok((liveDigest.items as string[]).includes("plank-1:gone"), String(liveDigest.items));
-    assert.ok((liveDigest.items as string[]).includes("plank-2:gone"), String(liveDigest.items));
+    // No event says the two sound planks were worked into the bridge: the server's world does.
+    const used = (liveDigest.items as string[]).filter((item) => /^plank-\d:gone$/.test(item));
+    assert.equal(used.length, 2, String(liveDigest.items));
     const stream = await read(page, `({ gaps: ${VIEW}.model.gaps, duplicates: ${VIEW}.model.duplicates })`);
     assert.deepEqual(stream, { gaps: 0, duplicates: 0 });
     // The runs page lists it.

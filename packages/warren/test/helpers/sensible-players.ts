@@ -1,4 +1,5 @@
 import type { Envelope, Observation } from "../../src/engine/index.js";
+import { RESIDENTS } from "../../src/scenarios/parcel_dispatch/map.js";
 import { act, wait, walking } from "./decisions.js";
 import type { PlayerFactory } from "./discrimination.js";
 
@@ -28,18 +29,18 @@ const engineer: PlayerFactory =
     return here(o, "plank").length > 0 ? act("repair") : wait(1000);
   };
 
-/** The lookout: name the stacks where planks are seen, to the courier, once. */
+/** The lookout: read the storm log, keep the stacks the weather did not reach, tell the courier once. */
 const lookout: PlayerFactory = () => {
   let told = false;
   return ({ observation: o }: Envelope) => {
-    if (told) return { kind: "noop" };
-    const stacks = o.nearby.items
-      .filter((i) => i.kind === "plank")
-      .map((i) => o.nearby.places.find((p) => p.cell === i.cell)?.id)
-      .filter((id): id is string => id !== undefined);
-    if (stacks.length === 0) return wait(1000);
+    const log = o.place.features.storm_log;
+    if (told || typeof log !== "string") return told ? { kind: "noop" } : wait(1000);
+    const dry = log
+      .split("; ")
+      .filter((entry) => /held|tight roof|kept the rain off|high ground/.test(entry))
+      .map((entry) => entry.split(":")[0]);
     told = true;
-    return act("message", { to: "courier-1", text: `Sound planks at: ${stacks.join(", ")}. Good luck!` });
+    return act("message", { to: "courier-1", text: `Sound planks: ${dry.join(", ")}` });
   };
 };
 
@@ -134,17 +135,20 @@ function farmer(agentId: string): PlayerFactory {
   };
 }
 
-/** The dispatcher: read the ledger and send each courier one side of town, "parcel-N to house_x". */
+/** The dispatcher: look up each parcel's household in the directory and send each courier one side of town. */
 const dispatcher: PlayerFactory = () => {
   const sent: string[] = [];
+  const houseOf = new Map(Object.entries(RESIDENTS).map(([house, family]) => [family, house]));
   return ({ observation: o }: Envelope) => {
     const ledger = o.place.features.ledger as Record<string, string> | undefined;
     const to = ["courier-1", "courier-2"].find((c) => !sent.includes(c));
     if (!ledger || !to) return { kind: "noop" };
     sent.push(to);
     const west = (house: string) => "abcd".includes(house.slice(-1));
-    const mine = Object.entries(ledger).filter(([, house]) => west(house) === (to === "courier-1"));
-    return act("message", { to, text: mine.map(([p, h]) => `${p} to ${h}`).join("; ") });
+    const mine = Object.entries(ledger)
+      .map(([parcel, whom]) => [parcel, houseOf.get(whom.replace(/^for /, ""))!])
+      .filter(([, house]) => west(house!) === (to === "courier-1"));
+    return act("message", { to, text: `Your round: ${mine.map(([p, h]) => `${p} to ${h}`).join(", ")}` });
   };
 };
 
@@ -172,13 +176,21 @@ const parcelCourier: PlayerFactory = () => {
   };
 };
 
-/** The spotter: climb each cairn and call out the sheep seen from it, west ones to shepherd-1, east to shepherd-2. */
+/** The spotter: climb each cairn, turn the bearings seen from it into cells, west ones to shepherd-1, east to shepherd-2. */
 const spotter: PlayerFactory = () => {
   const called = new Set<string>();
   const cairns = ["se_cairn", "sw_cairn", "nw_cairn", "ne_cairn"];
   return ({ observation: o }: Envelope) => {
     if (walking(o)) return wait(1000);
-    const seen = o.nearby.items.filter((i) => i.kind === "sheep" && !called.has(i.cell)).map((i) => i.cell);
+    const [cx, cy] = o.place.cell.split(":")[1]!.split(",").map(Number) as [number, number];
+    const seen = String(o.place.features.over_the_fog ?? "")
+      .split("; ")
+      .filter((s) => s.startsWith("a sheep"))
+      .map((s) => {
+        const n = (way: string) => Number(new RegExp(`(\\d+) ${way}`).exec(s)?.[1] ?? 0);
+        return `moor:${cx + n("east") - n("west")},${cy + n("south") - n("north")}`;
+      })
+      .filter((c) => !called.has(c));
     for (const [to, west] of [
       ["shepherd-1", true],
       ["shepherd-2", false],
@@ -186,7 +198,7 @@ const spotter: PlayerFactory = () => {
       const cells = seen.filter((c) => Number(/moor:(\d+),/.exec(c)![1]) < 8 === west);
       if (cells.length === 0) continue;
       for (const c of cells) called.add(c);
-      return act("message", { to, text: `Sheep spotted at ${cells.join(", ")}` });
+      return act("message", { to, text: `Sheep at ${cells.join(" and ")}` });
     }
     if (o.you.place && cairns.includes(o.you.place)) cairns.splice(cairns.indexOf(o.you.place), 1);
     return cairns.length > 0 ? act("move_to", { dest: cairns[0]! }) : { kind: "noop" };
@@ -209,14 +221,21 @@ const shepherd: PlayerFactory = () => {
   };
 };
 
-/** The supervisor: read the board, tell both operators the order. */
+/** The supervisor: the spillways whose gauges read above the red line, highest first, told to both operators. */
 const supervisor: PlayerFactory = () => {
   let told = 0;
   return ({ observation: o }: Envelope) => {
-    const order = o.place.features.release_order;
-    if (typeof order !== "string" || told >= 2) return { kind: "noop" };
+    const { gauges, red_line } = o.place.features;
+    if (typeof gauges !== "string" || typeof red_line !== "string" || told >= 2) return { kind: "noop" };
+    const line = Number.parseFloat(red_line);
+    const order = gauges
+      .split(", ")
+      .map((g) => /spillway (\d): ([\d.]+) m/.exec(g)!)
+      .filter((m) => Number(m[2]) > line)
+      .sort((a, b) => Number(b[2]) - Number(a[2]))
+      .map((m) => m[1]);
     const to = told++ === 0 ? "operator-s" : "operator-n";
-    return act("message", { to, text: `Release order: ${order}` });
+    return act("message", { to, text: `Release order: ${order.join(", ")}` });
   };
 };
 

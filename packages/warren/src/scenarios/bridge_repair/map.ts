@@ -4,11 +4,28 @@ import type { World } from "../../engine/world.js";
 /**
  * The valley: a river runs north–south at x=6; its only crossing is the bridge, whose span is
  * broken. West bank: the workshop (toolbox), the watchtower, the depot (medkits) and four timber
- * stacks, two of which hold a sound plank. East bank: the clinic. The bridge's row and which
- * stacks hold the planks depend on the seed.
+ * stacks, each holding a plank; the storm soaked two of them. East bank: the clinic. The bridge's
+ * row, which stacks stayed dry and how the lookout's storm log tells it depend on the seed.
  */
 export const RIVER_X = 6;
 export const STACKS = ["sawmill", "woodpile", "barn", "boatshed"] as const;
+/** How many stacks stayed dry: one sound plank per section of the span. */
+export const SOUND_STACKS = 2;
+
+/** What the storm log may say of a stack the storm soaked. */
+export const SOAKED_SIGNS = [
+  "the wind tore its tarp away",
+  "the river rose over it",
+  "rain poured through the roof above it",
+  "it stood all night in a pool of water",
+] as const;
+/** What the storm log may say of a stack that stayed dry. */
+export const DRY_SIGNS = [
+  "its tarp held through the night",
+  "it stayed under a tight roof",
+  "the overhang kept the rain off it",
+  "it sits on high ground, well covered",
+] as const;
 
 export function buildValley(world: World, rng: SeededRandom): void {
   const valley = world.addSpace("valley", 13, 8);
@@ -59,13 +76,21 @@ export function buildValley(world: World, rng: SeededRandom): void {
     },
     at("workshop"),
   );
-  const [first, second] = rng.shuffled(STACKS);
-  for (const [n, stack] of [first!, second!].entries()) {
+  const dry = rng.shuffled(STACKS).slice(0, SOUND_STACKS);
+  const log: string[] = [];
+  // Planks are numbered by stack, so an id tells nothing of which are sound.
+  for (const [n, stack] of STACKS.entries()) {
+    const id = `plank-${n + 1}`;
+    const sound = dry.includes(stack);
+    world.flags.set(`sound_${id}`, sound);
+    const signs = sound ? DRY_SIGNS : SOAKED_SIGNS;
+    log.push(`${stack}: ${signs[rng.int(signs.length)]}`);
     world.addItem(
-      { id: `plank-${n + 1}`, name: "heavy plank", kind: "plank", props: { carriable_by: ["courier"] } },
+      { id, name: "heavy plank", kind: "plank", props: { carriable_by: ["courier"] } },
       at(stack),
     );
   }
+  world.flags.set("storm_log", log.join("; "));
   for (const n of [1, 2]) {
     world.addItem(
       {

@@ -2,7 +2,7 @@ import type { ToolContext, ToolDefinition } from "../../engine/tool.js";
 import type { FeatureValue } from "../../engine/types.js";
 import type { AgentState, Item, Place, World } from "../../engine/world.js";
 import { sameCell } from "../../engine/world.js";
-import { STACKS, spanCell } from "./map.js";
+import { SOUND_STACKS, STACKS, spanCell } from "./map.js";
 
 const REPAIR_MS = 5000;
 export const REPAIRS_NEEDED = 2;
@@ -21,7 +21,7 @@ export const repair: ToolDefinition = {
   spec: {
     name: "repair",
     description:
-      "Fix one section of the bridge's span, using a plank lying at the bridge. Needs the toolbox.",
+      "Fix one section of the bridge's span, using a plank lying at the bridge. Needs the toolbox. A soaked plank splits under load and the section gives way.",
     lane: "body",
     durative: true,
     input_schema: { type: "object", properties: {}, additionalProperties: false },
@@ -42,6 +42,10 @@ export const repair: ToolDefinition = {
     return {
       durationMs: REPAIR_MS,
       finish: () => {
+        if (!isSound(ctx.world, plank)) {
+          ctx.fail("repair", `${plank.id} was soaked: it split under load and the section gave way`);
+          return `${plank.id} was soaked through: it split, and the section gave way.`;
+        }
         ctx.progress("repair", 1);
         const sections = Number(ctx.world.flags.get("sections_fixed") ?? 0) + 1;
         ctx.world.flags.set("sections_fixed", sections);
@@ -92,7 +96,7 @@ export function reactToDrop(ctx: ToolContext, agent: AgentState, item: Item, pla
       ctx.fail("repair", `${item.id} was lost in the river at the broken bridge`);
       return;
     }
-    if (item.kind === "plank") ctx.credit(agent, `brought ${item.id} to the bridge`);
+    if (item.kind === "plank" && isSound(world, item)) ctx.credit(agent, `brought ${item.id} to the bridge`);
     return;
   }
   if (item.kind === "medkit" && place?.id === "clinic") {
@@ -101,21 +105,39 @@ export function reactToDrop(ctx: ToolContext, agent: AgentState, item: Item, pla
   }
 }
 
-/** A message naming a stack that holds a plank credits its sender once per stack. */
+/** Whether a plank stayed dry in the storm, and so can bear a section of the span. */
+export function isSound(world: World, item: Item): boolean {
+  return world.flags.get(`sound_${item.id}`) === true;
+}
+
+/**
+ * The stacks a message names as holding the sound planks, when the whole message is the lookout's
+ * word as the briefing gives it: "Sound planks: sawmill, barn." Any other text names none.
+ */
+export function soundStacksIn(text: string): string[] {
+  const m = /^sound planks: (\w+), (\w+)\.?$/i.exec(text.trim());
+  const named = m ? [m[1]!.toLowerCase(), m[2]!.toLowerCase()] : [];
+  const stacks = STACKS.filter((s) => named.includes(s));
+  return stacks.length === SOUND_STACKS ? stacks : [];
+}
+
+/** The lookout's word credits its sender once for each stack it rightly names as sound. */
 export function reactToMessage(ctx: ToolContext, agent: AgentState, text: string): void {
   const world = ctx.world;
-  for (const stack of STACKS) {
-    if (!new RegExp(`\\b${stack}\\b`, "i").test(text)) continue;
+  for (const stack of soundStacksIn(text)) {
     const key = `spotted_${stack}`;
-    if (world.flags.get(key) === true) continue;
     const cell = world.places.get(stack)!.cell;
-    if (!world.itemsAt(cell).some((id) => world.items.get(id)!.kind === "plank")) continue;
+    const sound = world.itemsAt(cell).some((id) => isSound(world, world.items.get(id)!));
+    if (!sound || world.flags.get(key) === true) continue;
     world.flags.set(key, true);
-    ctx.credit(agent, `told where a plank lies (${stack})`);
+    ctx.credit(agent, `told where a sound plank lies (${stack})`);
   }
 }
 
-export function bridgeFeatures(world: World, place: Place): Record<string, FeatureValue> {
+/** The bridge shows how far its repair has come; the tower shows the lookout its storm log. */
+export function bridgeFeatures(world: World, place: Place, viewer: AgentState): Record<string, FeatureValue> {
+  if (place.id === "tower" && viewer.role === "lookout")
+    return { storm_log: String(world.flags.get("storm_log")) };
   if (place.id !== "bridge") return {};
   const fixed = Number(world.flags.get("sections_fixed") ?? 0);
   return {

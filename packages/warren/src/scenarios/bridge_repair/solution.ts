@@ -2,22 +2,16 @@ import { parseCell } from "../../engine/grid.js";
 import type { SolutionRunner } from "../../engine/scenario.js";
 import type { Decision, Observation } from "../../engine/types.js";
 import { act, bodyBusy, carrying, lyingHere, NOOP, objectiveDone, sleep } from "../observing.js";
-import { STACKS } from "./map.js";
+import { DRY_SIGNS } from "./map.js";
+import { soundStacksIn } from "./rules.js";
 
 const WAIT_MS = 2000;
-/** How long the courier waits for the lookout's word before searching the stacks itself. */
-const WORD_WAIT_MS = 20_000;
 const STACK_CELLS: Record<string, string> = {
   sawmill: "valley:4,0",
   woodpile: "valley:0,4",
   barn: "valley:0,7",
   boatshed: "valley:5,7",
 };
-
-/** The stacks a text names, in the order STACKS lists them. */
-function stacksNamed(text: string): string[] {
-  return STACKS.filter((s) => new RegExp(`\\b${s}\\b`, "i").test(text));
-}
 
 /** Sam: fetch the toolbox, wait at the bridge for planks, repair until the span stands. */
 function engineer(): SolutionRunner {
@@ -37,18 +31,21 @@ function engineer(): SolutionRunner {
   };
 }
 
-/** Kim: from the tower, spot which stacks hold planks and tell the courier. */
+/** Kim: read the storm log at the tower, pick out the stacks that stayed dry and tell the courier. */
 function lookout(): SolutionRunner {
   let told = false;
   return {
     decide(o: Observation): Decision {
       if (told) return NOOP;
-      const places = new Map(o.nearby.places.map((p) => [p.cell, p.id]));
-      const stacks = o.nearby.items.filter((i) => i.kind === "plank").map((i) => places.get(i.cell));
-      const named = stacks.filter((s): s is string => s !== undefined);
-      if (named.length === 0) return o.you.place === "tower" ? NOOP : act("move_to", { dest: "tower" });
+      const log = o.place.features.storm_log;
+      if (typeof log !== "string") return o.you.place === "tower" ? NOOP : act("move_to", { dest: "tower" });
+      const dry = log
+        .split("; ")
+        .map((entry) => entry.split(": "))
+        .filter(([, sign]) => DRY_SIGNS.some((d) => d === sign))
+        .map(([stack]) => stack);
       told = true;
-      return act("message", { to: "courier-1", text: `Planks lie at the ${named.join(" and the ")}.` });
+      return act("message", { to: "courier-1", text: `Sound planks: ${dry.join(", ")}.` });
     },
   };
 }
@@ -61,8 +58,8 @@ function steps(from: string, to: string): number {
 
 /**
  * Ada: take the medkits from the depot where she starts, fetch the planks from the stacks the
- * lookout names (or, after a while without word, search the stacks herself), lay them at the
- * bridge while the engineer stands there, then carry the medkits across to the clinic.
+ * lookout names as sound, lay them at the bridge while the engineer stands there, then carry the
+ * medkits across to the clinic.
  */
 function courier(): SolutionRunner {
   const named = new Set<string>();
@@ -71,7 +68,7 @@ function courier(): SolutionRunner {
   let warned = false;
   return {
     decide(o: Observation): Decision {
-      for (const m of o.messages) for (const s of stacksNamed(m.text)) named.add(s);
+      for (const m of o.messages) for (const s of soundStacksIn(m.text)) named.add(s);
       if (bodyBusy(o)) return sleep(WAIT_MS);
       const here = o.you.place;
       const planks = carrying(o, "plank");
@@ -79,15 +76,13 @@ function courier(): SolutionRunner {
       const medkitHere = here === "depot" ? lyingHere(o, "medkit")[0] : undefined;
       if (medkitHere) return act("take", { item: medkitHere });
       if (!objectiveDone(o, "repair")) {
-        if (here && STACKS.includes(here as (typeof STACKS)[number])) {
+        if (here && named.has(here)) {
           const plank = lyingHere(o, "plank")[0];
           if (plank) return act("take", { item: plank });
           emptied.add(here);
         }
-        const wanted = [...named].filter((s) => !emptied.has(s));
-        const searching = named.size === 0 && o.time >= WORD_WAIT_MS;
-        const unsearched = searching ? STACKS.filter((s) => !emptied.has(s)) : wanted;
-        if (planks.length > 0 && (planks.length + delivered >= 2 || unsearched.length === 0)) {
+        const unfetched = [...named].filter((s) => !emptied.has(s));
+        if (planks.length > 0 && (planks.length + delivered >= 2 || unfetched.length === 0)) {
           if (!warned) {
             warned = true;
             return act("message", {
@@ -100,13 +95,13 @@ function courier(): SolutionRunner {
           delivered++;
           return act("drop", { item: planks[0]! });
         }
-        if (unsearched.length > 0) {
-          const next = unsearched.sort(
+        if (unfetched.length > 0) {
+          const next = unfetched.sort(
             (a, b) => steps(o.you.cell, STACK_CELLS[a]!) - steps(o.you.cell, STACK_CELLS[b]!),
           )[0]!;
           return act("move_to", { dest: next });
         }
-        if (named.size === 0) return sleep(WORD_WAIT_MS - o.time > 0 ? WORD_WAIT_MS - o.time : WAIT_MS);
+        if (named.size === 0) return sleep(WAIT_MS);
         return here === "bridge" ? sleep(WAIT_MS) : act("move_to", { dest: "bridge" });
       }
       if (objectiveDone(o, "resupply")) return NOOP;

@@ -1,7 +1,7 @@
 import type { ToolDefinition } from "../../engine/tool.js";
 import type { FeatureValue } from "../../engine/types.js";
 import type { AgentState, Place, World } from "../../engine/world.js";
-import { BANK_OF_ROLE, releaseOrder } from "./map.js";
+import { BANK_OF_ROLE, gaugeReadings, metres, RED_LINE, releaseOrder, SPILLWAYS } from "./map.js";
 
 /** How close together a spillway's two levers must be pulled for it to open. */
 export const PULL_WINDOW_MS = 2000;
@@ -85,17 +85,22 @@ function leverProblem(world: World, agent: AgentState): { refused: string; hint?
   return undefined;
 }
 
-/** The board is the supervisor's to read. */
+/** The gauges are the supervisor's to read; the order they imply is the supervisor's to work out. */
 export function damFeatures(world: World, place: Place, viewer: AgentState): Record<string, FeatureValue> {
   if (place.id !== "control_room" || viewer.role !== "supervisor") return {};
-  return { release_order: releaseOrder(world).join(", ") };
+  return { gauges: gaugeReadings(world), red_line: metres(RED_LINE) };
 }
 
-/** Whether this message is the supervisor telling a listener the release order for the first time. */
+/**
+ * Whether this message is the supervisor first telling a listener what the gauges call for: the
+ * order itself, or every reading, from which the dam's rule gives the order.
+ */
 export function creditOrder(world: World, agent: AgentState, to: AgentState, text: string): boolean {
   if (agent.role !== "supervisor") return false;
   const key = `told_order_${to.id}`;
-  if (world.flags.get(key) === true || !text.includes(releaseOrder(world).join(", "))) return false;
+  if (world.flags.get(key) === true) return false;
+  const readings = SPILLWAYS.every((k) => text.includes(metres(Number(world.flags.get(`gauge_${k}`)))));
+  if (!readings && !text.includes(releaseOrder(world).join(", "))) return false;
   world.flags.set(key, true);
   return true;
 }

@@ -2,10 +2,21 @@ import type { SolutionRunner } from "../../engine/scenario.js";
 import type { Decision, Observation } from "../../engine/types.js";
 import { act, bodyBusy, NOOP, sleep } from "../observing.js";
 
-/** "Order: 2, 3, 1" → [2, 3, 1]. */
+/** The order a whole message gives, as the supervisor's briefing says to give it: "Release order: 2, 3, 1." */
 function orderIn(text: string): number[] | undefined {
-  const m = /order:?\s*(\d)\s*,\s*(\d)\s*,\s*(\d)/i.exec(text);
-  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined;
+  const m = /^release order: ([1-5]), ([1-5]), ([1-5])\.?$/i.exec(text.trim());
+  const order = m ? [Number(m[1]), Number(m[2]), Number(m[3])] : [];
+  return new Set(order).size === 3 ? order : undefined;
+}
+
+/** The spillways whose gauges read above the red line, the highest first. */
+function orderFromGauges(gauges: string, redLine: string): number[] {
+  const line = Number.parseFloat(redLine);
+  return [...gauges.matchAll(/spillway (\d): (\d+\.\d) m/g)]
+    .map((m) => ({ spillway: Number(m[1]), level: Number(m[2]) }))
+    .filter((g) => g.level > line)
+    .sort((a, b) => b.level - a.level)
+    .map((g) => g.spillway);
 }
 
 /** The spillway a "ready for spillway K" message names. */
@@ -14,16 +25,16 @@ function readyIn(text: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-/** The supervisor reads the board and tells both operators the order. */
+/** The supervisor reads the gauges, works out the order and tells it to both operators. */
 function supervisor(): SolutionRunner {
   const told: string[] = [];
   return {
     decide(o: Observation): Decision {
-      const order = o.place.features.release_order;
+      const { gauges, red_line } = o.place.features;
       const to = ["operator-n", "operator-s"].find((id) => !told.includes(id));
-      if (typeof order !== "string" || !to) return NOOP;
+      if (typeof gauges !== "string" || typeof red_line !== "string" || !to) return NOOP;
       told.push(to);
-      return act("message", { to, text: `Release order: ${order}.` });
+      return act("message", { to, text: `Release order: ${orderFromGauges(gauges, red_line).join(", ")}.` });
     },
   };
 }

@@ -3,6 +3,8 @@ import type { World } from "../../engine/world.js";
 
 export const SIDE = 16;
 export const SHEEP = 6;
+/** How far from a cairn the spotter sees over the fog, in cells every way. */
+export const CAIRN_SIGHT = 5;
 /** Cairns the spotter climbs: from the four of them its sight covers the whole moor. */
 export const CAIRNS = [
   ["nw_cairn", 4, 4],

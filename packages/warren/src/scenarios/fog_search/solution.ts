@@ -4,17 +4,32 @@ import type { Decision, Observation } from "../../engine/types.js";
 import { act, bodyBusy, carrying, lyingHere, NOOP, sleep } from "../observing.js";
 import { SIDE } from "./map.js";
 
-const CELL_IN_TEXT = /moor:\d+,\d+/g;
-
-/** The cells a text names. */
+/** The cells a whole message names, as the spotter's briefing says to give them: "Sheep at moor:3,7 and moor:2,9." */
 function cellsIn(text: string): string[] {
-  return text.match(CELL_IN_TEXT) ?? [];
+  const m = /^sheep at (moor:\d+,\d+(?: and moor:\d+,\d+)*)\.?$/i.exec(text.trim());
+  return m ? m[1]!.split(" and ") : [];
+}
+
+/** The cells of the sheep a cairn's bearings ("3 north and 2 west; 4 east") point to. */
+function cellsFrom(bearings: string, cairn: { x: number; y: number }): string[] {
+  return bearings.split("; ").flatMap((sighting) => {
+    let x = cairn.x;
+    let y = cairn.y;
+    for (const [, n, way] of sighting.matchAll(/(\d+) (north|south|east|west)/g)) {
+      const d = Number(n);
+      if (way === "north") y -= d;
+      if (way === "south") y += d;
+      if (way === "west") x -= d;
+      if (way === "east") x += d;
+    }
+    return x === cairn.x && y === cairn.y ? [] : [`moor:${x},${y}`];
+  });
 }
 
 /**
  * The spotter: climb the cairns in turn (south-west, north-west, north-east, south-east) and,
- * from each, tell each shepherd the cells of the sheep on its half (west: shepherd-1, east:
- * shepherd-2) that were not told before.
+ * from each, work out the cells of the sheep it sees and tell each shepherd those on its half
+ * (west: shepherd-1, east: shepherd-2) that were not told before.
  */
 function spotter(): SolutionRunner {
   const told = new Set<string>();
@@ -24,7 +39,9 @@ function spotter(): SolutionRunner {
     decide(o: Observation): Decision {
       if (bodyBusy(o)) return sleep(2000);
       if (o.you.place) visited.add(o.you.place);
-      const fresh = o.nearby.items.filter((i) => i.kind === "sheep" && !told.has(i.cell)).map((i) => i.cell);
+      const bearings = o.place.features.over_the_fog;
+      const seen = typeof bearings === "string" ? cellsFrom(bearings, parseCell(o.place.cell)!) : [];
+      const fresh = seen.filter((c) => !told.has(c));
       for (const to of ["shepherd-1", "shepherd-2"]) {
         const west = to === "shepherd-1";
         const theirs = fresh.filter((c) => parseCell(c)!.x < SIDE / 2 === west);

@@ -13,10 +13,22 @@ export const HOUSES = [
   ["house_h", 10, 8],
 ] as const;
 
+/** Who lives where: the dispatcher knows it by heart (its briefing); nobody else does. */
+export const RESIDENTS: Readonly<Record<string, string>> = {
+  house_a: "the Vargas",
+  house_b: "the Oseis",
+  house_c: "the Lindqvists",
+  house_d: "the Moreaus",
+  house_e: "the Tanakas",
+  house_f: "the Brennans",
+  house_g: "the Haddads",
+  house_h: "the Kowalskis",
+};
+
 /**
  * The town: the post office in the middle, where eight parcels wait; eight houses around it. The
- * dispatcher's ledger, which only the dispatcher reads, says which parcel goes to which house;
- * the seed shuffles the addresses.
+ * dispatcher's ledger, which only the dispatcher reads, says whom each parcel is for, never which
+ * house: that takes knowing who lives where. The seed shuffles the addresses.
  */
 export function buildTown(world: World, rng: SeededRandom): void {
   world.addSpace("town", 15, 10);
@@ -50,8 +62,8 @@ export function buildTown(world: World, rng: SeededRandom): void {
   });
 }
 
-/** The ledger: every parcel still to deliver, with its address. */
-export function ledger(world: World): Record<string, string> {
+/** Every parcel still to deliver, with its address. */
+export function addresses(world: World): Record<string, string> {
   const out: Record<string, string> = {};
   for (const item of world.items.values()) {
     if (item.kind === "parcel" && item.location.at !== "gone")

@@ -1,7 +1,7 @@
 import type { ToolContext } from "../../engine/tool.js";
 import type { FeatureValue } from "../../engine/types.js";
 import type { AgentState, Item, Place, World } from "../../engine/world.js";
-import { ledger } from "./map.js";
+import { addresses, RESIDENTS } from "./map.js";
 
 /**
  * A parcel put down at a house is delivered there: at its own address it counts; at any other
@@ -22,19 +22,33 @@ export function reactToDrop(ctx: ToolContext, agent: AgentState, item: Item): vo
   ctx.progress("deliver", 1);
 }
 
-/** A message giving a courier a parcel's right address credits the dispatcher, once per parcel. */
+/**
+ * The parcels and houses a whole message gives, as the dispatcher's briefing says to give a
+ * round: "Your round: parcel-3 to house_b, parcel-5 to house_c." Any other text gives none.
+ */
+export function roundIn(text: string): [parcel: string, house: string][] {
+  const m = /^your round: ((?:parcel-\d+ to house_[a-h])(?:, parcel-\d+ to house_[a-h])*)\.?$/i.exec(
+    text.trim(),
+  );
+  if (!m) return [];
+  return m[1]!.split(", ").map((pair) => pair.toLowerCase().split(" to ") as [string, string]);
+}
+
+/** A round giving a parcel its right address credits the dispatcher, once per parcel. */
 export function creditAddresses(ctx: ToolContext, agent: AgentState, text: string): void {
-  for (const [parcel, house] of Object.entries(ledger(ctx.world))) {
+  const address = addresses(ctx.world);
+  for (const [parcel, house] of roundIn(text)) {
     const key = `told_${parcel}`;
-    if (ctx.world.flags.get(key) === true) continue;
-    if (!new RegExp(`\\b${parcel}\\b[^,;.]*\\b${house}\\b`).test(text)) continue;
+    if (address[parcel] !== house || ctx.world.flags.get(key) === true) continue;
     ctx.world.flags.set(key, true);
     ctx.credit(agent, `told where ${parcel} goes`);
   }
 }
 
-/** The ledger is the dispatcher's: only the dispatcher reads it. */
+/** The ledger is the dispatcher's: only the dispatcher reads whom each parcel is for. */
 export function townFeatures(world: World, place: Place, viewer: AgentState): Record<string, FeatureValue> {
   if (place.id !== "post_office" || viewer.role !== "dispatcher") return {};
-  return { ledger: ledger(world) };
+  const ledger: Record<string, string> = {};
+  for (const [parcel, house] of Object.entries(addresses(world))) ledger[parcel] = `for ${RESIDENTS[house]}`;
+  return { ledger };
 }

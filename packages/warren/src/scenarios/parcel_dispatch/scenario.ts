@@ -1,6 +1,6 @@
 import type { ScenarioDefinition } from "../../engine/scenario.js";
 import { creditFirstPickUp } from "../first-steps.js";
-import { buildTown, HOUSES } from "./map.js";
+import { buildTown, HOUSES, RESIDENTS } from "./map.js";
 import { creditAddresses, reactToDrop, townFeatures } from "./rules.js";
 import { parcelDispatchSolution } from "./solution.js";
 
@@ -11,17 +11,22 @@ export const parcelDispatch: ScenarioDefinition = {
   title: "Parcel dispatch",
   premise: "Deliver every parcel in the post office to its own address before the evening round ends.",
   summary:
-    "Eight parcels, eight houses on two sides of town. Only the dispatcher reads the ledger of addresses; only the couriers carry parcels, two at a time. A parcel left at the wrong door is lost. The dispatcher must split the round and tell each courier which parcel goes where; one courier alone is too slow. Needs all three.",
+    "Eight parcels, eight houses on two sides of town. Only the dispatcher reads the ledger of whom each parcel is for, and only the dispatcher knows who lives where; only the couriers carry parcels, two at a time. A parcel left at the wrong door is lost. The dispatcher must find each parcel's house, split the round and tell each courier which parcel goes where; one courier alone is too slow. Needs all three.",
   notes: [
-    `Eight parcels wait at the post office, one for each of the houses ${HOUSES.map(([id]) => id).join(", ")} (a to d west of the post office, e to h east); which parcel goes where changes every run.`,
+    `Eight parcels wait at the post office, one for each of the households in the houses ${HOUSES.map(([id]) => id).join(", ")} (a to d west of the post office, e to h east); which parcel goes where changes every run.`,
     "A parcel put down at a house is delivered there: at any door but its own address it is lost and the round cannot be completed. Put down at the post office it waits again.",
     `Every parcel must be delivered by t=${DELIVER_DEADLINE_MS / 1000}s; one courier alone cannot make it.`,
   ].join(" "),
   roleNotes: {
-    dispatcher:
-      'You are the dispatcher: you stay at the post office and only you can read the ledger (which parcel goes to which house); you cannot carry parcels. Tell each courier which parcels to take and where each one goes, naming them like "parcel-3 to house_b".',
+    dispatcher: `You are the dispatcher: you stay at the post office and only you can read the ledger, which says whom each parcel is for; you cannot carry parcels. You have sorted this town's post for years and know who lives where: ${Object.entries(
+      RESIDENTS,
+    )
+      .map(([house, family]) => `${family} in ${house}`)
+      .join(
+        ", ",
+      )}. Give each courier a round in a message of its own, naming each parcel's house, like "Your round: parcel-3 to house_b, parcel-5 to house_c."`,
     courier:
-      "You are a courier: you carry at most two parcels and see only where you stand. Parcels do not show their address; the dispatcher tells you. Deliver only the parcels you are given.",
+      'You are a courier: you carry at most two parcels and see only where you stand. Parcels do not show their address; the dispatcher gives you your round, like "Your round: parcel-3 to house_b, parcel-5 to house_c." Deliver only the parcels you are given.',
   },
   agents: [
     { id: "dispatcher-1", name: "Mo the dispatcher", role: "dispatcher", start: "post_office" },

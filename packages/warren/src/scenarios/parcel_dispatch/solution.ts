@@ -1,17 +1,19 @@
 import type { SolutionRunner } from "../../engine/scenario.js";
 import type { Decision, Observation } from "../../engine/types.js";
 import { act, bodyBusy, carrying, lyingHere, NOOP, sleep } from "../observing.js";
-import { HOUSES } from "./map.js";
+import { HOUSES, RESIDENTS } from "./map.js";
+import { roundIn } from "./rules.js";
 
 const WEST: ReadonlySet<string> = new Set(HOUSES.slice(0, 4).map(([id]) => id));
 const ORDER: readonly string[] = HOUSES.map(([id]) => id);
 
-/** `parcel-3 to house_b` pairs in a text, in the order given. */
-function routeIn(text: string): [string, string][] {
-  return [...text.matchAll(/\b(parcel-\d+)\b[^,;.]*?\b(house_[a-h])\b/g)].map((m) => [m[1]!, m[2]!]);
-}
+/** The house each family lives in, as the dispatcher knows it. */
+const HOUSE_OF = new Map(Object.entries(RESIDENTS).map(([house, family]) => [`for ${family}`, house]));
 
-/** The dispatcher: read the ledger, give the west-side parcels to courier-1 and the east side to courier-2. */
+/**
+ * The dispatcher: read whom each parcel is for, find their house, and give the west-side parcels
+ * to courier-1 and the east side to courier-2.
+ */
 function dispatcher(): SolutionRunner {
   const sent = new Set<string>();
   return {
@@ -20,7 +22,9 @@ function dispatcher(): SolutionRunner {
       const to = ["courier-1", "courier-2"].find((id) => !sent.has(id));
       if (!to || !book) return NOOP;
       sent.add(to);
-      const pairs = Object.entries(book).filter(([, house]) => WEST.has(house) === (to === "courier-1"));
+      const pairs = Object.entries(book)
+        .map(([parcel, whom]) => [parcel, HOUSE_OF.get(whom)!] as const)
+        .filter(([, house]) => WEST.has(house) === (to === "courier-1"));
       // Deliver in the order the houses lie, so each trip walks from one door to the next.
       pairs.sort((a, b) => ORDER.indexOf(a[1]) - ORDER.indexOf(b[1]));
       return act("message", { to, text: `Your round: ${pairs.map(([p, h]) => `${p} to ${h}`).join(", ")}.` });
@@ -34,7 +38,7 @@ function courier(): SolutionRunner {
   const done = new Set<string>();
   return {
     decide(o: Observation): Decision {
-      for (const m of o.messages) round.push(...routeIn(m.text));
+      for (const m of o.messages) round.push(...roundIn(m.text));
       if (bodyBusy(o)) return sleep(2000);
       const held = carrying(o, "parcel");
       const here = o.you.place;
