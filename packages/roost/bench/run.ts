@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { statePaths } from "../src/home/paths.js";
-import { jobSecrets } from "../test/helpers/daemon.js";
 import { cleanUp } from "./clean-up.js";
+import { jobTokens } from "./job-tokens.js";
 import { LinesClient } from "./lines-client.js";
 import { type Figures, figures, fmt, nowMs } from "./stats.js";
 
@@ -149,7 +149,7 @@ async function main(): Promise<void> {
       `dispatched ${JOBS} jobs (sleep 600 under a pty each) in ${((nowMs() - t0) / 1000).toFixed(1)} s`,
     );
     // The store keeps only each token's hash: the tokens are read from the jobs' environments.
-    const secrets = await jobSecrets(paths.stateDir);
+    const secrets = await jobTokens(hub);
 
     const agents: Agent[] = [];
     const echoes: EchoAgent[] = [];

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { statePaths } from "../src/home/paths.js";
 import { cleanUp } from "./clean-up.js";
+import { jobTokens } from "./job-tokens.js";
 import { LinesClient } from "./lines-client.js";
 import { figures, fmt, nowMs } from "./stats.js";
 
@@ -65,21 +66,6 @@ function writeSession(file: string, turns: number): void {
   writeFileSync(file, `${out.join("\n")}\n`);
 }
 
-/** The job's token, from its process's environment (the store keeps only its hash). */
-async function tokenOf(hub: LinesClient, id: string): Promise<string> {
-  for (let tries = 0; tries < 300; tries++) {
-    const rows = (await hub.request("list", {})).result.rows as { id: string; pid: number | null }[];
-    const pid = rows.find((r) => r.id === id)?.pid;
-    if (pid) {
-      const environ = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
-      const token = environ.find((v) => v.startsWith("ROOST_JOB_TOKEN="));
-      if (token) return token.slice("ROOST_JOB_TOKEN=".length);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("the job's process never started");
-}
-
 /** The floor: the file read and each line parsed here, as a reader of it must at least do. */
 function floorMs(file: string): number {
   const t0 = nowMs();
@@ -109,7 +95,7 @@ async function main(): Promise<void> {
     );
     const hub = await LinesClient.openWhenReady(paths.socket);
     const { id } = (await hub.request("dispatch", { profile: "bench" })).result as { id: string };
-    const token = await tokenOf(hub, id);
+    const [{ token }] = await jobTokens(hub, [id]);
     const agent = await LinesClient.open(paths.socket);
     await agent.request("hello", {
       protocol: 1,
