@@ -6,8 +6,8 @@ import { runWarren } from "./helpers/warren-process.js";
 
 /**
  * `warren scenario check` as a person runs it: every bundled scenario passes it on its default 20
- * seeds (so noop and random, as any one agent beside solution teammates, solve at most 2 of seeds
- * 1–20: how the scenarios discriminate); the README's example passes; a scenario made bad in each
+ * seeds (so noop, random and greedy, as any one agent beside solution teammates, solve at most 2 of
+ * seeds 1–20: how the scenarios discriminate); the README's example passes; a scenario made bad in each
  * of the three ways fails that check alone, by name, with exit code 1.
  */
 
@@ -83,7 +83,7 @@ test("a bad scenario fails the one check it breaks, by name, with exit code 1", 
       file: "needless-watcher.ts",
       check: "baselines_rarely_solve",
       detail:
-        /noop watcher-1 solved 20 of 20 seeds, random watcher-1 solved 20 of 20 seeds \(allowed: 2, 10 %\)/,
+        /noop watcher-1 solved 20 of 20 seeds, random watcher-1 solved 20 of 20 seeds, greedy watcher-1 solved 20 of 20 seeds, greedy carrier-1 solved 20 of 20 seeds \(allowed: 2, 10 %\)/,
     },
   ];
   const runs = await Promise.all(cases.map((c) => runWarren(["scenario", "check", `${FIXTURES}/${c.file}`])));

@@ -1,9 +1,9 @@
 /**
  * What `warren scenario check` concludes from its plays. A scenario counts only when it passes all
  * three checks: it is deterministic (each play, played again, gives the same log hash), its
- * solution team solves every seed, and an agent left to noop or random beside solution teammates
- * solves at most one seed in ten. greedy is played and shown, never judged: a greedy agent may
- * rightly win where its role is only to tell what it alone sees.
+ * solution team solves every seed, and an agent left to noop, random or greedy beside solution
+ * teammates solves at most one seed in ten. greedy is judged like the others: if telling everyone
+ * what one sees, or taking what lies near, does a role, the role asks no understanding.
  */
 
 /** Seeds a verdict names before it says how many more there are. */
@@ -50,12 +50,11 @@ export interface CheckReport {
 }
 
 /**
- * How many of the seeds a player may solve and pass: the solution team every one; noop and random
- * one in ten at most, rounded down; greedy any number.
+ * How many of the seeds a player may solve and pass: the solution team every one; a baseline
+ * (noop, random or greedy) one in ten at most, rounded down.
  */
 export function solvesAllowed(player: CheckPlayer, seeds: number): { least: number; most: number } {
   if (player.runner === "solution") return { least: seeds, most: seeds };
-  if (player.runner === "greedy") return { least: 0, most: seeds };
   return { least: 0, most: Math.floor(seeds / 10) };
 }
 
@@ -100,7 +99,7 @@ function solutionSolves(players: readonly PlayerResult[], seeds: number): CheckV
 }
 
 function baselinesRarelySolve(players: readonly PlayerResult[], seeds: number): CheckVerdict {
-  const judged = players.filter((p) => p.runner === "noop" || p.runner === "random");
+  const judged = players.filter((p) => p.runner !== "solution");
   const most = solvesAllowed({ runner: "noop", agent: null }, seeds).most;
   const allowed = `(allowed: ${most}, 10 %)`;
   const tooOften = judged.filter((p) => p.solved_seeds.length > most);
@@ -109,7 +108,7 @@ function baselinesRarelySolve(players: readonly PlayerResult[], seeds: number): 
     return {
       check: "baselines_rarely_solve",
       passed: true,
-      detail: `the most noop or random solved as any one agent is ${best} of ${seeds} seeds ${allowed}`,
+      detail: `the most noop, random or greedy solved as any one agent is ${best} of ${seeds} seeds ${allowed}`,
     };
   }
   const cases = tooOften.map((p) => `${playerName(p)} solved ${p.solved_seeds.length} of ${seeds} seeds`);

@@ -15,7 +15,7 @@ import { scenarioArgument } from "../scenario-argument.js";
 export const scenarioCommand: CliCommand = {
   name: "scenario",
   usage: "warren scenario check SCENARIO|FILE [--seeds N] [--json]",
-  summary: `Check a scenario (bundled, or a module's file) before it counts: play it ${PLAYS_PER_SEED} times on each of seeds 1 to N (default ${DEFAULT_CHECK_SEEDS}, at most ${MAX_CHECK_SEEDS}) with its solution team, and with noop, random and greedy as each agent; it fails (exit 1) if a seed's plays differ, the solution misses a seed, or noop or random solve over 10 %.`,
+  summary: `Check a scenario (bundled, or a module's file) before it counts: play it ${PLAYS_PER_SEED} times on each of seeds 1 to N (default ${DEFAULT_CHECK_SEEDS}, at most ${MAX_CHECK_SEEDS}) with its solution team, and with noop, random and greedy as each agent; it fails (exit 1) if a seed's plays differ, the solution misses a seed, or noop, random or greedy, as any one agent, solve over 10 %.`,
   async run(args, io) {
     const { values, positionals } = parseOptions(args, {
       seeds: { type: "string" },
