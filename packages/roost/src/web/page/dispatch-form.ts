@@ -1,7 +1,7 @@
 import type { OpArgs } from "../../protocol/ops.js";
 import { button, el } from "./dom.js";
 import type { Live } from "./live.js";
-import type { Say } from "./session-ops.js";
+import type { Say } from "./say.js";
 
 /**
  * `New…`: a job dispatched from one of the daemon's profiles, with its task, and a name, a folder

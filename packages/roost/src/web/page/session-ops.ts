@@ -3,9 +3,7 @@ import type { JobRow } from "../../protocol/rows.js";
 import { removalNotes } from "../../protocol/worktree-text.js";
 import type { DiffResult } from "../../protocol/worktrees.js";
 import type { Live } from "./live.js";
-
-/** How the page tells how an action went (its notice line). */
-export type Say = (text: string, tone?: "ok" | "warn" | "error") => void;
+import type { Say } from "./say.js";
 
 /** An op's answer as a session's view reads it. */
 export type Refusal = { ok: false; code: ErrorCode | string; error: string };
