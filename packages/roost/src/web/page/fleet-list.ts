@@ -13,12 +13,23 @@ export interface ListActions {
   pick(row: JobRow, choice: string, question: string | null): void;
 }
 
+/** Each row's place among the state groups, kept with the row: a change comes as a new row. */
+const groups = new WeakMap<JobRow, number>();
+function groupOf(row: JobRow): number {
+  let group = groups.get(row);
+  if (group === undefined) {
+    group = STATE_GROUPS.indexOf(rowLook(row).group);
+    groups.set(row, group);
+  }
+  return group;
+}
+
 /** Waiting rows first, then the hub's order of state groups, then the person's order. */
 export function orderedRows(rows: Iterable<JobRow>, filter: string, state: StateFilter): JobRow[] {
-  const group = (row: JobRow) => STATE_GROUPS.indexOf(rowLook(row).group);
+  const only = state === "all" ? -1 : STATE_GROUPS.indexOf(state);
   return [...rows]
-    .filter((row) => matchesFilter(row, filter) && (state === "all" || rowLook(row).group === state))
-    .sort((a, b) => group(a) - group(b) || compareRows(a, b));
+    .filter((row) => matchesFilter(row, filter) && (only === -1 || groupOf(row) === only))
+    .sort((a, b) => groupOf(a) - groupOf(b) || compareRows(a, b));
 }
 
 /** One row as the hub shows it: its mark and word, its name, what it says; a waiting one its question and choices. */

@@ -6,8 +6,9 @@ import { BrowserNotices } from "./browser-notices.js";
 import { DispatchForm } from "./dispatch-form.js";
 import { el } from "./dom.js";
 import { FleetFeeds } from "./fleet-feeds.js";
-import { orderedRows, rowItem, type StateFilter } from "./fleet-list.js";
+import { orderedRows, type StateFilter } from "./fleet-list.js";
 import { Live } from "./live.js";
+import { RowListView } from "./row-list-view.js";
 import { sessionOps } from "./session-ops.js";
 import { SessionView } from "./session-view.js";
 import { TerminalView } from "./terminal-view.js";
@@ -36,6 +37,7 @@ const stateFilter = el("select", { class: "state-filter" });
 stateFilter.setAttribute("aria-label", "state");
 for (const value of ["all", ...STATE_GROUPS]) stateFilter.append(el("option", {}, value));
 const list = el("ul", { class: "rows" });
+const rowList = new RowListView(list, { select, pick: (r, c, q) => void reply(r, c, q) });
 const notice = el("p", { class: "notice", title: "how your last action went" });
 notice.setAttribute("role", "status");
 const main = el("main", {}, list);
@@ -126,21 +128,14 @@ function render(): void {
   status.textContent = away || "● live";
   status.className = `status${away ? " away" : ""}`;
   const shown = orderedRows(rows.values(), search.value, stateFilter.value as StateFilter);
-  list.replaceChildren(
-    ...shown.map((row) =>
-      rowItem(row, row.id === session?.id, now, { select, pick: (r, c, q) => void reply(r, c, q) }),
-    ),
+  rowList.draw(
+    shown,
+    session?.id ?? null,
+    now,
+    rows.size === 0
+      ? "No sessions yet: roost dispatch PROFILE TASK starts one."
+      : "No session matches the filter.",
   );
-  if (shown.length === 0)
-    list.append(
-      el(
-        "li",
-        { class: "empty" },
-        rows.size === 0
-          ? "No sessions yet: roost dispatch PROFILE TASK starts one."
-          : "No session matches the filter.",
-      ),
-    );
   if (session) {
     const row = rows.get(session.id);
     if (row) {
