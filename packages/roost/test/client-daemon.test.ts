@@ -41,12 +41,15 @@ test("connect starts the daemon in the background when asked and none runs", asy
   writeFileSync(join(home, "roost.json"), JSON.stringify({ agentProfiles: { sleeper: SLEEPER } }));
   const paths = statePaths(home);
   try {
-    const client = await DaemonClient.connect({ home, start: true });
+    // This process runs the client from the source, so the daemon it starts runs through tsx,
+    // compiling the daemon's modules on a first start: on a loaded machine that outlasts the 15 s a
+    // built command waits.
+    const client = await DaemonClient.connect({ home, start: true, startTimeoutMs: 60_000 });
     assert.deepEqual(await client.call("list", {}), { rows: [] });
     const pid = Number(readFileSync(paths.pidFile, "utf8").trim());
     assert.ok(pid > 0 && pid !== process.pid);
     // A second client finds the running daemon and does not start another.
-    const second = await DaemonClient.connect({ home, start: true });
+    const second = await DaemonClient.connect({ home, start: true, startTimeoutMs: 60_000 });
     assert.equal(Number(readFileSync(paths.pidFile, "utf8").trim()), pid);
     second.close();
     // A job makes sure the daemon has its process host, so that shutdown --all ends both.
