@@ -231,7 +231,7 @@ try {
     `  floor: no page open           ${(cpuAlone * 100).toFixed(1)} % of a core (the page adds ${((cpuWithPage - cpuAlone) * 100).toFixed(1)} points)`,
   );
   console.log(
-    `  push channel                  ${perChange.toFixed(0)} bytes a change (${(channelFrames - framesBefore) / changes} messages a change), ${changes} changes`,
+    `  push channel                  ${perChange.toFixed(0)} bytes a change (${((channelFrames - framesBefore) / changes).toFixed(2)} messages a change), ${changes} changes`,
   );
   console.log(
     `  floor: the daemon's socket    ${linePerChange.toFixed(0)} bytes a change (${(perChange / linePerChange).toFixed(2)}×)`,
