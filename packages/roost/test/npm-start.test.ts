@@ -4,13 +4,13 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { waitFor } from "./helpers/daemon.js";
+import { freePort } from "./helpers/free-port.js";
 import { killAll, processesMentioning } from "./helpers/leftovers.js";
 import { hasTmux, paneReader, tmuxServer } from "./helpers/tmux.js";
 
@@ -22,15 +22,6 @@ const skip = hasTmux() ? false : "tmux is not installed: npm start opens the hub
  * each agent, one after another; on a loaded machine that is well past half a minute.
  */
 const FLEET_SHOWN_MS = 90_000;
-
-/** A port nothing listens on now, for the demo's warren server. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe("npm start", { skip }, () => {
   const home = mkdtempSync(join(tmpdir(), "roost-demo-"));

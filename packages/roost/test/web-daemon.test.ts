@@ -6,22 +6,13 @@
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
 import { isProcessAlive } from "../src/home/process.js";
 import { WEB_COOKIE } from "../src/protocol/web.js";
 import { startTestDaemon, waitFor } from "./helpers/daemon.js";
+import { freePort } from "./helpers/free-port.js";
 import { processesMentioning } from "./helpers/leftovers.js";
-
-/** A port free now (the test's own server let it go). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The `roost web` processes of this home. */
 const webProcesses = (home: string) =>
