@@ -2,7 +2,9 @@
 // round trip and reply→deliver latency at 1, 10, 100 and 1000 connected agents, side by side with a
 // minimal JSON-lines echo server on a unix socket (the floor; for replies also the durable floor, the
 // echo committing each reply to SQLite as the store does), then 1000 agents reporting once a second,
-// and the daemon's memory with 1000 jobs.
+// and the daemon's memory with 1000 jobs. `--check` (or BENCH_CHECK=1) exits non-zero when a figure
+// misses its goal: each ratio within 1.5x its floor (reply→deliver against the durable one), the
+// steady reports' p99 under 20 ms, the daemon under 200 MB.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,6 +17,10 @@ import { LinesClient } from "./lines-client.js";
 import { type Figures, figures, fmt, nowMs } from "./stats.js";
 
 const quick = process.argv.includes("--quick") || process.env.BENCH_QUICK === "1";
+const check = process.argv.includes("--check") || process.env.BENCH_CHECK === "1";
+/** The goals a figure missed, said at the end; with `--check` the bench then exits non-zero. */
+const missed: string[] = [];
+const RATIO_GOAL = 1.5;
 const LEVELS = [1, 10, 100, 1000];
 const JOBS = 1000;
 const SAMPLES = quick ? 400 : 3000;
@@ -215,6 +221,12 @@ async function main(): Promise<void> {
         ` | ${fmt(durableFloor!.p50)} / ${fmt(durableFloor!.p99)} | ${(deliver.p50 / durableFloor!.p50).toFixed(2)}x`;
       console.log(line);
       results.push(line);
+      if (report.p50 / reportFloor.p50 > RATIO_GOAL)
+        missed.push(`report→response at ${n} agents: ${(report.p50 / reportFloor.p50).toFixed(2)}x the echo`);
+      if (deliver.p50 / durableFloor!.p50 > RATIO_GOAL)
+        missed.push(
+          `reply→deliver at ${n} agents: ${(deliver.p50 / durableFloor!.p50).toFixed(2)}x the durable floor`,
+        );
     }
 
     // Every agent reports once a second, spread over the second; the same load on the floor.
@@ -237,11 +249,13 @@ async function main(): Promise<void> {
         `p50 ${fmt(steadyFigures.p50)} ms, p99 ${fmt(steadyFigures.p99)} ms (goal: p99 < 20 ms); ` +
         `the floor under the same load: p50 ${fmt(steadyFloor.p50)} ms, p99 ${fmt(steadyFloor.p99)} ms`,
     );
+    if (steadyFigures.p99 >= 20) missed.push(`reports once a second: p99 ${fmt(steadyFigures.p99)} ms`);
     const stats = await hub.request("stats", {});
     console.log(
       `daemon memory with ${stats.result.jobs} jobs and ${stats.result.connections} connections: ` +
         `${(stats.result.rss / 1024 / 1024).toFixed(0)} MB RSS (goal: < 200 MB)`,
     );
+    if (stats.result.rss >= 200 * 1024 * 1024) missed.push("daemon memory with 1000 jobs");
     for (const a of agents) a.conn.close();
     for (const e of [...echoes, ...durables]) e.conn.close();
     // The daemon ends its jobs and the process host before it exits: wait for that.
@@ -256,5 +270,11 @@ async function main(): Promise<void> {
 }
 
 await main();
+console.log(
+  missed.length === 0
+    ? `\nevery goal met (goals: ratios <= ${RATIO_GOAL}x, p99 < 20 ms, < 200 MB)`
+    : `\ngoals missed (${RATIO_GOAL}x, 20 ms, 200 MB): ${missed.join("; ")}`,
+);
+if (check && missed.length > 0) process.exitCode = 1;
 // Terminal agents: rows read from screens, beside tmux capture-pane polling.
 await (await import("./terminal.js")).benchTerminal();
