@@ -73,8 +73,13 @@ try {
         .join(" ")}`,
   );
   failed = total >= 10 || growth > 1.5;
-  await hub.request("shutdown", { all: true });
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 120_000))]);
+  const stopped = await hub.request("shutdown", { all: true });
+  if (!stopped.ok) {
+    console.error(`shutdown --all failed: ${stopped.code}: ${stopped.error}`);
+    failed = true;
+  }
+  // The wait is for a daemon that does not exit: one that does ends the bench at once.
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 120_000).unref())]);
   hub.close();
 } finally {
   if (daemon.exitCode === null && daemon.signalCode === null) daemon.kill();

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
-import { hostLogPath } from "../src/daemon/host/files.js";
+import { hostLogPath, hostSocketPath } from "../src/daemon/host/files.js";
 import { LIMITS } from "../src/protocol/index.js";
 import { type RawConnection, startTestDaemon, waitFor } from "./helpers/daemon.js";
 import { FAULT_PROFILES, hostPidOf, isAlive, reportFigures, waitForExit } from "./helpers/faults.js";
@@ -148,6 +148,68 @@ test("after the connection limit was abused, SIGTERM still ends the daemon", asy
     await daemon.start();
   } finally {
     for (const c of held) c.close();
+    await daemon.stop();
+  }
+});
+
+test("shutdown --all of 200 terminal jobs, the daemon slow to read as they end: it answers once all have ended", async (t) => {
+  const line = "x".repeat(78);
+  const daemon = await startTestDaemon({
+    config: {
+      agentProfiles: {
+        // Each prints a screenful a moment after SIGTERM and ends a moment later: once the daemon is
+        // held, the host sends it every job's screen, then their exits.
+        printer: {
+          command: [
+            "/bin/sh",
+            "-c",
+            `trap 'sleep 0.5; yes ${line} | head -n 40; sleep 0.5; exit 0' TERM; sleep 600 & wait`,
+          ],
+          protocol: false,
+        },
+      },
+    },
+  });
+  const jobs = 200;
+  try {
+    const hub = await daemon.connect();
+    await hub.request("subscribe", {});
+    for (let i = 0; i < jobs; i += 25) {
+      const answers = await Promise.all(
+        Array.from({ length: 25 }, () => hub.request("dispatch", { profile: "printer" })),
+      );
+      for (const answer of answers) assert.equal(answer.ok, true, answer.error);
+    }
+    const pids = await waitFor("every job to run", async () => {
+      const rows = (await hub.request("list")).result.rows as { pid: number | null }[];
+      return rows.every((row) => row.pid) ? rows.map((row) => row.pid!) : undefined;
+    });
+    const hostPid = await hostPidOf(daemon);
+    const daemonPid = daemon.pid;
+    // A connection of the test's own to the host, read at once: it closes when the host has answered
+    // the shutdown and ends.
+    const watcher = connect(hostSocketPath(daemon.stateDir));
+    watcher.on("error", () => {});
+    watcher.resume();
+    const hostAnswered = new Promise((resolve) => watcher.once("close", resolve));
+    const answered = hub.request("shutdown", { all: true });
+    // Rows said stopped: the daemon has asked the host to end the jobs. It is held from reading until
+    // the host has answered, so that answer waits behind the jobs' last screens and exits.
+    await hub.nextEvent((e) => e.event === "row" && e.row.lifecycle === "stopped");
+    process.kill(daemonPid, "SIGSTOP");
+    try {
+      await hostAnswered;
+    } finally {
+      process.kill(daemonPid, "SIGCONT");
+    }
+    const answer = await answered;
+    assert.equal(answer.ok, true, `${answer.error}${logTails(daemon.stateDir)}`);
+    await waitForExit(daemonPid);
+    await waitForExit(hostPid);
+    const alive = pids.filter(isAlive);
+    reportFigures(t, { jobs: pids.length, "alive after shutdown --all": alive.length });
+    assert.deepEqual(alive, [], "every job ended");
+  } finally {
     await daemon.stop();
   }
 });

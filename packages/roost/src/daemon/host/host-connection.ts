@@ -49,7 +49,9 @@ export class HostConnection implements OutputWatcher {
 
   /** Sends a line encoded once for many connections. */
   sendLine(line: string): void {
-    if (this.socket.destroyed) return;
+    // Ended (the host is going): a late event, a job's exit heard after shutdown answered, would fail
+    // the socket and throw away what it still holds, that answer among it.
+    if (this.socket.destroyed || this.socket.writableEnded) return;
     if (this.socket.writableLength > HOST_MAX_UNREAD_BYTES) {
       this.drop(`more than ${HOST_MAX_UNREAD_BYTES} bytes left unread`);
       return;
