@@ -4,7 +4,10 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { describe, type TestContext, test } from "node:test";
 import { visibleWidth } from "@mariozechner/pi-tui";
-import { waitFor } from "./helpers/daemon.js";
+import { HubConnection } from "../src/hub/hub-connection.js";
+import { HubFeeds } from "../src/hub/hub-feeds.js";
+import { initialHubState } from "../src/hub/hub-state.js";
+import { startTestDaemon, waitFor } from "./helpers/daemon.js";
 import { HUB_TEST_CONFIG, type HubHarness, startHubHarness } from "./helpers/hub-harness.js";
 import type { HeadlessTerminal } from "./helpers/hub-terminal.js";
 import { TERMINAL_PROFILES } from "./helpers/terminal.js";
@@ -379,4 +382,46 @@ describe("the hub against a real daemon", { concurrency: 3 }, () => {
     assert.doesNotMatch(asks, /asks nothing now/, "the notice went with the change");
     assert.match(asks, /⏸ held "y" \(it asks now: Enter sends it as the answer, or edit it\)/);
   });
+});
+
+test("a full events feed (200 kept) still redraws for each new event", async (t) => {
+  const daemon = await startTestDaemon({ config: HUB_TEST_CONFIG });
+  const raw = await daemon.connect();
+  const state = initialHubState();
+  // Only the feed's poll asks for a redraw here (pushed events are not passed on), as in a hub
+  // where nothing else changes.
+  let redraws = 0;
+  const connection = new HubConnection(
+    { home: daemon.home },
+    {
+      status() {},
+      rows() {},
+      row() {},
+      rowRemoved() {},
+      event() {},
+      connected: () => void feeds.connected(),
+    },
+  );
+  const feeds = new HubFeeds(state, connection, () => redraws++, 50);
+  t.after(async () => {
+    feeds.stop();
+    connection.close();
+    raw.close();
+    await daemon.stop();
+  });
+  await connection.start();
+  await waitFor("the feed read", () => state.events !== null || undefined);
+  // The feed fills as the tasks' events come; only then does the oldest go for each new one.
+  const add = async (n: number) => {
+    assert.equal((await raw.request("task", { action: "add", title: `task ${n}` })).ok, true);
+    await waitFor(
+      `task ${n} in the feed`,
+      () => state.events?.at(-1)?.text.endsWith(`task ${n}`) || undefined,
+    );
+  };
+  for (let n = 1; state.events!.length < 200; n++) await add(n);
+  const before = redraws;
+  await add(1000);
+  assert.equal(state.events!.length, 200);
+  await waitFor("a redraw for it", () => redraws > before || undefined, 5000);
 });

@@ -73,17 +73,20 @@ export class HubFeeds {
     if (this.polling || !this.connection.isConnected) return;
     this.polling = true;
     try {
-      const before = this.state.events?.length;
-      await this.loadEvents(false);
+      const added = await this.loadEvents(false);
       if (this.state.pane === "schedules") await this.loadSchedules();
-      if (this.state.events?.length !== before || this.state.pane === "schedules") this.changed();
+      if (added || this.state.pane === "schedules") this.changed();
     } finally {
       this.polling = false;
     }
   }
 
-  private async loadEvents(first: boolean): Promise<void> {
-    if (!first && this.state.events === null) return;
+  /**
+   * Reads the events since the cursor; says whether any came (a full feed keeps its length as they
+   * push the oldest out, so its length does not tell).
+   */
+  private async loadEvents(first: boolean): Promise<boolean> {
+    if (!first && this.state.events === null) return false;
     try {
       const args = this.cursor === undefined ? { limit: 50 } : { after: this.cursor };
       const result = (await this.connection.call("events", args)) as { events?: unknown; cursor?: unknown };
@@ -91,8 +94,10 @@ export class HubFeeds {
       const kept = first || this.state.events === null ? items : [...this.state.events, ...items];
       this.state.events = kept.slice(-FEED_KEPT);
       if (result?.cursor !== undefined) this.cursor = result.cursor;
+      return items.length > 0;
     } catch (error) {
       if (isMissingOp(error)) this.state.events = null;
+      return false;
     }
   }
 
