@@ -9,7 +9,7 @@ import { DaemonClient } from "../src/client/daemon-client.js";
 import type { JobRow } from "../src/protocol/rows.js";
 import { startTestDaemon, type TestDaemon, waitFor } from "./helpers/daemon.js";
 
-/** Waits that include an agent starting (through tsx, or python) get this long on a busy machine. */
+/** Waits that include an agent starting (node, or python) get this long on a busy machine. */
 const AGENT_START_MS = 60_000;
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
@@ -31,7 +31,7 @@ const CLIENTS = [
     client: "TypeScript",
     agentName: "fixture-ts",
     profile: (logDir: string) => ({
-      command: [process.execPath, "--import", import.meta.resolve("tsx"), fixture("client-agent.ts")],
+      command: [process.execPath, fixture("client-agent.mjs")],
       task: "type",
       protocol: true,
       env: { FIXTURE_LOG_DIR: logDir },

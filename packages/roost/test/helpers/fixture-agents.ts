@@ -12,12 +12,13 @@ export const python = () =>
   execFileSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).trim();
 
 /**
- * Profiles of a fixture agent on each client: `<name>-ts` runs `fixtures/<name>-agent.ts`,
+ * Profiles of a fixture agent on each client: `<name>-ts` runs `fixtures/<name>-agent.mjs` (the
+ * TypeScript client as built, in plain node: through tsx each start costs three times the CPU),
  * `<name>-py` runs `fixtures/<name>-agent.py`.
  */
 export function fixtureAgentProfiles<Name extends string>(name: Name) {
   const ts = {
-    command: [process.execPath, "--import", import.meta.resolve("tsx"), fixture(`${name}-agent.ts`)],
+    command: [process.execPath, fixture(`${name}-agent.mjs`)],
     task: "type",
     protocol: true,
   };

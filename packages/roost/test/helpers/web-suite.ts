@@ -17,7 +17,7 @@ export function webProfiles(logDir: string) {
   return {
     agentProfiles: {
       asker: {
-        command: [process.execPath, "--import", import.meta.resolve("tsx"), fixture("client-agent.ts")],
+        command: [process.execPath, fixture("client-agent.mjs")],
         task: "type",
         protocol: true,
         env: { FIXTURE_LOG_DIR: logDir },
