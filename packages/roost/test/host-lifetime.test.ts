@@ -20,7 +20,7 @@ function testDir(t: TestContext) {
 
 test("the host and its jobs survive the SIGKILL of their starter's whole process group", async (t) => {
   const dir = testDir(t);
-  const child = spawn(process.execPath, ["--import", "tsx", fixture("host-client-child.ts"), dir.stateDir], {
+  const child = spawn(process.execPath, [fixture("host-client-child.mjs"), dir.stateDir], {
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });

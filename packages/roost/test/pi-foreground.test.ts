@@ -6,7 +6,7 @@ import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { ForegroundPeer } from "../src/client/foreground-peer.js";
 import { foregroundId } from "../src/daemon/peers/foreground.js";
-import { piCliPath, piExtensionPath } from "../src/home/pi-profile.js";
+import { piCliPath } from "../src/home/pi-profile.js";
 import type { FakeAnswer, FakeRequest } from "./fixtures/fake-openai.js";
 import { waitFor } from "./helpers/daemon.js";
 import { PI_WAIT_MS, type PiSuite, startPiSuite } from "./helpers/pi-suite.js";
@@ -19,7 +19,10 @@ describe("an interactive pi as a foreground peer", { skip }, () => {
   const sessionDir = mkdtempSync(join(tmpdir(), "roost-pi-fg-"));
   const sessionFile = join(sessionDir, "person.jsonl");
   const fgId = foregroundId(sessionFile);
-  const piCommand = [process.execPath, piCliPath(), "-e", piExtensionPath(), "--session", sessionFile];
+  // roost's extension as built, as the daemon's own pi profile loads it: pi compiles what it loads,
+  // and the source would cost each of the three pi processes here a third of a second more.
+  const extension = fileURLToPath(new URL("../dist/pi/extension.js", import.meta.url));
+  const piCommand = [process.execPath, piCliPath(), "-e", extension, "--session", sessionFile];
   const dialogFixture = fileURLToPath(new URL("./fixtures/dialog-extension.ts", import.meta.url));
   const answered = join(sessionDir, "answered");
   const dialogCommand = `exec ${[...piCommand.slice(0, 4), "-e", dialogFixture].map((w) => `'${w}'`).join(" ")} --session "$ROOST_JOB_DIR/session.jsonl"`;
