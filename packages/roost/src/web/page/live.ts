@@ -8,13 +8,15 @@ interface Outgoing {
   request: WebRequest;
   /** Whether to send it again after a break: a reply (its request id makes it count once) is. */
   resend: boolean;
+  /** Sent since the last break (of the page's socket, or of roost web's link to the daemon). */
+  sent: boolean;
   settle(answer: Answer): void;
 }
 
 /**
  * The page's push channel: rows in, ops out. It reconnects when the connection breaks, and sends
- * again every op not answered yet, with the same request: a reply carries its request id, so the
- * daemon takes it once however often it comes.
+ * again, once per break, every op not answered yet, with the same request: a reply carries its
+ * request id, so the daemon would take it once however often it came.
  */
 export class Live {
   private socket: WebSocket | null = null;
@@ -35,7 +37,7 @@ export class Live {
     socket.addEventListener("open", () => {
       this.retryMs = 250;
       this.onOpen(true);
-      for (const outgoing of this.waiting.values()) socket.send(JSON.stringify(outgoing.request));
+      this.sendUnsent();
     });
     socket.addEventListener("message", (event) => this.receive(JSON.parse(String(event.data)) as WebMessage));
     socket.addEventListener("close", () => {
@@ -43,7 +45,8 @@ export class Live {
       this.socket = null;
       this.onOpen(false);
       // What cannot be sent again safely is said to have failed; a reply waits for the next connection.
-      for (const [rid, outgoing] of this.waiting)
+      for (const [rid, outgoing] of this.waiting) {
+        outgoing.sent = false;
         if (!outgoing.resend) {
           this.waiting.delete(rid);
           outgoing.settle({
@@ -54,6 +57,7 @@ export class Live {
             error: "the connection broke",
           });
         }
+      }
       setTimeout(() => this.start(), this.retryMs);
       this.retryMs = Math.min(this.retryMs * 2, 4000);
     });
@@ -68,16 +72,24 @@ export class Live {
     const rid = this.nextRid++;
     const request = { type: "op", rid, op, args } as WebRequest;
     return new Promise((settle) => {
-      this.waiting.set(rid, { request, resend, settle: settle as (answer: Answer) => void });
-      if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(request));
+      this.waiting.set(rid, { request, resend, sent: false, settle: settle as (answer: Answer) => void });
+      this.sendUnsent();
     });
   }
 
-  /** Sends every op still unanswered again (the daemon is back after it was away). */
-  resendWaiting(): void {
-    if (this.socket?.readyState !== WebSocket.OPEN) return;
+  /**
+   * Sends every op not sent since the last break. Called as the socket opens and when the daemon is
+   * back: a page that reconnects hears at once that the daemon is there, and what the open sent
+   * must not go twice.
+   */
+  sendUnsent(): void {
+    const socket = this.socket;
+    if (socket?.readyState !== WebSocket.OPEN) return;
     for (const outgoing of this.waiting.values())
-      if (outgoing.resend) this.socket.send(JSON.stringify(outgoing.request));
+      if (!outgoing.sent) {
+        outgoing.sent = true;
+        socket.send(JSON.stringify(outgoing.request));
+      }
   }
 
   private receive(message: WebMessage): void {
@@ -88,7 +100,10 @@ export class Live {
     const outgoing = this.waiting.get(message.rid);
     if (!outgoing) return;
     // The daemon was away: the op is kept and goes again when it is back.
-    if (!message.ok && message.code === "disconnected" && outgoing.resend) return;
+    if (!message.ok && message.code === "disconnected" && outgoing.resend) {
+      outgoing.sent = false;
+      return;
+    }
     this.waiting.delete(message.rid);
     outgoing.settle(message);
   }

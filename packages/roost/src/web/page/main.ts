@@ -97,7 +97,7 @@ function receive(message: WebMessage): void {
   else if (message.type === "daemon") {
     daemon = message.status;
     if (daemon === "connected") {
-      live.resendWaiting();
+      live.sendUnsent();
       terminal?.resume();
     }
   }
