@@ -5,12 +5,13 @@
  * even when the daemon is killed.
  */
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { isProcessAlive } from "../src/home/process.js";
 import { WEB_COOKIE } from "../src/protocol/web.js";
-import { startTestDaemon, waitFor } from "./helpers/daemon.js";
+import { runCli, startTestDaemon, waitFor } from "./helpers/daemon.js";
 import { freePort } from "./helpers/free-port.js";
 import { processesMentioning } from "./helpers/leftovers.js";
 
@@ -85,4 +86,22 @@ test("the daemon keeps roost web running with roost.json's web section, and ends
   // Shut down, the daemon ended it.
   assert.deepEqual(webProcesses(daemon.home), []);
   assert.equal(await status(`${base}/`), 0);
+});
+
+test("roost web --url --port 0 says it cannot know the port, and prints no address", async () => {
+  const home = mkdtempSync(join(tmpdir(), "roost-web-url-"));
+  try {
+    const zero = await runCli(home, ["web", "--url", "--port", "0"]);
+    assert.notEqual(zero.code, 0);
+    assert.equal(zero.stdout, "");
+    assert.match(
+      zero.stderr,
+      /bad_request: --url cannot know the address of a server on --port 0 \(any free port, picked as it starts\): roost web --port 0 prints the address it got/,
+    );
+    // A port of its own: the address, as before.
+    const fixed = await runCli(home, ["web", "--url", "--port", "7421"]);
+    assert.match(fixed.stdout, /^http:\/\/127\.0\.0\.1:7421\/\?token=[0-9a-f]{64}\n$/);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
 });

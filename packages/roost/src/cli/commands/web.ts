@@ -33,6 +33,12 @@ export const web: Command = {
     const { webToken } = await import("../../web/web-token.js");
     const { webUrl } = await import("../../web/web-url.js");
     if (values.url) {
+      // Port 0 is whichever port was free as a server started: only that server knows it.
+      if (port === 0)
+        throw new RoostError(
+          "bad_request",
+          "--url cannot know the address of a server on --port 0 (any free port, picked as it starts): roost web --port 0 prints the address it got",
+        );
       process.stdout.write(`${webUrl(host, port, webToken(home, values["rotate-token"] === true))}\n`);
       return 0;
     }
