@@ -33,6 +33,27 @@ const CONFIG = {
   },
 };
 
+test("with no session yet, the list and the hints at 80x24 say n starts one; n offers the profiles", async () => {
+  const h = await startHubHarness(80, 24);
+  try {
+    const screen = await h.waitForScreen(
+      "the empty list",
+      (s) => s.includes("No sessions yet") && s.includes("● daemon"),
+    );
+    assert.match(screen, /No sessions yet\. Press n to dispatch one from a profile/);
+    const lines = screen.split("\n");
+    assert.equal(lines.length, 24);
+    assert.match(lines[23]!, /^ n new session from a profile · \? help · q quit *$/);
+    for (const line of lines) assert.ok(visibleWidth(line) <= 80, `a line fits in 80: ${line}`);
+    h.terminal.type("n");
+    await h.waitForScreen("the profiles to pick from", (s) =>
+      /New job from .*agent.* · ←\/→ · Enter: task/.test(s),
+    );
+  } finally {
+    await h.close();
+  }
+});
+
 describe("the hub in a new user's first minutes", () => {
   let h: HubHarness;
 
@@ -107,6 +128,8 @@ describe("the hub in a new user's first minutes", () => {
   });
 
   test("the hint line keeps ? help and q quit at every size", async () => {
+    // With a session in the list: an empty one hints at n only.
+    await failedJob();
     for (const [columns, rows] of SIZES) {
       h.terminal.resize(columns, rows);
       const lastLine = (s: string) => s.split("\n")[rows - 1] ?? "";

@@ -141,11 +141,15 @@ const HINTS: Partial<Record<Mode["kind"], string>> = {
   "confirm-merge": "y merge · n or Esc keep",
 };
 
+/** An empty list's hints: the one key that does something there, for a newcomer's first session. */
+const EMPTY_LIST_HINTS = "n new session from a profile";
+
 /** Kept at the end of the list's hints whatever the width: how to get help and out. */
 const HINTS_KEPT = " · ? help · q quit";
 
-export function hintLine(mode: Mode["kind"], width: number): string {
-  const hints = HINTS[mode] ?? "";
+/** `empty`: the fleet has no session yet. */
+export function hintLine(mode: Mode["kind"], width: number, empty = false): string {
+  const hints = mode === "list" && empty ? EMPTY_LIST_HINTS : (HINTS[mode] ?? "");
   if (mode !== "list") return fit(grey(` ${hints}`), width);
   const room = width - HINTS_KEPT.length;
   const cut = room > 10 ? ` ${hints}`.slice(0, room) : "";

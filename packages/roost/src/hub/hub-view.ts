@@ -278,7 +278,7 @@ export function renderHub(state: HubState, width: number, height: number, now: n
   }
   if (state.concierge) lines.push(conciergeLine(state, width));
   lines.push(statusLine(state, width));
-  lines.push(hintLine(state.mode.kind, width));
+  lines.push(hintLine(state.mode.kind, width, state.rows.size === 0));
   while (lines.length < height) lines.push("");
   return lines.slice(0, height);
 }
