@@ -22,6 +22,7 @@ import {
   type HostRequest,
   type HostResponse,
 } from "./protocol.js";
+import { applyScreenChange } from "./screen-change.js";
 
 const HELLO_TIMEOUT_MS = 10_000;
 /** How long a request may wait for its answer before its caller hears `busy`. */
@@ -56,6 +57,8 @@ export class HostClient implements ProcessHost {
   private pinging = false;
   private silent = false;
   private readonly heartbeat: NodeJS.Timeout;
+  /** Each job's last screen told, which the next `screen-change` changes. */
+  private readonly screens = new Map<string, ScreenSnapshot>();
 
   private constructor(private readonly socket: Socket) {
     this.events.setMaxListeners(0);
@@ -102,7 +105,7 @@ export class HostClient implements ProcessHost {
     try {
       // Whatever listens there must answer as a host does, and soon.
       const hello = await Promise.race([
-        client.request("hello", {}),
+        client.request("hello", { screenChanges: true }),
         new Promise<never>((_, reject) =>
           setTimeout(
             () => reject(new RoostError("internal", `no process host answers on ${socketPath}`)),
@@ -259,9 +262,20 @@ export class HostClient implements ProcessHost {
 
   private dispatch(event: HostEvent): void {
     try {
-      if (event.event === "exit") this.events.emit("exit", event.id, event.exitCode, event.signal);
-      else if (event.event === "screen") this.events.emit("screen", event.id, event.screen);
-      else if (event.event === "output") this.events.emit("output", event.id, event.data);
+      if (event.event === "exit") {
+        this.screens.delete(event.id);
+        this.events.emit("exit", event.id, event.exitCode, event.signal);
+      } else if (event.event === "screen") {
+        this.screens.set(event.id, event.screen);
+        this.events.emit("screen", event.id, event.screen);
+      } else if (event.event === "screen-change") {
+        const before = this.screens.get(event.id);
+        // The host sends a change only after a whole screen: none here means a host gone wrong.
+        if (!before) return;
+        const screen = applyScreenChange(before, event.change);
+        this.screens.set(event.id, screen);
+        this.events.emit("screen", event.id, screen);
+      } else if (event.event === "output") this.events.emit("output", event.id, event.data);
     } catch (err) {
       // A listener's failure is the listener's: the connection and its other answers go on.
       console.error("process host event listener failed:", err);

@@ -11,12 +11,11 @@ import { terminalLogPath } from "./files.js";
 import { DEFAULT_LOG_MAX_BYTES, OutputLog } from "./output-log.js";
 import { readToTheEnd } from "./pty-read-out.js";
 import { sameScreen, snapshotOf } from "./screen.js";
+import type { Paced } from "./screen-pace.js";
 
 const { Terminal } = xtermHeadless;
 const { SerializeAddon } = serializeModule;
 
-/** Screen events go out at most this often per job while output flows. */
-const SCREEN_EVENT_INTERVAL_MS = 50;
 /**
  * Flow control: past this much output not yet taken in by the screen model, the pty is no longer
  * read (the program blocks on its writes, as on a slow real terminal) until the model is down to
@@ -29,7 +28,9 @@ const SCROLLBACK_LINES = 500;
 
 /** Where a job's events go (the host, which sends them to its connections). */
 export interface JobListener {
-  screen(job: HostJob, screen: ScreenSnapshot): void;
+  /** The screen may have changed: `takeScreen` tells what it shows now. */
+  changed(job: HostJob): void;
+  /** The process ended and its last output is on the screen. */
   exit(job: HostJob): void;
 }
 
@@ -38,7 +39,7 @@ export interface OutputWatcher {
   output(id: string, data: string): void;
 }
 
-export class HostJob {
+export class HostJob implements Paced {
   readonly id: string;
   readonly pid: number;
   readonly command: string[];
@@ -55,10 +56,11 @@ export class HostJob {
   private readonly terminal: InstanceType<typeof Terminal>;
   private readonly serializer = new SerializeAddon();
   private readonly log: OutputLog;
+  screenToldAt = 0;
   private title = "";
+  /** When the last output the screen model has taken in came. */
   private lastOutputAt: number;
   private lastScreen: ScreenSnapshot | null = null;
-  private screenTimer: NodeJS.Timeout | null = null;
   private unparsedChars = 0;
   private paused = false;
   /** Forgotten: parse callbacks still queued in the screen model must not touch it any more. */
@@ -130,7 +132,7 @@ export class HostJob {
     this.mustRun();
     this.pty.resize(cols, rows);
     this.terminal.resize(cols, rows);
-    this.scheduleScreen();
+    this.listener.changed(this);
   }
 
   /** Signals the job's process group; an ended job is left alone. */
@@ -179,16 +181,15 @@ export class HostJob {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    if (this.screenTimer) clearTimeout(this.screenTimer);
     this.watchers.clear();
     this.log.end();
     this.terminal.dispose();
   }
 
   private received(data: string): void {
-    this.lastOutputAt = Date.now();
+    const at = Date.now();
     this.unparsedChars += data.length;
-    this.terminal.write(data, () => this.parsedChunk(data.length));
+    this.terminal.write(data, () => this.parsedChunk(data.length, at));
     if (!this.paused && this.unparsedChars > UNPARSED_HIGH_CHARS) {
       this.paused = true;
       this.pty.pause();
@@ -198,12 +199,14 @@ export class HostJob {
       if (held) held.push(data);
       else watcher.output(this.id, data);
     }
-    this.scheduleScreen();
   }
 
-  private parsedChunk(chars: number): void {
+  private parsedChunk(chars: number, receivedAt: number): void {
     this.unparsedChars -= chars;
     if (this.paused && this.unparsedChars < UNPARSED_LOW_CHARS) this.resumeReading();
+    if (this.disposed) return;
+    this.lastOutputAt = receivedAt;
+    this.listener.changed(this);
   }
 
   private resumeReading(): void {
@@ -218,29 +221,19 @@ export class HostJob {
     this.signal = signal || null;
     // Nothing more will be printed: the log's file is let go now, not when the job is forgotten.
     this.log.close();
-    if (this.screenTimer) clearTimeout(this.screenTimer);
-    this.screenTimer = null;
-    // The last screen goes out before the exit, so whoever hears of the exit has what it showed.
     this.terminal.write("", () => {
-      if (this.disposed) return;
-      this.emitScreen();
-      this.listener.exit(this);
+      if (!this.disposed) this.listener.exit(this);
     });
   }
 
-  private scheduleScreen(): void {
-    this.screenTimer ??= setTimeout(() => {
-      this.screenTimer = null;
-      this.terminal.write("", () => this.emitScreen());
-    }, SCREEN_EVENT_INTERVAL_MS);
-  }
-
-  private emitScreen(): void {
-    if (this.disposed) return;
+  /** The screen as it is now and the one the last call answered, unless they are the same (then null). */
+  takeScreen(): { screen: ScreenSnapshot; before: ScreenSnapshot | null } | null {
+    if (this.disposed) return null;
     const screen = this.snapshot();
-    if (this.lastScreen && sameScreen(this.lastScreen, screen)) return;
+    const before = this.lastScreen;
+    if (before && sameScreen(before, screen)) return null;
     this.lastScreen = screen;
-    this.listener.screen(this, screen);
+    return { screen, before };
   }
 
   private snapshot(): ScreenSnapshot {

@@ -6,11 +6,13 @@ import { mkdirSync, statSync } from "node:fs";
 import type { Server, Socket } from "node:net";
 import { RoostError } from "../../protocol/errors.js";
 import { encodeLine } from "../../protocol/framing.js";
-import type { HostJobInfo, ScreenSnapshot } from "./api.js";
+import type { HostJobInfo } from "./api.js";
 import { HostConnection } from "./host-connection.js";
 import { HostJob, type JobListener } from "./host-job.js";
 import { HOST_PROTOCOL_VERSION, type HostEvent, type HostOpName, type HostOps } from "./protocol.js";
 import { isHostOp, parseHostArgs } from "./requests.js";
+import { screenChange } from "./screen-change.js";
+import { ScreenPace } from "./screen-pace.js";
 
 /** After SIGTERM, how long jobs get to end before SIGKILL, at shutdown. */
 const SHUTDOWN_GRACE_MS = 2000;
@@ -40,8 +42,13 @@ export class HostServer implements JobListener {
   private readonly unreportedExits = new Set<string>();
   /** Per job, the keys of its last keyed writes (typed replies): each is typed once. */
   private readonly writeKeys = new Map<string, Set<string>>();
+  /** Connections that take screen changes, each with the jobs whose screen it was told (since their start or exit). */
+  private readonly screensKnown = new Map<HostConnection, WeakSet<HostJob>>();
   private idleTimer: NodeJS.Timeout | null = null;
   private ending = false;
+  private readonly pace = new ScreenPace<HostJob>((jobs) => {
+    for (const job of jobs) this.tellScreen(job);
+  });
 
   constructor(private readonly options: HostServerOptions) {
     this.checkIdle();
@@ -75,14 +82,43 @@ export class HostServer implements JobListener {
     await allEnded;
   }
 
-  screen(job: HostJob, screen: ScreenSnapshot): void {
-    this.broadcast({ event: "screen", id: job.id, screen });
+  changed(job: HostJob): void {
+    this.pace.changed(job);
   }
 
   exit(job: HostJob): void {
+    // The last screen goes out before the exit, so whoever hears of the exit has what it showed.
+    this.pace.forget(job);
+    this.tellScreen(job);
     if (this.connections.size === 0) this.unreportedExits.add(job.id);
     this.broadcast({ event: "exit", id: job.id, exitCode: job.exitCode, signal: job.signal });
+    for (const known of this.screensKnown.values()) known.delete(job);
     this.checkIdle();
+  }
+
+  /** Encodes the screen whole and as a change at most once each, for however many connections. */
+  private tellScreen(job: HostJob): void {
+    const taken = job.takeScreen();
+    if (!taken) return;
+    const { screen, before } = taken;
+    let whole: string | null = null;
+    let change: string | null | undefined;
+    for (const connection of this.connections) {
+      const known = this.screensKnown.get(connection);
+      if (before && known?.has(job)) {
+        if (change === undefined) {
+          const changed = screenChange(before, screen);
+          change = changed && encodeLine({ event: "screen-change", id: job.id, change: changed });
+        }
+        if (change) {
+          connection.sendLine(change);
+          continue;
+        }
+      }
+      whole ??= encodeLine({ event: "screen", id: job.id, screen });
+      connection.sendLine(whole);
+      known?.add(job);
+    }
   }
 
   private broadcast(event: HostEvent): void {
@@ -92,6 +128,7 @@ export class HostServer implements JobListener {
 
   private closed(connection: HostConnection): void {
     this.connections.delete(connection);
+    this.screensKnown.delete(connection);
     for (const job of this.jobs.values()) job.unwatch(connection);
     this.checkIdle();
   }
@@ -144,7 +181,12 @@ export class HostServer implements JobListener {
   }
 
   private readonly handlers: Handlers = {
-    hello: () => ({ pid: process.pid, protocol: HOST_PROTOCOL_VERSION }),
+    hello: ({ screenChanges }, connection) => {
+      // Only ever turned on: the heartbeat's hellos ask nothing.
+      if (screenChanges && !this.screensKnown.has(connection))
+        this.screensKnown.set(connection, new WeakSet());
+      return { pid: process.pid, protocol: HOST_PROTOCOL_VERSION };
+    },
     spawn: (spec) => {
       const existing = this.jobs.get(spec.id);
       if (existing?.running) throw new RoostError("conflict", `job ${spec.id} is running`);
@@ -223,6 +265,7 @@ export class HostServer implements JobListener {
 
   private drop(job: HostJob): void {
     this.writeKeys.delete(job.id);
+    this.pace.forget(job);
     job.dispose();
     this.jobs.delete(job.id);
     this.unreportedExits.delete(job.id);

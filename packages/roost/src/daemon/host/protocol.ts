@@ -18,8 +18,11 @@ interface Op<Args, Result> {
 }
 
 export interface HostOps {
-  /** First request of every connection: who the host is. */
-  hello: Op<Record<string, never>, { pid: number; protocol: number }>;
+  /**
+   * First request of every connection: who the host is. `screenChanges`: this connection takes a
+   * job's screens after its first as `screen-change` events (a host from before them ignores it).
+   */
+  hello: Op<{ screenChanges?: boolean }, { pid: number; protocol: number }>;
   spawn: Op<HostSpawnSpec, HostJobInfo>;
   /**
    * `key`: a write the host took with this key already (of the last 100 of the job) is not typed
@@ -60,9 +63,23 @@ export type HostResponse =
   | { id: number | null; ok: true; result: unknown }
   | { id: number | null; ok: false; error: string; code: string };
 
+/**
+ * A screen as a change of the one last told to the connection: its lines moved up by `scrolled`
+ * (blank lines come in at the bottom), then the `changed` lines ([row, text]); every other field whole.
+ */
+export interface ScreenChange extends Omit<ScreenSnapshot, "lines"> {
+  scrolled: number;
+  changed: [number, string][];
+}
+
+/**
+ * A job's screens go whole (`screen`) to a connection that has none of it yet, then as changes
+ * (`screen-change`) to a connection that asked for them. After an `exit`, the next screen is whole.
+ */
 export type HostEvent =
   | { event: "exit"; id: string; exitCode: number | null; signal: number | null }
   | { event: "screen"; id: string; screen: ScreenSnapshot }
+  | { event: "screen-change"; id: string; change: ScreenChange }
   | { event: "output"; id: string; data: string };
 
 /** A request line longer than this ends the connection (a write of a long reply fits many times). */

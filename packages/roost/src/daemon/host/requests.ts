@@ -87,7 +87,7 @@ function signal(args: Fields): string {
 }
 
 const parsers: { [K in HostOpName]: (args: Fields) => HostOps[K]["args"] } = {
-  hello: () => ({}),
+  hello: (args) => (args.screenChanges === true ? { screenChanges: true } : {}),
   spawn: spawnSpec,
   write: (args) => ({
     id: jobId(args),

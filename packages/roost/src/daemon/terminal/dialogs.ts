@@ -39,9 +39,20 @@ interface MenuLines {
   highlighted: number;
 }
 
+/** Each reader's item pattern, made once: screens are read many times a second. */
+const itemPatterns = new WeakMap<AgentReader, RegExp>();
+
 function itemPattern(reader: AgentReader): RegExp {
-  const pointers = reader.pointers.replace(/[\\\]^-]/g, "\\$&");
-  return new RegExp(`^(\\s*)(?:([${pointers}])\\s*)?(?:\\[(\\d{1,2})\\]|(\\d{1,2})[.)])\\s+(\\S.*)$`, "u");
+  let pattern = itemPatterns.get(reader);
+  if (!pattern) {
+    const pointers = reader.pointers.replace(/[\\\]^-]/g, "\\$&");
+    pattern = new RegExp(
+      `^(\\s*)(?:([${pointers}])\\s*)?(?:\\[(\\d{1,2})\\]|(\\d{1,2})[.)])\\s+(\\S.*)$`,
+      "u",
+    );
+    itemPatterns.set(reader, pattern);
+  }
+  return pattern;
 }
 
 /** The numbered items that end at `end`, numbered 1, 2, ... (long items may wrap onto lines below). */
@@ -81,20 +92,32 @@ function menuEndingAt(
 function findMenu(lines: readonly string[], last: number, reader: AgentReader): MenuLines | null {
   const top = Math.max(0, last - MENU_WINDOW);
   const item = itemPattern(reader);
-  let textBelow = 0;
   for (let end = last; end >= top; end--) {
-    if (!item.exec(lines[end]!)) {
-      if (meaningful(lines[end]!) !== null && !reader.hints.test(lines[end]!.trim())) textBelow++;
-      continue;
-    }
+    if (!item.test(lines[end]!)) continue;
     const menu = menuEndingAt(lines, end, top, reader);
     if (!menu) continue;
     const pointed = menu.highlighted !== -1;
     if (reader.pointerMenusOnly && !pointed) return null;
-    if (!pointed && textBelow > BELOW_PLAIN_MENU) return null;
+    if (!pointed && textBelow(lines, end, last, reader, item) > BELOW_PLAIN_MENU) return null;
     return menu;
   }
   return null;
+}
+
+/** Lines of text below a menu that ends at `end` (counted only once a menu is found: most screens have none). */
+function textBelow(
+  lines: readonly string[],
+  end: number,
+  last: number,
+  reader: AgentReader,
+  item: RegExp,
+): number {
+  let n = 0;
+  for (let i = end + 1; i <= last; i++) {
+    const line = lines[i]!;
+    if (!item.test(line) && meaningful(line) !== null && !reader.hints.test(line.trim())) n++;
+  }
+  return n;
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
  * The rows of jobs read from their screens: terminal agents always, protocol agents until their
- * first report. Fed by the process host's screen events (no polling); `status` is busy while output
- * flows and idle after a quiet period, told by a timer; row events go out when the reading changes,
- * the row text at most every SUMMARY_INTERVAL_MS.
+ * first report. Fed by the process host's screen events (no polling; the host paces them, so a row
+ * changes as soon as its screen does); `status` is busy while output flows and idle after a quiet
+ * period, told by a timer.
  */
 
 import { emptyReport, type Report } from "../../protocol/index.js";
@@ -16,8 +16,6 @@ import { screenRulesOf } from "./screen-rules.js";
 
 /** No output for this long and the agent is idle. */
 const QUIET_MS = TUNING.terminalQuietMs;
-/** A row whose text alone changes is told at most this often (state and status changes at once). */
-const SUMMARY_INTERVAL_MS = 200;
 /** A program roost knows nothing of takes text after its first output and this much quiet. */
 const READY_QUIET_MS = TUNING.readyQuietMs;
 /** ... or after this long when it prints nothing at all. */
@@ -41,9 +39,8 @@ interface Watched {
   /** Output seen since the job (re)started: readiness needs some. */
   outputSeen: boolean;
   startedOutputAt: number;
+  /** Set while busy; when it fires it looks whether output stopped (it is not set again per screen). */
   quietTimer: NodeJS.Timeout | null;
-  summaryTimer: NodeJS.Timeout | null;
-  lastToldAt: number;
   report: Report | null;
   waiters: ReadingWaiter[];
 }
@@ -71,15 +68,7 @@ export class TerminalRows {
     w.reading = reading;
     const quietFor = Date.now() - screen.lastOutputAt;
     w.busy = quietFor < QUIET_MS;
-    if (w.quietTimer) clearTimeout(w.quietTimer);
-    w.quietTimer = null;
-    if (w.busy) {
-      w.quietTimer = setTimeout(() => {
-        w.quietTimer = null;
-        w.busy = false;
-        this.update(w);
-      }, QUIET_MS - quietFor);
-    }
+    if (w.busy) w.quietTimer ??= setTimeout(() => this.quietCheck(w), QUIET_MS - quietFor);
     this.update(w);
     this.wake(w);
   }
@@ -191,8 +180,6 @@ export class TerminalRows {
         outputSeen: false,
         startedOutputAt: 0,
         quietTimer: null,
-        summaryTimer: null,
-        lastToldAt: 0,
         report: null,
         waiters: [],
       };
@@ -210,28 +197,23 @@ export class TerminalRows {
     }
   }
 
-  private update(w: Watched): void {
-    const next = this.toReport(w);
-    const before = w.report;
-    if (before && sameReport(before, next)) return;
-    const onlyText =
-      before !== null &&
-      before.state === next.state &&
-      before.status === next.status &&
-      before.question === next.question;
-    const wait = w.lastToldAt + SUMMARY_INTERVAL_MS - Date.now();
-    if (onlyText && wait > 0) {
-      w.summaryTimer ??= setTimeout(() => {
-        w.summaryTimer = null;
-        this.update(w);
-      }, wait);
+  /** Busy until output has stopped for QUIET_MS: looked at again until it has. */
+  private quietCheck(w: Watched): void {
+    w.quietTimer = null;
+    const quietFor = Date.now() - (w.screen?.lastOutputAt ?? 0);
+    if (quietFor < QUIET_MS) {
+      w.quietTimer = setTimeout(() => this.quietCheck(w), QUIET_MS - quietFor);
       return;
     }
-    if (w.summaryTimer) clearTimeout(w.summaryTimer);
-    w.summaryTimer = null;
+    w.busy = false;
+    this.update(w);
+  }
+
+  private update(w: Watched): void {
+    const next = this.toReport(w);
+    if (w.report && sameReport(w.report, next)) return;
     w.report = next;
     setScreenReport(w.job, next);
-    w.lastToldAt = Date.now();
     if (this.state.jobs.get(w.job.id) !== w.job) return;
     // Kept with the job's next save: the row has a text at once after a restart of the daemon.
     w.job.screenSummary = next.summary;
@@ -266,9 +248,7 @@ export class TerminalRows {
 
   private clearTimers(w: Watched): void {
     if (w.quietTimer) clearTimeout(w.quietTimer);
-    if (w.summaryTimer) clearTimeout(w.summaryTimer);
     w.quietTimer = null;
-    w.summaryTimer = null;
   }
 }
 
