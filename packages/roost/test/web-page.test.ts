@@ -50,6 +50,13 @@ const shown = (page: Page) =>
 test("the page lists the rows live, waiting ones first with the hub's marks and words; filter and search", {
   skip,
 }, async () => {
+  // No session yet: the list says where the page starts one.
+  const empty = await openPage();
+  await empty.page
+    .locator(".empty", { hasText: "No sessions yet: New… starts one from a profile." })
+    .waitFor();
+  assert.equal(await empty.page.locator(".new").textContent(), "New…");
+  await empty.context.close();
   const quiet = await dispatch("asker", "quiet");
   const asking = await dispatch("asker", "asking");
   await waitFor("the agents to connect", async () => {

@@ -132,9 +132,7 @@ function render(): void {
     shown,
     session?.id ?? null,
     now,
-    rows.size === 0
-      ? "No sessions yet: roost dispatch PROFILE TASK starts one."
-      : "No session matches the filter.",
+    rows.size === 0 ? "No sessions yet: New… starts one from a profile." : "No session matches the filter.",
   );
   if (session) {
     const row = rows.get(session.id);
