@@ -1,10 +1,13 @@
-// `npm run bench` (terminal part; `-- --quick` for a short run): 100 terminal agents printing
+// `node --import tsx bench/terminal.ts` (also the end of `npm run bench`; `--quick` for a short run,
+// `--check` exits non-zero on a missed goal, `--cpu-prof DIR` writes the daemon's and the process
+// host's CPU profiles there, `--no-tmux` skips the comparison): 100 terminal agents printing
 // continuously. roost: the daemon's and the process host's CPU and memory, and how fresh rows are
 // (a line written → the row event that shows it). Beside it, the tmux way: the same programs in tmux
 // panes, every pane read once a second with `tmux capture-pane` (skipped, with a note, without tmux).
+// Goal: the age of what rows show p50 < 150 ms, at < 20 % of a core for the daemon and host together.
 import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { statePaths } from "../src/home/paths.js";
@@ -13,6 +16,12 @@ import { cpuSeconds } from "./process-cpu.js";
 import { figures } from "./stats.js";
 
 const quick = process.argv.includes("--quick") || process.env.BENCH_QUICK === "1";
+const check = process.argv.includes("--check") || process.env.BENCH_CHECK === "1";
+const profAt = process.argv.indexOf("--cpu-prof");
+const prof = profAt >= 0 ? ["--cpu-prof", "--cpu-prof-dir", process.argv[profAt + 1]!] : [];
+const withTmux = !process.argv.includes("--no-tmux");
+const GOAL_SHOWN_AGE_P50_MS = 150;
+const GOAL_CPU_PERCENT = 20;
 const AGENTS = 100;
 const SECONDS = quick ? 8 : 30;
 const WARMUP_MS = 3000;
@@ -95,7 +104,8 @@ async function benchRoost(): Promise<Side> {
   );
   let daemon: ChildProcess | null = null;
   try {
-    daemon = spawn(process.execPath, ["--import", "tsx", CLI, "daemon"], {
+    // The process host takes the daemon's node flags: a profile flag profiles both.
+    daemon = spawn(process.execPath, [...prof, "--import", "tsx", CLI, "daemon"], {
       env: { ...process.env, ROOST_HOME: home },
       stdio: ["ignore", "ignore", "inherit"],
     });
@@ -241,14 +251,37 @@ function print(side: Side): void {
     console.log(`  memory ${who}: ${mib.toFixed(0)} MiB RSS`);
 }
 
-export async function benchTerminal(): Promise<void> {
+/** Prints roost's figures against the goal; whether it was met. */
+function judge(side: Side): boolean {
+  const age = side.shownAge.p50;
+  const cpu = Object.values(side.cpuPercent).reduce((a, b) => a + b, 0);
+  const met = age < GOAL_SHOWN_AGE_P50_MS && cpu < GOAL_CPU_PERCENT;
+  console.log(
+    `  goal: shown age p50 < ${GOAL_SHOWN_AGE_P50_MS} ms at < ${GOAL_CPU_PERCENT} % of a core: ` +
+      `${age.toFixed(0)} ms at ${cpu.toFixed(1)} % (daemon + host): ${met ? "met" : "MISSED"}; ` +
+      `load ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")}`,
+  );
+  return met;
+}
+
+/** Whether roost met the goal. */
+export async function benchTerminal(): Promise<boolean> {
   console.log(
     `\nterminal agents (${quick ? "quick" : "full"}): ${AGENTS} programs printing 10 lines a second for ${SECONDS} s`,
   );
-  print(await benchRoost());
+  const roost = await benchRoost();
+  print(roost);
+  const met = judge(roost);
+  if (!withTmux) return met;
   const tmux = await benchTmux();
   if (typeof tmux === "string") console.log(`\n${tmux}`);
   else print(tmux);
+  return met;
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await benchTerminal();
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const met = await benchTerminal();
+  if (check && !met) process.exitCode = 1;
+}
