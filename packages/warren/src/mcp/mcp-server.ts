@@ -1,7 +1,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { PROTOCOL_VERSION } from "../protocol/index.js";
+import { LineTransport } from "./line-transport.js";
 import type { McpSeat } from "./mcp-seat.js";
 import { instructionsOf, toolsOf } from "./mcp-tools.js";
 
@@ -28,6 +28,6 @@ export async function serveMcp(seat: McpSeat): Promise<void> {
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
   });
-  await server.connect(new StdioServerTransport());
+  await server.connect(new LineTransport());
   await closed;
 }
