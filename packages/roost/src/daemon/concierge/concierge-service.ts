@@ -138,8 +138,7 @@ export class ConciergeService {
 
   /** The concierge's job, if it has one. */
   job(): Job | undefined {
-    for (const job of this.deps.state.jobs.values()) if (job.role === "concierge") return job;
-    return undefined;
+    return this.deps.state.jobs.conciergeJob();
   }
 
   /** The concierge's job when `caller` is its connection (after its report). */

@@ -16,11 +16,11 @@ import {
 import type { HostJobInfo } from "../host/api.js";
 import type { DaemonState } from "../jobs/daemon-state.js";
 import { jobFromRecord } from "../jobs/job.js";
-import { newRecord, nextOrder } from "../jobs/new-record.js";
+import { newRecord } from "../jobs/new-record.js";
 import { restartOf } from "../jobs/restart.js";
 import { describeStrays, sortStrays } from "../jobs/strays.js";
 import type { Supervisor } from "../jobs/supervisor.js";
-import { freeName, jobNames } from "./free-name.js";
+import { freeName } from "./free-name.js";
 
 /** The profile an adopted job's row names: it was made by no profile of roost.json. */
 export const ADOPTED_PROFILE = "adopted";
@@ -39,7 +39,7 @@ function nameFor(state: DaemonState, asked: string | null | undefined, command: 
     return name;
   }
   const program = command[0] === undefined ? "" : foldName(basename(command[0]));
-  return freeName(jobNames(state.jobs.values()), program || ADOPTED_PROFILE);
+  return freeName(state.jobs, program || ADOPTED_PROFILE);
 }
 
 /** Running in the host, it is taken up; ended there, it is as its exit says; a folder alone, reaped. */
@@ -92,7 +92,7 @@ export async function adoptStray(
       dir,
       lifecycle: lifecycleOf(info),
       exitCode: info?.exitCode ?? null,
-      order: nextOrder(state.jobs.values()),
+      order: state.jobs.nextOrder(),
     },
     state.now(),
   );

@@ -16,7 +16,7 @@ import type { BudgetGate } from "../budgets/budget-gate.js";
 import { startConversation } from "../conversations/conversation-start.js";
 import type { DaemonState } from "../jobs/daemon-state.js";
 import { type Job, jobFromRecord } from "../jobs/job.js";
-import { newRecord, nextOrder } from "../jobs/new-record.js";
+import { newRecord } from "../jobs/new-record.js";
 import { profileArgv } from "../jobs/profile-argv.js";
 import { restartOf } from "../jobs/restart.js";
 import type { Supervisor } from "../jobs/supervisor.js";
@@ -25,7 +25,7 @@ import { typeTaskAtPrompt } from "../terminal/terminal-replies.js";
 import type { TerminalRows } from "../terminal/terminal-rows.js";
 import type { PreparedWorktree, Worktrees } from "../worktrees/worktrees.js";
 import { type AdoptArgs, adoptStray } from "./adoption.js";
-import { freeName, jobNames } from "./free-name.js";
+import { freeName } from "./free-name.js";
 
 function newJobId(state: DaemonState): string {
   for (;;) {
@@ -122,14 +122,12 @@ export class Dispatcher {
     if (!state.host) await state.waitForHost();
     state.requireHost();
     // From here to the job's being known there is no await: names and ids are taken as they stand.
-    let name =
-      (requestedName !== undefined && foldName(requestedName)) ||
-      freeName(jobNames(state.jobs.values()), profileName);
+    let name = (requestedName !== undefined && foldName(requestedName)) || freeName(state.jobs, profileName);
     // Without a worktree there is no await here either (a spawn's caps hold to the job's being known).
     const mode = this.worktrees.modeFor(args, profile);
     const prepared = mode === false ? null : await this.worktrees.prepare(mode, args, profile, cwd, name);
     // A name taken while the worktree was made is made free again.
-    if (prepared && requestedName === undefined) name = freeName(jobNames(state.jobs.values()), profileName);
+    if (prepared && requestedName === undefined) name = freeName(state.jobs, profileName);
 
     const id = newJobId(state);
     const dir = join(state.paths.jobsDir, id);
@@ -152,7 +150,7 @@ export class Dispatcher {
         },
         dir,
         lifecycle: "starting",
-        order: nextOrder(state.jobs.values()),
+        order: state.jobs.nextOrder(),
         // `task: "type"` makes the task reply 1.
         nextSeq: typed !== null ? 2 : 1,
         ...(prepared ? { worktree: prepared.worktree } : {}),

@@ -5,6 +5,7 @@ import type { ProcessHost } from "../host/api.js";
 import type { Store } from "../store/store.js";
 import { type Job, jobRecord } from "./job.js";
 import { toRow } from "./job-row.js";
+import { JobTable } from "./job-table.js";
 import { tokenMatches } from "./job-token.js";
 import { RequestsInFlight } from "./requests-in-flight.js";
 
@@ -21,7 +22,7 @@ export interface JobWatcher {
 
 /** Everything the ops work on: the jobs, the store, the process host and who listens. */
 export class DaemonState {
-  readonly jobs = new Map<string, Job>();
+  readonly jobs = new JobTable();
   readonly callers = new Set<Caller>();
   readonly jobWatchers: JobWatcher[] = [];
   /** Requests with a request id still under way: a concurrent resend waits for the first's answer. */
@@ -100,6 +101,7 @@ export class DaemonState {
 
   /** Tells subscribers the row changed (what changed lives in memory only, like `connected`). */
   changed(job: Job): void {
+    this.jobs.noteChange(job);
     this.tellWatchers((watcher) => watcher.changed(job), `job ${job.id}'s change`);
     this.dirty.add(job.id);
     if (this.flushTimer === null) this.flushTimer = setTimeout(() => this.flush(), ROW_EVENT_DEBOUNCE_MS);

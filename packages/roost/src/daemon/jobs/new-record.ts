@@ -27,10 +27,3 @@ export function newRecord(fields: NewRecordFields, now: string): JobRecord {
     ...fields,
   };
 }
-
-/** The place after every job's, for a new row (rows are ordered by it). */
-export function nextOrder(jobs: Iterable<{ order: number }>): number {
-  let order = 0;
-  for (const job of jobs) order = Math.max(order, job.order + 1);
-  return order;
-}
