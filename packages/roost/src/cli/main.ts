@@ -1,4 +1,5 @@
 import { type Command, runCommand } from "./command.js";
+import { isVersionFlag, roostVersion } from "./version.js";
 
 /**
  * Every command, by name, in the overview's order. Each module is loaded only when its command
@@ -45,6 +46,7 @@ async function overview(): Promise<string> {
     "",
     "Every command but daemon, doctor and restore starts the daemon in the background when none runs.",
     "ROOST_HOME (default ~/.pi/agent) holds roost.json and the state folder roost/.",
+    "roost --version (or -V) prints roost's version.",
   ].join("\n");
 }
 
@@ -53,6 +55,10 @@ async function main(argv: string[]): Promise<number> {
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     process.stdout.write(`${await overview()}\n`);
     return name === undefined ? 1 : 0;
+  }
+  if (isVersionFlag(name)) {
+    process.stdout.write(`${roostVersion()}\n`);
+    return 0;
   }
   const load = COMMANDS.find(([known]) => known === name)?.[1];
   if (!load) {

@@ -8,7 +8,8 @@ import { fileURLToPath } from "node:url";
  */
 export function roostCommand(): string[] {
   const compiled = fileURLToPath(new URL("../cli/main.js", import.meta.url));
-  if (import.meta.url.endsWith(".js") && existsSync(compiled)) return [compiled];
+  // Built: a module (.js) or the row commands' bundle (.cjs), both one folder under dist/.
+  if (!import.meta.url.endsWith(".ts") && existsSync(compiled)) return [compiled];
   // tsx resolved from here, so that the process starts whatever the caller's working folder.
   return ["--import", import.meta.resolve("tsx"), fileURLToPath(new URL("../cli/main.ts", import.meta.url))];
 }

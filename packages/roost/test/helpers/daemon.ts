@@ -11,7 +11,7 @@ import { CLI } from "./built-cli.js";
 import { killAll, processesMentioning } from "./leftovers.js";
 import { waitFor } from "./wait-for.js";
 
-/** The `roost` command as built (`dist/cli/main.js`). */
+/** The `roost` command as installed (`bin/roost.js`), on the build. */
 export { CLI };
 
 /** Any message from the daemon (a response or an event), as parsed JSON. */
