@@ -127,12 +127,6 @@ export async function buildServer(options: ServerOptions = {}): Promise<WarrenSe
   });
   app.server.on("connect", answerConnect);
   const endUnusedConnections = trackUnusedConnections(app.server);
-  // A refused WebSocket upgrade (404, 409, 400...) is answered on a socket no HTTP parser reads
-  // any more: close it once answered, or it stays open and holds the server's close.
-  app.addHook("onResponse", (request, reply, done) => {
-    if (request.headers.upgrade !== undefined && reply.statusCode !== 101) request.raw.socket?.destroySoon();
-    done();
-  });
   let allowed: AllowedHosts | undefined;
   installRequestChecks(
     app,
@@ -162,14 +156,24 @@ export async function buildServer(options: ServerOptions = {}): Promise<WarrenSe
   app.addHook("preClose", async () => endUnusedConnections());
   // After the runs ended and were written.
   if (store) app.addHook("onClose", async () => store.close());
-  await app.register(websocket);
-  app.websocketServer.on("headers", (headers: string[]) => {
-    headers.push(`${PROTOCOL_HEADER}: ${PROTOCOL_VERSION}`);
+  // The WebSocket plugin wraps every route's handler and hooks every request and response: in a
+  // context of its own with the spectator route, the other routes do not pay for it on each request.
+  await app.register(async (spectating) => {
+    await spectating.register(websocket);
+    spectating.websocketServer.on("headers", (headers: string[]) => {
+      headers.push(`${PROTOCOL_HEADER}: ${PROTOCOL_VERSION}`);
+    });
+    spectateRoutes(
+      spectating,
+      registry,
+      options.spectatorMaxBufferedBytes ?? DEFAULT_SPECTATOR_MAX_BUFFERED_BYTES,
+    );
+    // Where the server's users find the spectators' sockets.
+    app.decorate("websocketServer", spectating.websocketServer);
   });
   runRoutes(app, registry, catalog, { access, quota });
   agentRoutes(app, registry, access);
   commandRoutes(app, registry);
-  spectateRoutes(app, registry, options.spectatorMaxBufferedBytes ?? DEFAULT_SPECTATOR_MAX_BUFFERED_BYTES);
   viewerRoutes(app, registry);
   const document = openApiDocument();
   app.get(routeUrl(operations.getOpenApi), async () => document);
