@@ -9,11 +9,10 @@ import { stressScenario } from "./stress-scenario.js";
  * every agent on its runner, pace null. Reports wakes and simulation events per second of wall
  * time and per second of this process's CPU time (the fairer figure on a shared machine), and a
  * floor measured beside each: the CPU time of only serializing and hashing the same run's events,
- * the least any engine logging them must spend. Goal at 1,000 agents: at least 240,000 events per
- * CPU second (300,000 wanted).
+ * the least any engine logging them must spend. Goal at 1,000 agents: at least 300,000 events per
+ * CPU second; a miss exits non-zero (see judgeGoals).
  */
-const MUST_AT_1000 = 240_000;
-const WANTED_AT_1000 = 300_000;
+const GOAL_AT_1000 = 300_000;
 const SIZES = [10, 100, 1000];
 const SIM_MS: Record<number, number> = { 10: 7_200_000, 100: 1_200_000, 1000: 300_000 };
 
@@ -125,8 +124,5 @@ for (const size of SIZES) {
 const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
 for (const row of rows) console.log(row.map((cell, i) => cell.padStart(widths[i]!)).join("  "));
 judgeGoals([
-  { name: "events per CPU second at 1,000 agents", value: at1000, goal: MUST_AT_1000, bound: "at least" },
+  { name: "events per CPU second at 1,000 agents", value: at1000, goal: GOAL_AT_1000, bound: "at least" },
 ]);
-console.log(
-  `  wanted at 1,000 agents: ${WANTED_AT_1000.toLocaleString("en-US")} (${at1000 >= WANTED_AT_1000 ? "reached" : "not yet"})`,
-);

@@ -107,6 +107,12 @@ function takeableHere(world: World, agent: AgentState): Item[] {
     .filter((item) => mayCarry(item, agent));
 }
 
+/** Whether anything here is the agent's to carry (takeableHere's question, with no list made). */
+function anyTakeableHere(world: World, agent: AgentState): boolean {
+  for (const id of world.itemIdsAt(agent.cell)) if (mayCarry(world.items.get(id)!, agent)) return true;
+  return false;
+}
+
 function mayCarry(item: Item, agent: AgentState): boolean {
   const who = carriableBy(item);
   return !who || who.includes(agent.role) || who.includes(agent.id);
@@ -122,7 +128,7 @@ export const take: ToolDefinition = {
   },
   unavailable(ctx, agent) {
     if (agent.inventory.length >= ctx.world.budgets.max_inventory) return "your hands are full";
-    return takeableHere(ctx.world, agent).length === 0 ? "nothing you can carry lies here" : "";
+    return anyTakeableHere(ctx.world, agent) ? "" : "nothing you can carry lies here";
   },
   offer(ctx, agent) {
     const items = takeableHere(ctx.world, agent).map((i) => i.id);

@@ -1,5 +1,6 @@
 import { createHash, type Hash } from "node:crypto";
 import { USAGE_CHARS } from "./command-usage.js";
+import { eventDataJson } from "./event-json.js";
 import type { RunEvent } from "./events.js";
 import type { Receipt, Usage } from "./types.js";
 
@@ -50,7 +51,7 @@ export class EventLog {
     let line: string | undefined;
     if (sim) {
       // Hashing in chunks: one update per line costs more than the hashing itself.
-      line = `${simTimeMs} ${kind} ${JSON.stringify(data)}\n`;
+      line = `${simTimeMs} ${kind} ${eventDataJson(kind, data)}\n`;
       this.pending += line;
       if (this.pending.length > 65_536) this.flush();
     }

@@ -21,14 +21,17 @@ export class EventQueue<T> {
   push(time: number, payload: T, phase = 0): void {
     const entry = { time, phase, order: this.counter++, payload };
     const heap = this.heap;
+    // Parents move down into the hole until the entry's place is found: no swaps, no garbage.
+    let i = heap.length;
     heap.push(entry);
-    let i = heap.length - 1;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!before(heap[i]!, heap[parent]!)) break;
-      [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+      const above = heap[parent]!;
+      if (!before(entry, above)) break;
+      heap[i] = above;
       i = parent;
     }
+    heap[i] = entry;
   }
 
   peek(): Scheduled<T> | undefined {
@@ -39,19 +42,21 @@ export class EventQueue<T> {
     const heap = this.heap;
     const top = heap[0];
     const last = heap.pop();
-    if (heap.length > 0 && last) {
-      heap[0] = last;
+    const n = heap.length;
+    if (n > 0 && last) {
+      // The last entry sinks from the root, the lesser child moving up into the hole.
       let i = 0;
       for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < heap.length && before(heap[l]!, heap[m]!)) m = l;
-        if (r < heap.length && before(heap[r]!, heap[m]!)) m = r;
-        if (m === i) break;
-        [heap[i], heap[m]] = [heap[m]!, heap[i]!];
-        i = m;
+        let child = 2 * i + 1;
+        if (child >= n) break;
+        const right = child + 1;
+        if (right < n && before(heap[right]!, heap[child]!)) child = right;
+        const below = heap[child]!;
+        if (!before(below, last)) break;
+        heap[i] = below;
+        i = child;
       }
+      heap[i] = last;
     }
     return top;
   }

@@ -20,6 +20,11 @@ export function parseCell(name: string): Cell | undefined {
   return { space: m[1]!, x: Number(m[2]), y: Number(m[3]) };
 }
 
+const EAST = 1;
+const WEST = 2;
+const SOUTH = 4;
+const NORTH = 8;
+
 /** How many distance fields a space keeps before it starts over. */
 const MAX_CACHED_FIELDS = 1024;
 
@@ -27,6 +32,10 @@ export class Space {
   readonly blocked: Uint8Array;
   /** Steps from every cell to a destination cell, by destination; dropped when the map changes. */
   private fields = new Map<number, Int32Array>();
+  /** Each cell's open neighbours (EAST | WEST | SOUTH | NORTH), made on first need; dropped when the map changes. */
+  private exits: Uint8Array | undefined;
+  /** The breadth-first search's queue, kept between searches rather than made for each. */
+  private queue: Int32Array | undefined;
 
   constructor(
     readonly id: string,
@@ -47,6 +56,7 @@ export class Space {
   setBlocked(x: number, y: number, blocked: boolean): void {
     this.blocked[y * this.width + x] = blocked ? 1 : 0;
     this.fields.clear();
+    this.exits = undefined;
   }
 
   /**
@@ -69,40 +79,53 @@ export class Space {
   private fieldTo(goal: number): Int32Array {
     const w = this.width;
     const size = w * this.height;
-    const blocked = this.blocked;
     const field = new Int32Array(size).fill(-1);
-    if (blocked[goal] === 1) return field;
-    const queue = new Int32Array(size);
+    if (this.blocked[goal] === 1) return field;
+    const exits = (this.exits ??= this.exitsOf());
+    const queue = (this.queue ??= new Int32Array(size));
     let head = 0;
     let tail = 0;
     field[goal] = 0;
     queue[tail++] = goal;
-    // The four neighbours inline: a field is made once per destination, before the loop is hot.
+    // Bounds and walls are in each cell's exits, so a step costs one look-up and the visited check.
     while (head < tail) {
       const at = queue[head++]!;
       const d = field[at]! + 1;
-      const x = at % w;
-      let next = at + 1;
-      if (x + 1 < w && field[next] === -1 && blocked[next] === 0) {
-        field[next] = d;
-        queue[tail++] = next;
+      const open = exits[at]!;
+      if ((open & EAST) !== 0 && field[at + 1] === -1) {
+        field[at + 1] = d;
+        queue[tail++] = at + 1;
       }
-      next = at - 1;
-      if (x > 0 && field[next] === -1 && blocked[next] === 0) {
-        field[next] = d;
-        queue[tail++] = next;
+      if ((open & WEST) !== 0 && field[at - 1] === -1) {
+        field[at - 1] = d;
+        queue[tail++] = at - 1;
       }
-      next = at + w;
-      if (next < size && field[next] === -1 && blocked[next] === 0) {
-        field[next] = d;
-        queue[tail++] = next;
+      if ((open & SOUTH) !== 0 && field[at + w] === -1) {
+        field[at + w] = d;
+        queue[tail++] = at + w;
       }
-      next = at - w;
-      if (next >= 0 && field[next] === -1 && blocked[next] === 0) {
-        field[next] = d;
-        queue[tail++] = next;
+      if ((open & NORTH) !== 0 && field[at - w] === -1) {
+        field[at - w] = d;
+        queue[tail++] = at - w;
       }
     }
     return field;
+  }
+
+  private exitsOf(): Uint8Array {
+    const w = this.width;
+    const size = w * this.height;
+    const blocked = this.blocked;
+    const exits = new Uint8Array(size);
+    for (let at = 0; at < size; at++) {
+      const x = at % w;
+      let open = 0;
+      if (x + 1 < w && blocked[at + 1] === 0) open |= EAST;
+      if (x > 0 && blocked[at - 1] === 0) open |= WEST;
+      if (at + w < size && blocked[at + w] === 0) open |= SOUTH;
+      if (at >= w && blocked[at - w] === 0) open |= NORTH;
+      exits[at] = open;
+    }
+    return exits;
   }
 }

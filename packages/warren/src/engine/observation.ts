@@ -28,12 +28,16 @@ export function buildObservation(
 ): Observation {
   const world = ctx.world;
   const budget = { left: world.budgets.max_sight };
-  const place = world.placeAt(agent.cell);
-  const hereAgents: SeenAgent[] = [];
-  const hereItems: SeenItem[] = [];
-  seeAgents(world, world.agentIdsAt(agent.cell), agent.id, budget, hereAgents);
-  seeItems(world, world.itemIdsAt(agent.cell), budget, hereItems);
-  const cell = cellName(agent.cell);
+  const key = world.keyOf(agent.cell);
+  const place = world.placeAtKey(key);
+  // The agent's own view is the one its cell lists: it is told apart by identity, not by comparing ids.
+  const self = world.agentView(agent.id);
+  // Arrays of just their length (pushing makes room for 16): observations live until the agent's
+  // next wake, and what they hold is what the garbage collector copies.
+  const hereAgents = othersHere(world.agentViewsAtKey(key), self, budget);
+  const hereItems = itemsHere(world.itemViewsAtKey(key), budget);
+  // The agent's own view carries its cell's name, made once until it moves.
+  const cell = self.cell;
   const placeView: PlaceView = {
     id: place?.id ?? null,
     name: place?.name ?? "open ground",
@@ -43,25 +47,22 @@ export function buildObservation(
     agents: hereAgents,
     features: place && scenario.placeFeatures ? scenario.placeFeatures(world, place, agent) : {},
   };
-  const nearby = lookAround(world, agent, sightOf(scenario, agent.role), budget);
-  const readiness: ToolReadiness[] = [];
-  // A busy lane's sentence is the same for each of its tools: written once per observation.
-  const busySentences = agent.lanes.size > 0 ? new Map<string, string>() : undefined;
-  for (const tool of tools) {
+  const nearby = lookAround(world, agent, self, sightOf(scenario, agent.role), budget);
+  const readiness = new Array<ToolReadiness>(tools.length);
+  for (let i = 0; i < tools.length; i++) {
+    const tool = tools[i]!;
     const lane = tool.spec.lane;
-    const busy = agent.lanes.get(lane);
+    const busy = agent.lanes.size > 0 ? agent.lanes.get(lane) : undefined;
     let whyNot: string;
     if (busy) {
-      whyNot = busySentences!.get(lane) ?? "";
-      if (whyNot === "") {
-        whyNot = `your ${lane} lane is busy with ${busy.action} until t=${busy.until_ms / 1000}s`;
-        busySentences!.set(lane, whyNot);
-      }
+      // A busy lane's sentence is the same for each of its tools and every wake until it frees.
+      whyNot =
+        busy.whyNot ??= `your ${lane} lane is busy with ${busy.action} until t=${busy.until_ms / 1000}s`;
     } else {
       // With every affordance offered, readiness tells only of busy lanes: the world is for the agent to read.
       whyNot = mode === "all" ? "" : tool.unavailable(ctx, agent);
     }
-    readiness.push(whyNot === "" ? readyEntry(tool) : entry(tool, whyNot));
+    readiness[i] = whyNot === "" ? readyEntry(tool) : entry(tool, whyNot);
   }
   const observation: Observation = {
     agent: agent.id,
@@ -74,7 +75,7 @@ export function buildObservation(
       role: agent.role,
       cell,
       place: place?.id ?? null,
-      inventory: agent.inventory.map((id) => itemView(world, id)),
+      inventory: agent.inventory.map((id) => world.itemView(id)),
       budgets_left: {
         messages: world.budgets.max_messages - agent.messagesSent,
         inventory: world.budgets.max_inventory - agent.inventory.length,
@@ -154,46 +155,62 @@ function entry(tool: ToolDefinition, whyNot: string): ToolReadiness {
 
 /** The agent's busy lanes as it sees them (field for field, without the wake token). */
 function busyLanes(agent: AgentState): Observation["busy"] {
-  const out: Observation["busy"] = [];
+  const out: Observation["busy"] = new Array(agent.lanes.size);
+  let i = 0;
   for (const l of agent.lanes.values()) {
-    out.push({ lane: l.lane, action: l.action, args: l.args, since_ms: l.since_ms, until_ms: l.until_ms });
+    out[i++] = l.seen ??= {
+      lane: l.lane,
+      action: l.action,
+      args: l.args,
+      since_ms: l.since_ms,
+      until_ms: l.until_ms,
+    };
   }
   return out;
 }
 
-function itemView(world: World, id: string): SeenItem {
-  const item = world.items.get(id)!;
-  const where = item.location;
-  const cell =
-    where.at === "cell"
-      ? cellName(where.cell)
-      : where.at === "agent"
-        ? cellName(world.agents.get(where.agent)!.cell)
-        : "";
-  return { id: item.id, name: item.name, kind: item.kind, cell };
+/** The agents of `views` but the agent itself, as many as the sight budget allows. */
+function othersHere(views: readonly SeenAgent[], self: SeenAgent, budget: { left: number }): SeenAgent[] {
+  let others = 0;
+  for (let i = 0; i < views.length; i++) if (views[i] !== self) others++;
+  const out = new Array<SeenAgent>(Math.max(0, Math.min(others, budget.left)));
+  for (let i = 0, n = 0; n < out.length; i++) {
+    const view = views[i]!;
+    if (view !== self) out[n++] = view;
+  }
+  budget.left -= out.length;
+  return out;
 }
 
-/** Adds the agents among `ids` to `out` while the sight budget lasts. */
+/** The items of `views`, as many as the sight budget allows. */
+function itemsHere(views: readonly SeenItem[], budget: { left: number }): SeenItem[] {
+  const out = views.slice(0, Math.max(0, budget.left));
+  budget.left -= out.length;
+  return out;
+}
+
+/** Adds the agents of `views` but the agent's own (`self`) to `out` while the sight budget lasts. */
 function seeAgents(
-  world: World,
-  ids: ReadonlySet<string>,
-  self: string,
+  views: readonly SeenAgent[],
+  self: SeenAgent,
   budget: { left: number },
   out: SeenAgent[],
 ): void {
-  for (const id of ids) {
-    if (id === self) continue;
+  // Indexed rather than for-of: this runs for every cell in sight of every wake.
+  for (let i = 0; i < views.length; i++) {
+    const view = views[i]!;
+    if (view === self) continue;
     if (budget.left <= 0) break;
     budget.left--;
-    out.push(world.agentView(id));
+    out.push(view);
   }
 }
 
-function seeItems(world: World, ids: ReadonlySet<string>, budget: { left: number }, out: SeenItem[]): void {
-  for (const id of ids) {
+function seeItems(views: readonly SeenItem[], budget: { left: number }, out: SeenItem[]): void {
+  for (let i = 0; i < views.length; i++) {
     if (budget.left <= 0) break;
     budget.left--;
-    out.push(itemView(world, id));
+    out.push(views[i]!);
   }
 }
 
@@ -201,6 +218,7 @@ function seeItems(world: World, ids: ReadonlySet<string>, budget: { left: number
 function lookAround(
   world: World,
   agent: AgentState,
+  self: SeenAgent,
   radius: number,
   budget: { left: number },
 ): Observation["nearby"] {
@@ -218,8 +236,8 @@ function lookAround(
         const key = origin + y * space.width + x;
         const place = world.placeAtKey(key);
         if (place) nearby.places.push({ id: place.id, name: place.name, cell: cellName(place.cell) });
-        seeAgents(world, world.agentIdsAtKey(key), agent.id, budget, nearby.agents);
-        seeItems(world, world.itemIdsAtKey(key), budget, nearby.items);
+        seeAgents(world.agentViewsAtKey(key), self, budget, nearby.agents);
+        seeItems(world.itemViewsAtKey(key), budget, nearby.items);
       }
     }
   }

@@ -80,6 +80,8 @@ const REASON_RANK: Record<WakeReason, number> = {
   idle: 7,
 };
 
+const NO_WAKES: readonly PendingWake[] = [];
+
 /** How long a noop leaves an agent alone when nothing else wakes it. */
 export const IDLE_WAKE_MS = 60_000;
 
@@ -104,6 +106,8 @@ export class Simulation {
   private readonly agenda = new EventQueue<AgendaItem>();
   private readonly wakeRequests = new Map<string, WakeReason>();
   private batch = new Map<string, PendingWake>();
+  /** The batch's wakes in the order they were formed (their agent ids sorted). */
+  private formed: readonly PendingWake[] = NO_WAKES;
   private readonly ctx: ToolContext;
   private events = 0;
   private waiting = 0;
@@ -253,14 +257,12 @@ export class Simulation {
   /** Applies every decision of a fully answered batch, in the seeded order. */
   resolve(): Resolution[] {
     if (this.waiting > 0) throw new Error(`resolve() with unanswered wakes: ${this.unanswered().join(", ")}`);
-    const order = this.rng.shuffled([...this.batch.keys()]);
-    const wakes = this.batch;
+    // Shuffling the wakes permutes them as shuffling their ids would: the order depends only on the count.
+    const order = this.rng.shuffled(this.formed);
     this.batch = new Map();
+    this.formed = NO_WAKES;
     const results: Resolution[] = [];
-    for (const agentId of order) {
-      const wake = wakes.get(agentId)!;
-      results.push(this.apply(wake));
-    }
+    for (const wake of order) results.push(this.apply(wake));
     this.checkEnd();
     return results;
   }
@@ -312,6 +314,7 @@ export class Simulation {
     }
     this.wakeRequests.clear();
     this.waiting = formed.length;
+    this.formed = formed;
     return formed;
   }
 
@@ -383,12 +386,14 @@ export class Simulation {
       return this.accepted(agent, wake);
     }
     const tool = this.toolsByAgent.get(agent.id)!.get(decision.action);
-    const refuse = (why: string, hint?: string): Resolution =>
-      this.refuse(agent, wake, decision.action, why, hint);
-    if (!tool) return refuse(`You have no tool called ${decision.action}.`);
+    if (!tool)
+      return this.refuse(agent, wake, decision.action, `You have no tool called ${decision.action}.`);
     const busy = agent.lanes.get(tool.spec.lane);
     if (busy) {
-      return refuse(
+      return this.refuse(
+        agent,
+        wake,
+        decision.action,
         `Your ${tool.spec.lane} lane is busy with ${busy.action} until t=${busy.until_ms / 1000}s.`,
         "You will wake when it is done, or act on another lane meanwhile.",
       );
@@ -396,7 +401,7 @@ export class Simulation {
     this.actor = agent.id;
     const begun = tool.begin(this.ctx, agent, decision.args);
     this.actor = null;
-    if ("refused" in begun) return refuse(begun.refused, begun.hint);
+    if ("refused" in begun) return this.refuse(agent, wake, decision.action, begun.refused, begun.hint);
     const resolution = this.accepted(agent, wake);
     // Every action takes at least a millisecond, so no sequence of actions holds sim time still.
     const durationMs = Math.max(1, begun.durationMs);
@@ -415,6 +420,9 @@ export class Simulation {
         since_ms: this.now,
         until_ms: this.now + durationMs,
         token: wake.seq,
+        // Present from the start, so every lane has one shape however observations fill them in.
+        seen: undefined,
+        whyNot: undefined,
       });
       this.agenda.push(this.now + durationMs, {
         type: "finish",

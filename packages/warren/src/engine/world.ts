@@ -7,6 +7,7 @@ import type {
   OwnOutcome,
   ReceivedMessage,
   SeenAgent,
+  SeenItem,
 } from "./types.js";
 
 export interface Place {
@@ -34,7 +35,7 @@ export interface AgentState {
   cell: Cell;
   inventory: string[];
   messagesSent: number;
-  lanes: Map<string, BusyLane & { token: number }>;
+  lanes: Map<string, LaneState>;
   inbox: ReceivedMessage[];
   outcomes: OwnOutcome[];
   /** Bumped on every wake; timers carrying an older token are stale. */
@@ -43,6 +44,15 @@ export interface AgentState {
   seq: number;
   /** Refusals in a row: each one makes the agent wait longer before it wakes again. */
   refusalStreak: number;
+}
+
+/** A lane an action holds. */
+export interface LaneState extends BusyLane {
+  token: number;
+  /** The lane as the agent's observations show it, made on first need (shared between them: read-only). */
+  seen?: BusyLane;
+  /** Why the lane's tools are not ready, written on first need. */
+  whyNot?: string;
 }
 
 export interface ObjectiveState {
@@ -54,6 +64,20 @@ export interface ObjectiveState {
   status: ObjectiveStatus;
 }
 
+/** What lies on one cell; made when something first comes to it. */
+interface CellContents {
+  place: Place | undefined;
+  agents: Set<string>;
+  items: Set<string>;
+  /**
+   * The agents and items as seen, in the order they came: kept up to date as they come and go,
+   * so an observation copies them rather than looking each one up. The views are shared between
+   * observations (read-only); the arrays are not handed out.
+   */
+  agentViews: SeenAgent[];
+  itemViews: SeenItem[];
+}
+
 /** The mutable state of one run's world. Iteration orders are the insertion orders of setup. */
 export class World {
   readonly spaces = new Map<string, Space>();
@@ -63,11 +87,13 @@ export class World {
   readonly objectives = new Map<string, ObjectiveState>();
   /** Scenario state beyond the map: whether the bridge stands, the gate's code. */
   readonly flags = new Map<string, string | number | boolean>();
-  // Indexes by a number per cell (the space's offset plus y * width + x): cheaper than names.
-  private readonly placesByCell = new Map<number, Place>();
-  private readonly agentsByCell = new Map<number, Set<string>>();
-  private readonly itemsByCell = new Map<number, Set<string>>();
-  private readonly spaceOffsets = new Map<string, number>();
+  /**
+   * What lies on each cell, by a number per cell (the space's offset plus y * width + x), one slot
+   * for every cell of every space: an array read is cheaper than a name's or a map's lookup.
+   */
+  private readonly cells: (CellContents | undefined)[] = [];
+  /** Each space's first cell number and width, for a cell's number in one lookup. */
+  private readonly spaceKeys = new Map<string, { offset: number; width: number }>();
   private nextOffset = 0;
   private objectiveCache: ObjectiveView[] | undefined;
   /** How each agent is seen by others, until it moves: shared between observations (read-only). */
@@ -78,8 +104,10 @@ export class World {
   addSpace(id: string, width: number, height: number): Space {
     const space = new Space(id, width, height);
     this.spaces.set(id, space);
-    this.spaceOffsets.set(id, this.nextOffset);
+    this.spaceKeys.set(id, { offset: this.nextOffset, width });
     this.nextOffset += width * height;
+    // Filled, not left with holes, so the array stays dense.
+    for (let i = 0; i < width * height; i++) this.cells.push(undefined);
     return space;
   }
 
@@ -90,7 +118,7 @@ export class World {
 
   addPlace(place: Place): void {
     this.places.set(place.id, place);
-    this.placesByCell.set(this.key(place.cell), place);
+    this.contentsAt(this.keyOf(place.cell)).place = place;
   }
 
   addItem(item: Omit<Item, "location">, location: ItemLocation): Item {
@@ -116,7 +144,7 @@ export class World {
       refusalStreak: 0,
     };
     this.agents.set(id, agent);
-    indexAdd(this.agentsByCell, this.key(cell), id);
+    this.addAgentAt(this.keyOf(cell), id);
     return agent;
   }
 
@@ -125,10 +153,33 @@ export class World {
   }
 
   moveAgent(agent: AgentState, cell: Cell): void {
-    indexRemove(this.agentsByCell, this.key(agent.cell), agent.id);
+    const from = this.contentsAt(this.keyOf(agent.cell));
+    if (from.agents.delete(agent.id)) dropView(from.agentViews, agent.id);
     agent.cell = cell;
     this.agentViews.delete(agent.id);
-    indexAdd(this.agentsByCell, this.key(cell), agent.id);
+    this.addAgentAt(this.keyOf(cell), agent.id);
+  }
+
+  private addAgentAt(key: number, id: string): void {
+    const to = this.contentsAt(key);
+    if (to.agents.has(id)) return;
+    to.agents.add(id);
+    to.agentViews.push(this.agentView(id));
+  }
+
+  private contentsAt(key: number): CellContents {
+    let contents = this.cells[key];
+    if (!contents) {
+      contents = {
+        place: undefined,
+        agents: new Set(),
+        items: new Set(),
+        agentViews: [],
+        itemViews: [],
+      };
+      this.cells[key] = contents;
+    }
+    return contents;
   }
 
   /** An agent as others see it: the same object for every observation until the agent moves. */
@@ -142,26 +193,43 @@ export class World {
     return view;
   }
 
+  /** An item as an agent sees it: where it lies, or where its holder stands. */
+  itemView(id: string): SeenItem {
+    const item = this.items.get(id)!;
+    const where = item.location;
+    const cell =
+      where.at === "cell"
+        ? cellName(where.cell)
+        : where.at === "agent"
+          ? cellName(this.agents.get(where.agent)!.cell)
+          : "";
+    return { id: item.id, name: item.name, kind: item.kind, cell };
+  }
+
   moveItem(item: Item, location: ItemLocation): void {
     const old = item.location;
-    if (old.at === "cell") indexRemove(this.itemsByCell, this.key(old.cell), item.id);
+    if (old.at === "cell") {
+      const from = this.contentsAt(this.keyOf(old.cell));
+      if (from.items.delete(item.id)) dropView(from.itemViews, item.id);
+    }
     if (old.at === "agent") {
       const holder = this.agents.get(old.agent);
       if (holder) holder.inventory = holder.inventory.filter((id) => id !== item.id);
     }
     item.location = location;
-    if (location.at === "cell") indexAdd(this.itemsByCell, this.key(location.cell), item.id);
+    if (location.at === "cell") {
+      const to = this.contentsAt(this.keyOf(location.cell));
+      if (!to.items.has(item.id)) {
+        to.items.add(item.id);
+        to.itemViews.push(this.itemView(item.id));
+      }
+    }
     if (location.at === "agent") this.agents.get(location.agent)?.inventory.push(item.id);
-  }
-
-  /** The ids of agents on a cell, without copying (do not change it). */
-  agentIdsAt(cell: Cell): ReadonlySet<string> {
-    return this.agentsByCell.get(this.key(cell)) ?? NONE;
   }
 
   /** The ids of items on a cell, without copying (do not change it). */
   itemIdsAt(cell: Cell): ReadonlySet<string> {
-    return this.itemsByCell.get(this.key(cell)) ?? NONE;
+    return this.cells[this.keyOf(cell)]?.items ?? NONE;
   }
 
   /**
@@ -169,37 +237,41 @@ export class World {
    * offset plus y * width + x (for scanning the cells around one without building each cell).
    */
   cellKey(space: string, x: number, y: number): number {
-    return this.spaceOffsets.get(space)! + y * this.spaces.get(space)!.width + x;
+    const { offset, width } = this.spaceKeys.get(space)!;
+    return offset + y * width + x;
   }
 
-  agentIdsAtKey(key: number): ReadonlySet<string> {
-    return this.agentsByCell.get(key) ?? NONE;
+  /** The agents on a cell as others see them, in the order they came (do not change it, and copy what you keep). */
+  agentViewsAtKey(key: number): readonly SeenAgent[] {
+    return this.cells[key]?.agentViews ?? NO_VIEWS;
   }
 
-  itemIdsAtKey(key: number): ReadonlySet<string> {
-    return this.itemsByCell.get(key) ?? NONE;
+  /** The items on a cell as agents see them, in the order they came (do not change it, and copy what you keep). */
+  itemViewsAtKey(key: number): readonly SeenItem[] {
+    return this.cells[key]?.itemViews ?? NO_VIEWS;
   }
 
   placeAtKey(key: number): Place | undefined {
-    return this.placesByCell.get(key);
+    return this.cells[key]?.place;
   }
 
   agentsAt(cell: Cell): string[] {
     // Insertion order: fixed by the run's history, so as deterministic as sorting and cheaper.
-    return [...(this.agentsByCell.get(this.key(cell)) ?? [])];
+    return [...(this.cells[this.keyOf(cell)]?.agents ?? [])];
   }
 
   itemsAt(cell: Cell): string[] {
-    return [...(this.itemsByCell.get(this.key(cell)) ?? [])];
+    return [...(this.cells[this.keyOf(cell)]?.items ?? [])];
   }
 
   placeAt(cell: Cell): Place | undefined {
-    return this.placesByCell.get(this.key(cell));
+    return this.cells[this.keyOf(cell)]?.place;
   }
 
-  private key(cell: Cell): number {
-    const space = this.spaces.get(cell.space)!;
-    return this.spaceOffsets.get(cell.space)! + cell.y * space.width + cell.x;
+  /** The number of a cell in the by-cell lookups (see cellKey). */
+  keyOf(cell: Cell): number {
+    const { offset, width } = this.spaceKeys.get(cell.space)!;
+    return offset + cell.y * width + cell.x;
   }
 
   /**
@@ -228,20 +300,13 @@ export class World {
 }
 
 const NONE: ReadonlySet<string> = new Set();
+const NO_VIEWS: readonly never[] = [];
+
+function dropView(views: { id: string }[], id: string): void {
+  const at = views.findIndex((v) => v.id === id);
+  if (at >= 0) views.splice(at, 1);
+}
 
 export function sameCell(a: Cell, b: Cell): boolean {
   return a.space === b.space && a.x === b.x && a.y === b.y;
-}
-
-function indexAdd(index: Map<number, Set<string>>, key: number, id: string): void {
-  let set = index.get(key);
-  if (!set) index.set(key, (set = new Set()));
-  set.add(id);
-}
-
-function indexRemove(index: Map<number, Set<string>>, key: number, id: string): void {
-  const set = index.get(key);
-  if (!set) return;
-  set.delete(id);
-  if (set.size === 0) index.delete(key);
 }
