@@ -56,7 +56,7 @@ export class HostJob implements Paced {
   private readonly terminal: InstanceType<typeof Terminal>;
   private readonly serializer = new SerializeAddon();
   private readonly log: OutputLog;
-  screenToldAt = 0;
+  screenToldAt = Number.NEGATIVE_INFINITY;
   private title = "";
   /** When the last output the screen model has taken in came. */
   private lastOutputAt: number;

@@ -10,7 +10,10 @@ const SCREEN_TICK_MS = 20;
 /** A job's screen is told at most this often while it keeps changing. */
 export const SCREEN_PACE_MS = 80;
 
-/** A job as the pace sees it: when its screen was last told. */
+/**
+ * A job as the pace sees it: when its screen was last told, by performance.now() (a wall clock set
+ * back would hold its screens back as long).
+ */
 export interface Paced {
   screenToldAt: number;
 }
@@ -25,7 +28,7 @@ export class ScreenPace<J extends Paced> {
   /** The job's screen changed: it is told at the next tick its pace allows. */
   changed(job: J): void {
     this.waiting.add(job);
-    const now = Date.now();
+    const now = performance.now();
     const at = Math.max(now + SCREEN_TICK_MS, job.screenToldAt + SCREEN_PACE_MS);
     // A quiet job's change does not wait behind a tick set for jobs held back by their pace.
     if (this.timer && at < this.timerAt) {
@@ -42,12 +45,13 @@ export class ScreenPace<J extends Paced> {
 
   private tick(): void {
     this.timer = null;
-    const now = Date.now();
+    const now = performance.now();
     const due: J[] = [];
     let next = Number.POSITIVE_INFINITY;
     for (const job of this.waiting) {
       const at = job.screenToldAt + SCREEN_PACE_MS;
-      if (at > now) {
+      // A timer may fire a fraction of a ms before its time: such a job is due, not a tick later.
+      if (at > now + 1) {
         next = Math.min(next, at);
         continue;
       }
