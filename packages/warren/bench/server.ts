@@ -1,9 +1,10 @@
 /**
  * The server's speed, in two figures:
- *  1. A command's round trip (POST …/commands, accepted, the engine advancing to the next wake)
- *     beside a minimal fastify echo route, over the same kind of keep-alive connection in the same
- *     run. Goal: within 1.3× of the echo (p50). The engine's part of each command (its submit,
- *     timed where the server calls it) is printed apart, and the ratio of what is left.
+ *  1. A command's round trip (POST …/commands, accepted; the run steps to the next wake once the
+ *     receipt is out) beside a minimal fastify echo route, over the same kind of keep-alive
+ *     connection in the same run, from a client in a process of its own. Goal: within 1.3× of the
+ *     echo (p50). The engine's part of each command (its submit, timed where the server calls it)
+ *     is printed apart, and the ratio of what is left.
  *  2. 100 remote agents long-polling one run, every one woken at once each round: the time from
  *     the wake (when the envelope was issued) to the observation arriving at the agent, p50/p99,
  *     and the server's CPU time a round, over 40 rounds after 10 warm-up rounds. The agents run in
@@ -119,44 +120,24 @@ async function roundTrip(): Promise<void> {
   );
   const agentUrl = `${server.url}/v1/runs/${created.run_id}/agents/engineer-1`;
   const lease = answer<ClaimResponse>(await send(`${agentUrl}/claim`, "POST"), "claim").lease;
-  // The engine's part of each command (judging it and stepping the run to the agent's next wake),
-  // timed where the server calls it: the rest of the round trip beyond the echo is the server's.
+  // The engine's part of each command (judging it; the step to the agent's next wake follows the
+  // receipt), timed where the server calls it: the rest of the round trip beyond the echo is the
+  // server's.
   const run = server.registry.get(created.run_id).run;
   const submit = run.submit.bind(run);
-  let engineMs = 0;
-  run.submit = (agentId, body) => {
+  const engineMsList: number[] = [];
+  run.submit = (agentId, body, options) => {
     const t0 = performance.now();
-    const receipt = submit(agentId, body);
-    engineMs = performance.now() - t0;
+    const receipt = submit(agentId, body, options);
+    engineMsList.push(performance.now() - t0);
     return receipt;
   };
-  let after = -1;
-  const commandTimes: number[] = [];
-  const echoTimes: number[] = [];
-  const engineTimes: number[] = [];
-  let stopProfile = async () => {};
-  for (let i = 0; i < ROUND_TRIPS + 100; i++) {
-    if (i === 100) stopProfile = await startCpuProfile(profileDir, "round-trip");
-    const envelope = answer<Envelope>(
-      await send(`${agentUrl}/observations?lease=${lease}&after=${after}&wait=5`, "GET"),
-      "poll",
-    );
-    after = envelope.seq;
-    const command = { command_id: `c-${i}`, observation_id: envelope.observation_id, sleep_ms: 1000 };
-    // Alternate the two so both see the same machine at the same moment.
-    const e0 = performance.now();
-    await send(echoUrl, "POST", command);
-    const e1 = performance.now();
-    const receipt = await send(`${agentUrl}/commands?lease=${lease}`, "POST", command);
-    const c1 = performance.now();
-    if (answer<Receipt>(receipt, "command").status !== "accepted")
-      throw new Error(`not accepted: ${receipt.body}`);
-    if (i >= 100) {
-      echoTimes.push(e1 - e0);
-      commandTimes.push(c1 - e1);
-      engineTimes.push(engineMs);
-    }
-  }
+  // The client plays from a process of its own, as an agent does: a step the server takes after the
+  // receipt is out does not hold the receipt up in a process that is not the server's.
+  const stopProfile = await startCpuProfile(profileDir, "round-trip");
+  const { commandTimes, echoTimes } = await playRoundTrips(agentUrl, lease, echoUrl);
+  // One submit a command: the last ones are the timed commands'.
+  const engineTimes = engineMsList.slice(-commandTimes.length);
   await stopProfile();
   const echoP50 = percentile(echoTimes, 50);
   const ratio = percentile(commandTimes, 50) / echoP50;
@@ -178,6 +159,53 @@ async function roundTrip(): Promise<void> {
   });
   await echo.close();
   await server.close();
+}
+
+/**
+ * The round trips, from a process of its own: each command's and each echo's time after the
+ * warm-up, alternated so both see the same machine at the same moment.
+ */
+async function playRoundTrips(
+  agentUrl: string,
+  lease: string,
+  echoUrl: string,
+): Promise<{ commandTimes: number[]; echoTimes: number[] }> {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", fileURLToPath(import.meta.url), "--round-trips", agentUrl, lease, echoUrl],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  let out = "";
+  child.stdout!.on("data", (chunk) => (out += chunk));
+  const code = await new Promise((resolve) => child.once("exit", resolve));
+  if (code !== 0) throw new Error(`the round-trip client exited with ${code}`);
+  return JSON.parse(out) as { commandTimes: number[]; echoTimes: number[] };
+}
+
+async function roundTripClient(agentUrl: string, lease: string, echoUrl: string): Promise<void> {
+  let after = -1;
+  const commandTimes: number[] = [];
+  const echoTimes: number[] = [];
+  for (let i = 0; i < ROUND_TRIPS + 100; i++) {
+    const envelope = answer<Envelope>(
+      await send(`${agentUrl}/observations?lease=${lease}&after=${after}&wait=5`, "GET"),
+      "poll",
+    );
+    after = envelope.seq;
+    const command = { command_id: `c-${i}`, observation_id: envelope.observation_id, sleep_ms: 1000 };
+    const e0 = performance.now();
+    await send(echoUrl, "POST", command);
+    const e1 = performance.now();
+    const receipt = await send(`${agentUrl}/commands?lease=${lease}`, "POST", command);
+    const c1 = performance.now();
+    if (answer<Receipt>(receipt, "command").status !== "accepted")
+      throw new Error(`not accepted: ${receipt.body}`);
+    if (i >= 100) {
+      echoTimes.push(e1 - e0);
+      commandTimes.push(c1 - e1);
+    }
+  }
+  process.stdout.write(JSON.stringify({ commandTimes, echoTimes }));
 }
 
 /** What the agents' process measured: delays after the warm-up rounds, and during them apart. */
@@ -362,7 +390,10 @@ async function crowdAgents(base: string, runId: string, leases: Record<string, s
   process.disconnect();
 }
 
-if (process.argv[2] === "--crowd") {
+if (process.argv[2] === "--round-trips") {
+  await roundTripClient(process.argv[3]!, process.argv[4]!, process.argv[5]!);
+  agent.destroy();
+} else if (process.argv[2] === "--crowd") {
   await crowdAgents(process.argv[3]!, process.argv[4]!, JSON.parse(process.argv[5]!));
   agent.destroy();
 } else {

@@ -126,6 +126,7 @@ export class Run {
   private readonly maxRetainedBytes: number;
   private pumping = false;
   private pumpQueued = false;
+  private pumpScheduled = false;
   private cancelPaceTimer: (() => void) | undefined;
   /** While the pace timer runs: the wall time it was set at and the sim time it will reach. */
   private paced: { fromWallMs: number; untilMs: number } | undefined;
@@ -362,8 +363,11 @@ export class Run {
    * Judges a command from a remote agent and returns its receipt. Throws RunError
    * "unprocessable_command" when command_id or observation_id is not a string (nothing to
    * deduplicate on) or its usage is malformed, "limit_exceeded", "unknown_agent" or "not_remote".
+   * An accepted command steps the run on to the next wake; with `stepAfterReceipt` (the server's)
+   * that step runs on the event loop's next turn, so the receipt, which settles acceptance only,
+   * goes out without waiting for it.
    */
-  submit(agentId: string, body: unknown): Receipt {
+  submit(agentId: string, body: unknown, options: { stepAfterReceipt?: boolean } = {}): Receipt {
     this.requireAgent(agentId);
     if (this.controllers.get(agentId) !== "remote") {
       throw new RunError("not_remote", `${agentId} is not controlled remotely in this run`);
@@ -410,8 +414,9 @@ export class Run {
       this.closeEnvelope(agentId);
       this.sim.answer(agentId, decision);
     }
-    if (receipt.status === "accepted") this.pump();
-    else this.logVerdict(agentId, commandId, observationId, receipt);
+    if (receipt.status !== "accepted") this.logVerdict(agentId, commandId, observationId, receipt);
+    else if (options.stepAfterReceipt) this.pumpSoon();
+    else this.pump();
     this.haltIfOverBudget();
     return receipt;
   }
@@ -576,6 +581,16 @@ export class Run {
   /** Ends a run that is still going because its server stops: it ends as interrupted. */
   interrupt(reason: string): void {
     this.halt("interrupted", reason);
+  }
+
+  /** One pump on the event loop's next turn, however many commands ask for it meanwhile. */
+  private pumpSoon(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    setImmediate(() => {
+      this.pumpScheduled = false;
+      this.pump();
+    });
   }
 
   private pump(): void {

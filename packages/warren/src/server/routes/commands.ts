@@ -25,7 +25,8 @@ export function commandRoutes(app: FastifyInstance, registry: RunRegistry): void
       hosted.leases.authenticate(request.params.agent, presentedLease(request));
       try {
         // Every verdict, rejected/stale/expired included, is a receipt with 200: the body says which.
-        return hosted.run.submit(request.params.agent, request.body);
+        // The run steps on once the receipt is out: the agent need not wait for the others' turn.
+        return hosted.run.submit(request.params.agent, request.body, { stepAfterReceipt: true });
       } catch (error) {
         if (error instanceof RunError) throw httpErrorOf(error, "path");
         throw error;
