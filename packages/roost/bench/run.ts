@@ -277,4 +277,4 @@ console.log(
 );
 if (check && missed.length > 0) process.exitCode = 1;
 // Terminal agents: rows read from screens, beside tmux capture-pane polling.
-await (await import("./terminal.js")).benchTerminal();
+if (!(await (await import("./terminal.js")).benchTerminal()) && check) process.exitCode = 1;
