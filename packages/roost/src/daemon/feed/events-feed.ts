@@ -54,14 +54,14 @@ export class EventsFeed {
     const body = { ...entry, at };
     const id = this.nextId++;
     const event: FeedEvent = { id, ...body };
-    this.store.writeLog([["feed.insert", id, JSON.stringify(body)]], {
+    this.store.writeLater([["feed.insert", id, JSON.stringify(body)]], {
       lost: () => {
         const at = this.kept.indexOf(event);
         if (at >= 0) this.kept.splice(at, 1);
       },
     });
     // The table is trimmed now and then (a write less per event); the feed reads the last 1000.
-    if (id % TRIM_EVERY === 0) this.store.writeLog([["feed.trim", id - LIMITS.eventsKept]]);
+    if (id % TRIM_EVERY === 0) this.store.writeLater([["feed.trim", id - LIMITS.eventsKept]]);
     this.kept.push(event);
     if (this.kept.length > LIMITS.eventsKept) this.kept.splice(0, this.kept.length - LIMITS.eventsKept);
     for (const listener of this.listeners) listener(event);

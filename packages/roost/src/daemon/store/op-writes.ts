@@ -63,11 +63,6 @@ export class OpWrites {
     });
   }
 
-  /** Runs `fn` outside any op: the writes it asks for are no op's to wait for. */
-  static apart<T>(fn: () => T): T {
-    return current.exit(fn);
-  }
-
   /** The op whose handler is running now, if any and still open. */
   static current(): OpWrites | undefined {
     const writes = current.getStore();

@@ -390,14 +390,6 @@ export class Store {
     return done;
   }
 
-  /**
-   * A log line's write (the events feed): no op's answer promises it, so none waits for it (a reply
-   * would otherwise wait for a second commit); a failure is logged and the daemon goes on.
-   */
-  writeLog(writes: Write[], effects?: WriteEffects): Promise<void> {
-    return OpWrites.apart(() => this.writeLater(writes, effects));
-  }
-
   /** Resolves when everything written so far is committed. */
   committed(): Promise<void> {
     return this.write([]);
