@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { describe, test } from "node:test";
+import Database from "better-sqlite3";
 import { type RawConnection, TEST_PROFILES } from "./helpers/daemon.js";
 import { peersSuite } from "./helpers/peers-suite.js";
+import { waitFor } from "./helpers/wait-for.js";
 
 const suite = peersSuite({ mute: TEST_PROFILES.mute });
 const { clock, session } = suite;
@@ -11,6 +14,19 @@ const digest = (conn: RawConnection, timeoutMs = 10_000) =>
 
 const ack = (conn: RawConnection, id: string, seq: number) =>
   conn.request("ack", { id, token: (conn as RawConnection & { token: string }).token, seq, exact: true });
+
+/**
+ * Whether an acked item is gone from the store on disk. An ack is kept as it comes, not before it is
+ * answered: a daemon killed a moment after may send the item again, as the protocol allows.
+ */
+const ackOnDisk = (id: string, seq: number) => () => {
+  const db = new Database(join(suite.daemon.stateDir, "roost.db"), { readonly: true });
+  try {
+    return db.prepare("SELECT 1 FROM replies WHERE job_id = ? AND seq = ?").get(id, seq) === undefined;
+  } finally {
+    db.close();
+  }
+};
 
 describe("standing orders (M46) on the schedules' clock", () => {
   test("add, list, rm, applied at their edges; an every-30m order fires once per due time across a restart", async () => {
@@ -114,6 +130,8 @@ describe("standing orders (M46) on the schedules' clock", () => {
     const next = await concierge.nextEvent((e) => e.event === "deliver" && e.why === "order", 10_000);
     assert.match(next.text, /check the build/);
     await ack(concierge, cid, next.seq);
+    // The crash below is to come before the next digest's ack only, not this one's.
+    await waitFor("the ack of the last digest on disk", ackOnDisk(cid, next.seq));
     const after = (await hub.request("concierge-order", { action: "list" })).result.orders[0];
     assert.notEqual(after.nextAt, movedOn);
 
