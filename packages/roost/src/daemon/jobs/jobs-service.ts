@@ -68,8 +68,12 @@ export class Jobs {
     return this.state.rows();
   }
 
-  /** The job's last output lines as a person would read them. */
-  outputLines(job: Job, count: number): Promise<string[]> {
+  /**
+   * The job's last output lines as a person would read them. Of a job that just ended, once its last
+   * screen is in its folder: its row says it ended a moment before that, and a reader asks then.
+   */
+  async outputLines(job: Job, count: number): Promise<string[]> {
+    await this.supervisor.lastScreenKept(job);
     return lastOutputLines(this.state, job, count);
   }
 

@@ -422,13 +422,18 @@ export class Supervisor {
     await this.starting.get(job);
   }
 
+  /** Resolves once the job's last screen, if it is being kept as its process ended, is in its folder. */
+  async lastScreenKept(job: Job): Promise<void> {
+    await this.keepingLastScreen.get(job.id);
+  }
+
   /**
    * Ends the job for good (rm): the host kills its process and forgets it, answering once nothing of
    * the job writes into its folder. A host not connected now forgets it when adopted again.
    */
   async remove(job: Job): Promise<void> {
     this.clearTimers(job);
-    await this.keepingLastScreen.get(job.id);
+    await this.lastScreenKept(job);
     await this.state.host?.remove(job.id).catch(this.told("rm: the host did not remove the process", job.id));
   }
 
