@@ -120,6 +120,9 @@ async function setUp(daemon: TestDaemon, user: RawConnection): Promise<Fleet> {
     const rows = (await ok(user, "list", {})).rows as Message[];
     return rows.find((r) => r.id === concierge)?.pending === 1;
   });
+  // Shown as pending once asked, kept a moment later: the fault must come after it is on disk, or
+  // its own write fails with the others and takes it back out of memory.
+  await waitFor("the concierge's digest on disk", () => digestsKept(daemon, concierge) === 1);
   return {
     user,
     a,
@@ -184,6 +187,19 @@ async function seen(user: RawConnection) {
   ]);
   const { policy, answered } = await ok(user, "concierge", { action: "status" });
   return { rows, schedules, tasks, orders, policy, answered };
+}
+
+/** How many digests the store keeps for the job. */
+function digestsKept(daemon: TestDaemon, jobId: string): number {
+  const db = new Database(join(daemon.stateDir, "roost.db"), { readonly: true });
+  try {
+    const kept = db
+      .prepare("SELECT count(*) AS n FROM replies WHERE job_id = ? AND kind = 'digest'")
+      .get(jobId) as { n: number };
+    return kept.n;
+  } finally {
+    db.close();
+  }
 }
 
 /** The rows of the store's tables that a person does not see through an op. */
