@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
+import Database from "better-sqlite3";
 import { readResumeAfterReboot } from "../src/home/reboot-settings.js";
 import {
   type Message,
@@ -41,6 +42,16 @@ async function rowsWhen(
     const rows = await rowsOf(conn);
     return names.every((name) => rows.has(name) && accept(rows.get(name)!)) ? rows : undefined;
   });
+}
+
+/** How many replies the store on disk keeps for the job (a task not yet acked is one). */
+function repliesKept(daemon: TestDaemon, id: string): number {
+  const db = new Database(join(daemon.stateDir, "roost.db"), { readonly: true });
+  try {
+    return (db.prepare("SELECT count(*) AS n FROM replies WHERE job_id = ?").get(id) as { n: number }).n;
+  } finally {
+    db.close();
+  }
 }
 
 /** The fixture agent's received texts, by its job's folder. */
@@ -173,6 +184,9 @@ test("resumeAfterReboot: the interrupted jobs come back by themselves, and the d
   const agent = await dispatched(conn, { profile: "agent", name: "agent", task: "first" });
   await dispatched(conn, { profile: "quitter", name: "quits" });
   await rowsWhen(conn, ["agent"], (r) => r.connected, "the agent connected");
+  // An ack is kept as it comes, not before it is answered: a crash before it is on disk gives the
+  // task again, as the protocol allows. The reboot comes once the agent's ack of its task is kept.
+  await waitFor("the task's ack on disk", () => repliesKept(daemon, agent) === 0);
   conn.close();
   await reboot(daemon);
   conn = await daemon.connect();
