@@ -62,6 +62,11 @@ class AttachSession {
   private typing: Promise<unknown> = Promise.resolve();
   private readonly wasRaw: boolean;
   private resolve: (outcome: AttachOutcome) => void = () => {};
+  /**
+   * The daemon's events held until the screen they follow is drawn (null once live): an event can
+   * come in the same read as the attach's answer, ahead of the code that awaits that answer.
+   */
+  private held: EventMessage[] | null = null;
 
   constructor(
     client: DaemonClient,
@@ -95,7 +100,15 @@ class AttachSession {
     if (input.isTTY && input.setRawMode) input.setRawMode(true);
     input.on("data", this.onKeys);
     input.resume();
+    this.release();
     return done;
+  }
+
+  /** The events held while the screen was drawn, in the order they came; then live. */
+  private release(): void {
+    const held = this.held ?? [];
+    this.held = null;
+    for (const event of held) this.onEvent(event);
   }
 
   /** On the job's screen: how to leave, and why a protocol agent's is blank. */
@@ -108,14 +121,23 @@ class AttachSession {
   private async attach(): Promise<AttachResult> {
     const { output } = this.streams;
     const size = output.columns && output.rows ? { cols: output.columns, rows: output.rows } : {};
-    const result = (await this.client.call("attach", { id: this.id, ...size })) as AttachResult;
+    this.held = [];
+    this.client.on("event", this.onEvent);
+    let result: AttachResult;
+    try {
+      result = (await this.client.call("attach", { id: this.id, ...size })) as AttachResult;
+    } catch (err) {
+      this.client.off("event", this.onEvent);
+      throw err;
+    }
     // Later attaches (after the daemon came back) go by id: a name may have changed meanwhile.
     this.id = result.id;
     // Its name goes into the window's title and the notes: made safe, it cannot end the title early.
     this.name = terminalSafe(`${result.name} (${result.id})`);
     this.keyboard = result.keyboard;
-    if (!result.ended) {
-      this.client.on("event", this.onEvent).on("close", this.onClose);
+    if (result.ended) this.client.off("event", this.onEvent);
+    else {
+      this.client.on("close", this.onClose);
       this.connected = true;
     }
     return result;
@@ -176,6 +198,10 @@ class AttachSession {
   };
 
   private readonly onEvent = (event: EventMessage) => {
+    if (this.held) {
+      this.held.push(event);
+      return;
+    }
     if (event.id !== this.id) return;
     if (event.event === "terminal-output") this.streams.output.write(String(event.data));
     else if (event.event === "terminal-keyboard") {
@@ -219,6 +245,7 @@ class AttachSession {
         }
         this.streams.output.write(CLEAR + result.screen);
         this.drawNotes(result);
+        this.release();
         return;
       } catch (err) {
         this.client.close();
