@@ -3,10 +3,13 @@ import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createConnection } from "node:net";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
+import xtermHeadless from "@xterm/headless";
 import type { ProcessHost } from "../src/daemon/host/api.js";
 import { HOST_MAX_REQUEST_BYTES } from "../src/daemon/host/protocol.js";
 import { isProcessAlive as isAlive } from "../src/home/process.js";
 import { bashJob, type HostTestDir, hostTestDir, screenShows, waitFor } from "./fixtures/host-harness.js";
+
+const { Terminal } = xtermHeadless;
 
 let dir: HostTestDir;
 let host: ProcessHost;
@@ -144,6 +147,34 @@ test("serialize replays the screen, and a watcher gets the output that follows i
   await host.write("watched", "x\r");
   await waitFor("the watched output", () => output.join("").includes("second:x"));
   await host.unwatch("watched");
+});
+
+test("a watcher of a program printing without pause gets its screen and then every line after it", async () => {
+  await host.spawn(bashJob(dir.stateDir, "counter", "i=0; while :; do i=$((i+1)); echo $i; done"));
+  await screenShows(host, "counter", (line) => Number(line) > 1000);
+  const output: string[] = [];
+  host.on("output", (id, data) => {
+    if (id === "counter") output.push(data);
+  });
+  const replay = await host.watch("counter");
+  await waitFor("some output after the replay", () => output.join("").length > 20_000 || undefined);
+  await host.unwatch("counter");
+  await host.kill("counter", "SIGKILL");
+  // Drawn in a terminal of its own, as an attached one would: the count goes on without a gap.
+  const replica = new Terminal({ cols: 60, rows: 10, scrollback: 100_000, allowProposedApi: true });
+  await new Promise<void>((resolve) => replica.write(replay + output.join(""), resolve));
+  const buffer = replica.buffer.active;
+  const counts: number[] = [];
+  for (let y = 0; y < buffer.length; y++) {
+    const line = buffer.getLine(y)?.translateToString(true) ?? "";
+    if (/^\d+$/.test(line)) counts.push(Number(line));
+  }
+  // The last line may be cut short by the kill.
+  counts.pop();
+  assert.ok(counts.length > 1000, `${counts.length} lines`);
+  const gap = counts.findIndex((n, i) => i > 0 && n !== counts[i - 1]! + 1);
+  assert.equal(gap, -1, `after ${counts[gap - 1]} comes ${counts[gap]}`);
+  replica.dispose();
 });
 
 test("bad requests get a clear error with its code", async () => {

@@ -62,6 +62,8 @@ export class HostJob implements Paced {
   private lastOutputAt: number;
   private lastScreen: ScreenSnapshot | null = null;
   private unparsedChars = 0;
+  /** The output received and not yet taken in by the screen model, oldest first. */
+  private readonly unparsed: string[] = [];
   private paused = false;
   /** Forgotten: parse callbacks still queued in the screen model must not touch it any more. */
   private disposed = false;
@@ -160,9 +162,10 @@ export class HostJob implements Paced {
    * screen as it is just before the first output the watcher gets.
    */
   async watch(watcher: OutputWatcher): Promise<string> {
-    if (!this.watchers.has(watcher)) this.watchers.set(watcher, []);
-    // Everything received so far is ahead of this marker; what comes later is held for the watcher.
-    return this.serialize();
+    // The screen model takes output in a while after it came: what it has not yet is not on the
+    // screen replayed, so it is held for the watcher with what comes later.
+    if (!this.watchers.has(watcher)) this.watchers.set(watcher, [...this.unparsed]);
+    return this.serializer.serialize();
   }
 
   /** Sends a new watcher what was held for it since its replay, then the output as it comes. */
@@ -189,6 +192,7 @@ export class HostJob implements Paced {
   private received(data: string): void {
     const at = Date.now();
     this.unparsedChars += data.length;
+    this.unparsed.push(data);
     this.terminal.write(data, () => this.parsedChunk(data.length, at));
     if (!this.paused && this.unparsedChars > UNPARSED_HIGH_CHARS) {
       this.paused = true;
@@ -203,6 +207,7 @@ export class HostJob implements Paced {
 
   private parsedChunk(chars: number, receivedAt: number): void {
     this.unparsedChars -= chars;
+    this.unparsed.shift();
     if (this.paused && this.unparsedChars < UNPARSED_LOW_CHARS) this.resumeReading();
     if (this.disposed) return;
     this.lastOutputAt = receivedAt;
