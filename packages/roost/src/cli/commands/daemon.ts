@@ -10,13 +10,23 @@ export const daemon: Command = {
   summary: "Runs the daemon in the foreground (it logs to $ROOST_HOME/roost/daemon.log too).",
   positionals: [0, 0],
   run: async ({ home }) => {
-    // Loaded here only: the other commands need none of the daemon's code.
-    const { runDaemonForeground } = await import("../../daemon/start/run-foreground.js");
+    // Loaded here only: the other commands need none of the daemon's code. Built, it is the
+    // daemon's bundle (scripts/bundles.mjs), one file rather than hundreds of modules.
+    const bundle = daemonBundle();
+    const { runDaemonForeground }: typeof import("../../daemon/start/run-foreground.js") = bundle
+      ? await import(bundle)
+      : await import("../../daemon/start/run-foreground.js");
     const code = await runDaemonForeground(home);
     // What the daemon held (the host's connection, timers) must not keep it alive once stopped.
     process.exit(code);
   },
 };
+
+/** The daemon's bundle, built beside its modules; null from source or where there is none. */
+function daemonBundle(): string | null {
+  const bundle = new URL("../../daemon/start/daemon.bundle.mjs", import.meta.url);
+  return !import.meta.url.endsWith(".ts") && existsSync(bundle) ? bundle.href : null;
+}
 
 /** How long the daemon has to close the connection once it answered a shutdown. */
 const SHUTDOWN_PATIENCE_MS = 15_000;
