@@ -367,7 +367,9 @@ async function crowdAgents(base: string, runId: string, leases: Record<string, s
       let after = -1;
       for (let round = 0; round < WARM_UP_ROUNDS + ROUNDS; round++) {
         const polled = await send(`${url}/observations?lease=${lease}&after=${after}&wait=25`, "GET");
-        const arrived = performance.timeOrigin + performance.now();
+        // The server stamps the deadline from its wall clock (Date.now()); so is the arrival, not
+        // from performance.timeOrigin, which differs from it by a millisecond or two.
+        const arrived = Date.now();
         const envelope = answer<Envelope>(polled, `${id}'s poll`);
         const woke = envelope.deadline_unix * 1000 - DEADLINE_MS;
         // Round 0 is the start, answered at once: not a wake anyone waited for.
