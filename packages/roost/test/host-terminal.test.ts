@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import xtermHeadless from "@xterm/headless";
 import type { ProcessHost } from "../src/daemon/host/api.js";
+import { connectHost } from "../src/daemon/host/index.js";
 import { HOST_MAX_REQUEST_BYTES } from "../src/daemon/host/protocol.js";
 import { isProcessAlive as isAlive } from "../src/home/process.js";
 import { bashJob, type HostTestDir, hostTestDir, screenShows, waitFor } from "./fixtures/host-harness.js";
@@ -61,17 +62,24 @@ test("the title a program sets, the alternate screen and bracketed paste show in
   assert.equal(full.title, "Deploying v2");
 });
 
-test("screen events come as the output changes the screen", async () => {
+test("screen events come as the output changes the screen, to no connection that asked for none", async () => {
   const seen: string[][] = [];
   const listener = (id: string, screen: { lines: string[] }) => {
     if (id === "ticker") seen.push(screen.lines);
   };
   host.on("screen", listener);
+  // An attached terminal's own connection: it reads a screen when it asks for one.
+  const screenless = await connectHost({ stateDir: dir.stateDir, screens: false });
+  let told = 0;
+  screenless.on("screen", () => told++);
   await host.spawn(bashJob(dir.stateDir, "ticker", "echo one; read x; echo two; sleep 30"));
   await waitFor("the first screen event", () => seen.some((lines) => lines[0] === "one"));
   await host.write("ticker", "\r");
   await waitFor("the second screen event", () => seen.some((lines) => lines[2] === "two"));
   host.off("screen", listener);
+  assert.equal(told, 0, "screens told to the connection that asked for none");
+  assert.equal((await screenless.screen("ticker")).lines[2], "two");
+  await screenless.close();
 });
 
 test("a resize reaches the program", async () => {

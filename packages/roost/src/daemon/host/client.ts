@@ -91,8 +91,11 @@ export class HostClient implements ProcessHost {
       });
   }
 
-  /** Connects to a host's socket and checks it speaks this protocol. */
-  static async connect(socketPath: string): Promise<HostClient> {
+  /**
+   * Connects to a host's socket and checks it speaks this protocol. `screens: false`: the host tells
+   * this connection no job's screens.
+   */
+  static async connect(socketPath: string, options: { screens?: boolean } = {}): Promise<HostClient> {
     const socket = await new Promise<Socket>((resolve, reject) => {
       const socket = createConnection(socketPath);
       socket.once("connect", () => {
@@ -105,7 +108,7 @@ export class HostClient implements ProcessHost {
     try {
       // Whatever listens there must answer as a host does, and soon.
       const hello = await Promise.race([
-        client.request("hello", { screenChanges: true }),
+        client.request("hello", options.screens === false ? { screens: false } : { screenChanges: true }),
         new Promise<never>((_, reject) =>
           setTimeout(
             () => reject(new RoostError("internal", `no process host answers on ${socketPath}`)),

@@ -44,6 +44,8 @@ export class HostServer implements JobListener {
   private readonly writeKeys = new Map<string, Set<string>>();
   /** Connections that take screen changes, each with the jobs whose screen it was told (since their start or exit). */
   private readonly screensKnown = new Map<HostConnection, WeakSet<HostJob>>();
+  /** The connections that asked for no screens. */
+  private readonly screenless = new WeakSet<HostConnection>();
   private idleTimer: NodeJS.Timeout | null = null;
   private ending = false;
   private readonly pace = new ScreenPace<HostJob>((jobs) => {
@@ -104,6 +106,7 @@ export class HostServer implements JobListener {
     let whole: string | null = null;
     let change: string | null | undefined;
     for (const connection of this.connections) {
+      if (this.screenless.has(connection)) continue;
       const known = this.screensKnown.get(connection);
       if (before && known?.has(job)) {
         if (change === undefined) {
@@ -181,10 +184,11 @@ export class HostServer implements JobListener {
   }
 
   private readonly handlers: Handlers = {
-    hello: ({ screenChanges }, connection) => {
+    hello: ({ screenChanges, screens }, connection) => {
       // Only ever turned on: the heartbeat's hellos ask nothing.
       if (screenChanges && !this.screensKnown.has(connection))
         this.screensKnown.set(connection, new WeakSet());
+      if (screens === false) this.screenless.add(connection);
       return { pid: process.pid, protocol: HOST_PROTOCOL_VERSION };
     },
     spawn: (spec) => {

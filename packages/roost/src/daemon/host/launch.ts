@@ -20,6 +20,8 @@ const YIELD_PATIENCE_MS = 1000;
 
 export interface ConnectHostOptions {
   stateDir: string;
+  /** false: the connection is told no job's screens (it reads what it needs by request). */
+  screens?: boolean;
 }
 
 export async function connectHost(options: ConnectHostOptions): Promise<ProcessHost> {
@@ -29,7 +31,7 @@ export async function connectHost(options: ConnectHostOptions): Promise<ProcessH
   let wait = 10;
   for (;;) {
     try {
-      const host = await HostClient.connect(socketPath);
+      const host = await HostClient.connect(socketPath, { screens: options.screens });
       host.fresh = starting !== null;
       return host;
     } catch (err) {

@@ -21,8 +21,10 @@ export interface HostOps {
   /**
    * First request of every connection: who the host is. `screenChanges`: this connection takes a
    * job's screens after its first as `screen-change` events (a host from before them ignores it).
+   * `screens: false`: it takes none (an attached terminal's connection, which watches one job's
+   * output).
    */
-  hello: Op<{ screenChanges?: boolean }, { pid: number; protocol: number }>;
+  hello: Op<{ screenChanges?: boolean; screens?: false }, { pid: number; protocol: number }>;
   spawn: Op<HostSpawnSpec, HostJobInfo>;
   /**
    * `key`: a write the host took with this key already (of the last 100 of the job) is not typed

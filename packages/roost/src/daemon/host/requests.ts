@@ -87,7 +87,10 @@ function signal(args: Fields): string {
 }
 
 const parsers: { [K in HostOpName]: (args: Fields) => HostOps[K]["args"] } = {
-  hello: (args) => (args.screenChanges === true ? { screenChanges: true } : {}),
+  hello: (args) => ({
+    ...(args.screenChanges === true ? { screenChanges: true } : {}),
+    ...(args.screens === false ? { screens: false } : {}),
+  }),
   spawn: spawnSpec,
   write: (args) => ({
     id: jobId(args),

@@ -27,7 +27,8 @@ export class Attachments {
     const base = { id: job.id, name: job.name, kind: job.kind, exitCode: job.exitCode };
     if (job.lifecycle !== "running") return this.ended(job, base);
     this.detach(caller, job.id);
-    const host = await connectHost({ stateDir: this.state.paths.stateDir });
+    // Its own connection watches the one job's output: no job's screens come on it.
+    const host = await connectHost({ stateDir: this.state.paths.stateDir, screens: false });
     const attachment: Attachment = { caller, jobId: job.id, host };
     let queued: AttachEvent[] | null = [];
     const send = (event: AttachEvent) => {
