@@ -1,7 +1,7 @@
 // The build's three bundles, each beside the modules tsc built:
-// - dist/cli/roost.cjs, the installed `roost` command (see src/cli/roost-entry.ts), which leaves
-//   every command but the row commands to those modules;
-// - dist/cli/main.bundle.mjs, every other command, to which roost.cjs hands them;
+// - dist/cli/roost.cjs, the installed `roost` command (see src/cli/roost-entry.ts): the row
+//   commands, which hands every other command to main's bundle;
+// - dist/cli/main.bundle.mjs, main and every command;
 // - dist/daemon/start/daemon.bundle.mjs, the daemon that `roost daemon` runs: its 190 modules and
 //   the packages it loads (typebox alone is hundreds of files) in one file, read and linked once.
 //   A daemon start took 0.65 CPU-s to load them one by one; the test suites start one a hundred

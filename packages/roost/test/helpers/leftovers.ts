@@ -21,16 +21,21 @@ export function processesMentioning(text: string): number[] {
   return pids;
 }
 
-/** SIGKILLs each process (a stopped one too: SIGKILL needs no SIGCONT); returns how many it reached. */
-export function killAll(pids: number[]): number {
+/** Sends `signal` to each pid (`-pid`: its process group); returns how many it reached. */
+export function signalAll(pids: number[], signal: NodeJS.Signals): number {
   let reached = 0;
   for (const pid of pids) {
     try {
-      process.kill(pid, "SIGKILL");
+      process.kill(pid, signal);
       reached++;
     } catch {
       // Already gone.
     }
   }
   return reached;
+}
+
+/** SIGKILLs each process (a stopped one too: SIGKILL needs no SIGCONT); returns how many it reached. */
+export function killAll(pids: number[]): number {
+  return signalAll(pids, "SIGKILL");
 }

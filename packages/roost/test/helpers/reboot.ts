@@ -1,17 +1,6 @@
 import type { TestDaemon } from "./daemon.js";
 import { waitForExit } from "./faults.js";
-import { killAll, processesMentioning } from "./leftovers.js";
-
-/** Sends `signal` to each pid (a job's pid is its group's, so `-pid` reaches all of it). */
-function signalAll(pids: number[], signal: NodeJS.Signals): void {
-  for (const pid of pids) {
-    try {
-      process.kill(pid, signal);
-    } catch {
-      // Gone already.
-    }
-  }
-}
+import { killAll, processesMentioning, signalAll } from "./leftovers.js";
 
 /**
  * A reboot as a home's processes know it: every job's process group, the process host and the
@@ -30,8 +19,7 @@ export async function reboot(daemon: TestDaemon): Promise<number[]> {
   const groups = pids.map((pid) => -pid);
   const home = processesMentioning(daemon.home);
   signalAll([...groups, ...home], "SIGSTOP");
-  signalAll(groups, "SIGKILL");
-  killAll(home);
+  killAll([...groups, ...home]);
   await daemon.kill("SIGKILL").catch(() => {});
   for (const pid of [...pids, ...home]) await waitForExit(pid);
   await daemon.start();

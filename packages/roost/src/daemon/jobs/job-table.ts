@@ -9,7 +9,7 @@ const keys = new Map<string, string>();
 /** Past this many names the memo starts again, so renames and removals cannot grow it without end. */
 const KEYS_KEPT = 20_000;
 
-export function keyOf(name: string): string {
+function keyOf(name: string): string {
   let key = keys.get(name);
   if (key === undefined) {
     if (keys.size >= KEYS_KEPT) keys.clear();
@@ -22,8 +22,9 @@ export function keyOf(name: string): string {
 /**
  * The jobs by id, with the names they hold (folded, as names are compared), the highest row order
  * and the concierge's job: a dispatch finds a free name and the next order, and each event finds
- * the concierge, without looking through every job, so their cost does not grow with the fleet. A name changes only through `DaemonState.changed`, which
- * tells the table (`noteName`), the store's setting back of a failed rename included.
+ * the concierge, without looking through every job, so their cost does not grow with the fleet.
+ * A name changes only through `DaemonState.changed`, which tells the table (`noteChange`), the
+ * store's setting back of a failed rename included.
  */
 export class JobTable extends Map<string, Job> {
   /** Each job's name as the table holds it. */
