@@ -92,8 +92,7 @@ class AttachSession {
     // The title is pushed first and popped on the way out (xterm's title stack).
     this.streams.output.write(`\x1b[22;0t\x1b]2;roost: ${this.name} · ${DETACH_KEY_NAME} detaches\x07`);
     this.titled = true;
-    this.streams.output.write(OWN_SCREEN + result.screen);
-    this.drawNotes(result);
+    this.drawScreen(OWN_SCREEN, result);
     const { input, output } = this.streams;
     const done = new Promise<AttachOutcome>((resolve) => (this.resolve = resolve));
     output.on("resize", this.resize);
@@ -111,11 +110,18 @@ class AttachSession {
     for (const event of held) this.onEvent(event);
   }
 
-  /** On the job's screen: how to leave, and why a protocol agent's is blank. */
-  private drawNotes(result: AttachResult): void {
+  /**
+   * The job's screen after `clear`, with on it how to leave and why a protocol agent's is blank: in
+   * one write, so that the terminal never shows the screen without them.
+   */
+  private drawScreen(clear: string, result: AttachResult): void {
     const blank = blankScreenReason(result, this.name);
-    if (blank !== null) this.streams.output.write(`\x1b[3;1H[roost] ${blank}\r\n`);
-    this.streams.output.write(leaveBanner(this.name, this.streams.output.columns));
+    this.streams.output.write(
+      clear +
+        result.screen +
+        (blank === null ? "" : `\x1b[3;1H[roost] ${blank}\r\n`) +
+        leaveBanner(this.name, this.streams.output.columns),
+    );
   }
 
   private async attach(): Promise<AttachResult> {
@@ -243,8 +249,7 @@ class AttachSession {
           this.finish("ended", result.exitCode);
           return;
         }
-        this.streams.output.write(CLEAR + result.screen);
-        this.drawNotes(result);
+        this.drawScreen(CLEAR, result);
         this.release();
         return;
       } catch (err) {
