@@ -52,8 +52,9 @@ async function connectAgent(socket: string, id: string, token: string): Promise<
   const agent: Agent = { conn, id, token, delivered: null };
   conn.onEvent = (event) => {
     if (event.event !== "deliver") return;
-    void conn.request("ack", { id, token, seq: event.seq });
+    // Delivered once the agent has it; the ack it then sends is not part of the trip.
     agent.delivered?.();
+    void conn.request("ack", { id, token, seq: event.seq });
   };
   await conn.request("hello", {
     protocol: 1,

@@ -306,6 +306,7 @@ async function tryEveryWrite(t: TestContext, fault: Fault) {
   conns.push(...Object.values(fleet.sessions));
   assert.deepEqual(await seen(user), before, "the daemon holds what the store has");
 
+  const feedCursor = (await ok(user, "events", { limit: 1 })).cursor as number;
   const answers: Record<string, string> = {};
   for (const op of keptOps) {
     const ask = CASES[op];
@@ -318,6 +319,11 @@ async function tryEveryWrite(t: TestContext, fault: Fault) {
     assert.match(answer.error, /the store could not write: .*(readonly|full)/);
   }
   assert.deepEqual(await seen(user), before, "the daemon's memory holds none of the changes");
+  assert.deepEqual(
+    (await ok(user, "events", { after: feedCursor })).events,
+    [],
+    "the feed shows none of them",
+  );
 
   await fault.lift(daemon);
   user = await daemon.connect();

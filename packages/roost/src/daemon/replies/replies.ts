@@ -157,10 +157,14 @@ export class Replies {
     const saved = { jobId: job.id, seq: job.nextSeq, text, mode };
     job.nextSeq++;
     job.updatedAt = state.now();
-    // Committed (reply, seq and request id in one transaction) before it is delivered or answered.
+    // Committed (reply, seq, request id and feed line in one transaction) before it is delivered or
+    // answered.
     job.savingReplies++;
     try {
-      await state.store.addReply(jobRecord(job), saved, requestId, job.updatedAt);
+      await state.store.together(() => {
+        feedReply(this.feed, job, text, mode, by);
+        return state.store.addReply(jobRecord(job), saved, requestId, job.updatedAt);
+      });
     } catch (err) {
       job.savingReplies--;
       if (job.savingReplies === 0) sendDeferred(job);
@@ -177,7 +181,6 @@ export class Replies {
     job.connection?.send(deliverEvent(job, saved));
     if (job.savingReplies === 0) sendDeferred(job);
     state.changed(job);
-    feedReply(this.feed, job, text, mode, by);
     const started = supervisor.wake(job) ? job.restart : undefined;
     return { seq: saved.seq, saved: true, ...(started ? { started } : {}) };
   }

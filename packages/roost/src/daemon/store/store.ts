@@ -390,6 +390,21 @@ export class Store {
     return done;
   }
 
+  /**
+   * Runs `fn` with the writes it asks for kept or lost together (one group, as an op's writes of a
+   * turn are), for an op or not.
+   */
+  together<T>(fn: () => T): T {
+    if (OpWrites.current()) return fn();
+    const writes = new OpWrites();
+    try {
+      return writes.run(fn);
+    } finally {
+      // Closed, so that what runs later in its async context is not grouped with it.
+      void writes.settle();
+    }
+  }
+
   /** Resolves when everything written so far is committed. */
   committed(): Promise<void> {
     return this.write([]);

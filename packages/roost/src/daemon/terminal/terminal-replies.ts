@@ -131,9 +131,11 @@ async function typeReply(ctx: TerminalReplyDeps, job: Job, reply: TerminalReply)
   const seq = job.nextSeq++;
   // A reply typed now answers what the person saw: a reply held before it is no longer wanted.
   if (held !== null) dropHeldReply(job);
-  await state.store.addTypedReply(jobRecord(job), seq, requestId);
+  await state.store.together(() => {
+    feedReply(ctx.feed, job, text, null, reply.by);
+    return state.store.addTypedReply(jobRecord(job), seq, requestId);
+  });
   state.changed(job);
-  feedReply(ctx.feed, job, text, null, reply.by);
   return { seq, saved: true, ...started };
 }
 
