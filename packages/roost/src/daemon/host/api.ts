@@ -52,7 +52,7 @@ export interface HostJobInfo {
 export interface ProcessHostEvents {
   /** The job's process ended. */
   exit: (id: string, exitCode: number | null, signal: number | null) => void;
-  /** The screen changed (paced by the host: a first change soon, then at most every 80 ms). */
+  /** The screen changed (paced by the host: a first change soon, then at most every SCREEN_PACE_MS). */
   screen: (id: string, screen: ScreenSnapshot) => void;
   /** Raw terminal output, only for jobs this connection watches (see `watch`). */
   output: (id: string, data: string) => void;

@@ -7,8 +7,12 @@
 
 /** How long a first change waits, and how often the timer runs while changes wait. */
 const SCREEN_TICK_MS = 20;
-/** A job's screen is told at most this often while it keeps changing. */
-export const SCREEN_PACE_MS = 80;
+/**
+ * A job's screen is told at most this often while it keeps changing: a program printing ten lines a
+ * second is told about eight times a second (at 80 ms, ten times, for a fifth more of the host's and
+ * the daemon's CPU; docs/benchmarks.md).
+ */
+export const SCREEN_PACE_MS = 120;
 
 /**
  * A job as the pace sees it: when its screen was last told, by performance.now() (a wall clock set
