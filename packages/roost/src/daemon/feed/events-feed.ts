@@ -18,7 +18,7 @@ export type FeedEntry = Omit<FeedEvent, "id" | "at"> & { at?: string };
  * The events feed (what the `events` op reads; not the events pushed to connections): the last 1000
  * events, kept in the store (they outlive a restart), each with a cursor that only grows. Readers
  * page through it with `after`. Read at start; written through the store's writer, off the event
- * loop, and published once committed.
+ * loop.
  */
 export class EventsFeed {
   private readonly kept: FeedEvent[];
@@ -49,30 +49,23 @@ export class EventsFeed {
     this.nextId = Math.max(used?.seq ?? 0, this.kept.at(-1)?.id ?? 0) + 1;
   }
 
-  /**
-   * Gives the entry its cursor and time and writes it; readers and listeners see it once it is
-   * committed (a feed line is never shown for what was not kept). The store commits its batches in
-   * order and a cursor is given as its line is queued, so events are published in cursor order but
-   * for those committed together, which are all published in one turn and put in order here.
-   */
   add(entry: FeedEntry): FeedEvent {
     const at = entry.at ?? this.now();
     const body = { ...entry, at };
     const id = this.nextId++;
     const event: FeedEvent = { id, ...body };
-    this.store.writeLater([["feed.insert", id, JSON.stringify(body)]], { kept: () => this.publish(event) });
+    this.store.writeLater([["feed.insert", id, JSON.stringify(body)]], {
+      lost: () => {
+        const at = this.kept.indexOf(event);
+        if (at >= 0) this.kept.splice(at, 1);
+      },
+    });
     // The table is trimmed now and then (a write less per event); the feed reads the last 1000.
     if (id % TRIM_EVERY === 0) this.store.writeLater([["feed.trim", id - LIMITS.eventsKept]]);
-    return event;
-  }
-
-  private publish(event: FeedEvent): void {
-    const kept = this.kept;
-    let i = kept.length;
-    while (i > 0 && kept[i - 1]!.id > event.id) i--;
-    kept.splice(i, 0, event);
-    if (kept.length > LIMITS.eventsKept) kept.splice(0, kept.length - LIMITS.eventsKept);
+    this.kept.push(event);
+    if (this.kept.length > LIMITS.eventsKept) this.kept.splice(0, this.kept.length - LIMITS.eventsKept);
     for (const listener of this.listeners) listener(event);
+    return event;
   }
 
   /**
