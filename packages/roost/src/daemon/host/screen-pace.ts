@@ -9,8 +9,8 @@
 const SCREEN_TICK_MS = 20;
 /**
  * A job's screen is told at most this often while it keeps changing: a program printing ten lines a
- * second is told about eight times a second (at 80 ms, ten times, for a fifth more of the host's and
- * the daemon's CPU; docs/benchmarks.md).
+ * second is told about eight times a second (at 80 ms, ten times, for a tenth to a fifth more of the
+ * host's and the daemon's CPU; docs/benchmarks.md).
  */
 export const SCREEN_PACE_MS = 120;
 
