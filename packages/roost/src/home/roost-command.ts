@@ -1,17 +1,21 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-/**
- * The built command's main, both one folder under dist/ as this module is: its bundle
- * (scripts/bundles.mjs), else its module as tsc built it; null when run from source.
- */
-export function builtMain(): string | null {
+/** A file of the build, by its path under dist/ (this module is one folder under it); null from source or where it is not. */
+function builtFile(file: string): string | null {
   if (import.meta.url.endsWith(".ts")) return null;
-  for (const file of ["../cli/main.bundle.mjs", "../cli/main.js"]) {
-    const path = fileURLToPath(new URL(file, import.meta.url));
-    if (existsSync(path)) return path;
-  }
-  return null;
+  const path = fileURLToPath(new URL(`../${file}`, import.meta.url));
+  return existsSync(path) ? path : null;
+}
+
+/** The built command's main: its bundle (scripts/bundles.mjs), else its module as tsc built it. */
+export function builtMain(): string | null {
+  return builtFile("cli/main.bundle.mjs") ?? builtFile("cli/main.js");
+}
+
+/** The daemon's bundle (scripts/bundles.mjs), one file rather than its modules. */
+export function builtDaemon(): string | null {
+  return builtFile("daemon/start/daemon.bundle.mjs");
 }
 
 /**

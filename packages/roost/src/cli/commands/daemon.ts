@@ -1,7 +1,9 @@
 import { existsSync } from "node:fs";
+import { pathToFileURL } from "node:url";
 import { DaemonClient, isDisconnected, RoostError } from "../../client/daemon-client.js";
 import { statePaths } from "../../home/paths.js";
 import { processGone } from "../../home/process.js";
+import { builtDaemon } from "../../home/roost-command.js";
 import type { Command } from "../command.js";
 
 export const daemon: Command = {
@@ -12,21 +14,15 @@ export const daemon: Command = {
   run: async ({ home }) => {
     // Loaded here only: the other commands need none of the daemon's code. Built, it is the
     // daemon's bundle (scripts/bundles.mjs), one file rather than hundreds of modules.
-    const bundle = daemonBundle();
+    const bundle = builtDaemon();
     const { runDaemonForeground }: typeof import("../../daemon/start/run-foreground.js") = bundle
-      ? await import(bundle)
+      ? await import(pathToFileURL(bundle).href)
       : await import("../../daemon/start/run-foreground.js");
     const code = await runDaemonForeground(home);
     // What the daemon held (the host's connection, timers) must not keep it alive once stopped.
     process.exit(code);
   },
 };
-
-/** The daemon's bundle, built beside its modules; null from source or where there is none. */
-function daemonBundle(): string | null {
-  const bundle = new URL("../../daemon/start/daemon.bundle.mjs", import.meta.url);
-  return !import.meta.url.endsWith(".ts") && existsSync(bundle) ? bundle.href : null;
-}
 
 /** How long the daemon has to close the connection once it answered a shutdown. */
 const SHUTDOWN_PATIENCE_MS = 15_000;
